@@ -1,0 +1,30 @@
+"""Errors raised by bgrules.
+
+Two kinds: :class:`IllegalAction` for a move the rules forbid (it names the rule), and
+:class:`InputError` for malformed input (notation, TOML, JSON, options), which says where and why.
+Both derive from :class:`BgrulesError`, so a caller can catch everything bgrules raises on purpose.
+"""
+
+from __future__ import annotations
+
+
+class BgrulesError(Exception):
+    """Base class of every error bgrules raises on purpose."""
+
+
+class IllegalAction(BgrulesError):  # noqa: N818  (public name fixed by the protocol)
+    """An action the rules forbid. ``rule_id`` names the rule (``MC-...``, ``BF-...``)."""
+
+    def __init__(self, rule_id: str, why: str) -> None:
+        super().__init__(f"{rule_id}: {why}")
+        self.rule_id = rule_id
+        self.why = why
+
+
+class InputError(BgrulesError):
+    """Malformed input. ``where`` locates it (file, line and column, or a field path)."""
+
+    def __init__(self, where: str, why: str) -> None:
+        super().__init__(f"{where}: {why}" if where else why)
+        self.where = where
+        self.why = why

@@ -1,0 +1,72 @@
+"""The Game protocol shared by every game in bgrules.
+
+A game is a set of pure functions over immutable states. Chance is an explicit player
+(:data:`CHANCE`) whose outcomes come with exact probabilities; states hold no random generator.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any, Protocol, runtime_checkable
+
+import attrs
+
+
+class _Chance(enum.Enum):
+    CHANCE = "chance"
+
+    def __repr__(self) -> str:
+        return "bgrules.CHANCE"
+
+
+CHANCE = _Chance.CHANCE
+"""Returned by ``to_move`` at a chance node."""
+
+Mover = int | _Chance | None
+
+
+@attrs.frozen
+class GameInfo:
+    """A game's nature and bounds (after OpenSpiel's GameType / GameInfo)."""
+
+    name: str
+    min_players: int
+    max_players: int
+    has_chance: bool
+    max_length: int
+    """An upper bound on the number of actions in any game, as documented in docs/rules."""
+    parameters: tuple[tuple[str, str], ...] = ()
+    """Parameter names with their default values, as text."""
+
+
+@runtime_checkable
+class Game(Protocol):
+    """What every game offers. Actions are small frozen values; states are frozen attrs classes."""
+
+    @property
+    def info(self) -> GameInfo: ...
+
+    @property
+    def players(self) -> int: ...
+
+    def initial_state(self) -> Any: ...
+
+    def to_move(self, state: Any) -> Mover: ...
+
+    def legal_actions(self, state: Any) -> tuple[Any, ...]: ...
+
+    def chance_outcomes(self, state: Any) -> tuple[tuple[Any, Fraction], ...]: ...
+
+    def apply(self, state: Any, action: Any) -> Any: ...
+
+    def is_terminal(self, state: Any) -> bool: ...
+
+    def scores(self, state: Any) -> tuple[int, ...]: ...
+
+    def winners(self, state: Any) -> tuple[int, ...]: ...
+
+    def state_type(self) -> type[Any]: ...
+
+    def action_types(self) -> Sequence[type[Any]]: ...

@@ -1,0 +1,341 @@
+"""A Mechanica factory board (MC-BOARD) and the placement rules (MC-PLACE-*).
+
+The board: a Start Zone of one hole per belt row (the printed Basic Fabricator in the middle row),
+a Factory Floor of 3 rows x 4 columns of belts carrying bots east, and a Loading Dock of one truck per
+row. Cells are addressed ``(row, col)``, row 0 at the top; column 4 means the row's truck.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+
+import attrs
+
+from bgrules.core.errors import IllegalAction
+from bgrules.mechanica.components import DELTA, Bot, Catalogue, Dir, Edge, Effect, TileKind, Zone
+from bgrules.mechanica.variant import MechanicaVariant
+
+ROWS = 3
+COLS = 4
+CELLS = ROWS * COLS
+DOCK_COL = COLS
+
+
+def cell_index(row: int, col: int) -> int:
+    return row * COLS + col
+
+
+def on_floor(row: int, col: int) -> bool:
+    return 0 <= row < ROWS and 0 <= col < COLS
+
+
+def _bots(value: Iterable[int]) -> tuple[Bot, ...]:
+    return tuple(Bot(v) for v in value)
+
+
+def _maybe_bots(value: Iterable[int | None]) -> tuple[Bot | None, ...]:
+    return tuple(None if v is None else Bot(v) for v in value)
+
+
+@attrs.frozen(cache_hash=True)
+class Placed:
+    """An improvement or Fork on the floor: its kind, rotation, and the bots in its holes."""
+
+    kind: str
+    rotation: int = attrs.field(validator=attrs.validators.in_(range(4)))
+    inputs: tuple[Bot, ...] = attrs.field(default=(), converter=_bots)
+    outputs: tuple[Bot | None, ...] = attrs.field(default=(), converter=_maybe_bots)
+
+
+@attrs.frozen(cache_hash=True)
+class StartSlot:
+    """One row of the Start Zone: the printed hole, the printed Basic Fabricator, or a fabricator tile."""
+
+    kind: str
+    holes: tuple[Bot | None, ...] = attrs.field(converter=_maybe_bots)
+
+
+@attrs.frozen(cache_hash=True)
+class Truck:
+    """One row of the Loading Dock: a truck and the bots loaded on it (kept sorted)."""
+
+    kind: str
+    load: tuple[Bot, ...] = attrs.field(default=(), converter=lambda v: tuple(sorted(_bots(v))))
+
+
+def _sized(n: int, what: str) -> Callable[[object, object, tuple[object, ...]], None]:
+    def check(inst: object, attribute: object, value: tuple[object, ...]) -> None:
+        if len(value) != n:
+            raise ValueError(f"{what} has {n} entries, not {len(value)}")
+
+    return check
+
+
+@attrs.frozen(cache_hash=True)
+class Factory:
+    floor: tuple[Placed | None, ...] = attrs.field(validator=_sized(CELLS, "the floor"))
+    start: tuple[StartSlot, ...] = attrs.field(validator=_sized(ROWS, "the Start Zone"))
+    dock: tuple[Truck, ...] = attrs.field(validator=_sized(ROWS, "the Loading Dock"))
+
+    def at(self, row: int, col: int) -> Placed | None:
+        return self.floor[cell_index(row, col)]
+
+    def bots(self) -> Iterator[Bot]:
+        """Every bot on the board: in floor holes, Start Zone holes and on trucks."""
+        for placed in self.floor:
+            if placed is not None:
+                yield from placed.inputs
+                yield from (b for b in placed.outputs if b is not None)
+        for slot in self.start:
+            yield from (b for b in slot.holes if b is not None)
+        for truck in self.dock:
+            yield from truck.load
+
+    def bot_counts(self) -> tuple[int, int, int]:
+        counts = [0, 0, 0]
+        for bot in self.bots():
+            counts[bot] += 1
+        return (counts[0], counts[1], counts[2])
+
+    def with_cell(self, row: int, col: int, placed: Placed | None) -> Factory:
+        floor = list(self.floor)
+        floor[cell_index(row, col)] = placed
+        return attrs.evolve(self, floor=tuple(floor))
+
+    def with_start(self, row: int, slot: StartSlot) -> Factory:
+        start = list(self.start)
+        start[row] = slot
+        return attrs.evolve(self, start=tuple(start))
+
+    def with_truck(self, row: int, truck: Truck) -> Factory:
+        dock = list(self.dock)
+        dock[row] = truck
+        return attrs.evolve(self, dock=tuple(dock))
+
+
+def printed_start(row: int) -> StartSlot:
+    """MC-BOARD: the Basic Fabricator is printed in the middle row; the others are plain holes."""
+    return StartSlot("basic_fabricator" if row == 1 else "start_hole", (None,))
+
+
+def empty_factory() -> Factory:
+    return Factory(
+        floor=(None,) * CELLS,
+        start=tuple(printed_start(r) for r in range(ROWS)),
+        dock=tuple(Truck("truck") for _ in range(ROWS)),
+    )
+
+
+def starting_factory() -> Factory:
+    """A new player's board: a Basic bot in the printed Basic Fabricator's hole (MC-SETUP-BOT)."""
+    return empty_factory().with_start(1, StartSlot("basic_fabricator", (Bot.BASIC,)))
+
+
+def new_placed(kind: TileKind, rotation: int) -> Placed:
+    return Placed(kind.key, rotation, (), (None,) * len(kind.outputs))
+
+
+def new_start_slot(kind: TileKind) -> StartSlot:
+    return StartSlot(kind.key, (None,) * len(kind.outputs))
+
+
+# --- placement -------------------------------------------------------------------------------------
+
+
+def edges_fit(a: Edge, b: Edge, strict: bool) -> bool:
+    """MC-PLACE-FIT for two touching sides. Published ruling: an exit (knob) must meet an entrance;
+    ``strict`` also demands flat against flat and entrance against exit."""
+    if strict:
+        return (a, b) in ((Edge.EXIT, Edge.ENTRANCE), (Edge.ENTRANCE, Edge.EXIT), (Edge.FLAT, Edge.FLAT))
+    if a is Edge.EXIT:
+        return b is Edge.ENTRANCE
+    if b is Edge.EXIT:
+        return a is Edge.ENTRANCE
+    return True
+
+
+def fit_problems(
+    factory: Factory, cat: Catalogue, kind: TileKind, row: int, col: int, rotation: int, strict: bool
+) -> list[str]:
+    problems = []
+    for d in Dir:
+        dr, dc = DELTA[d]
+        r, c = row + dr, col + dc
+        if not on_floor(r, c):
+            continue
+        other = factory.at(r, c)
+        if other is None:
+            continue
+        mine = kind.edge(d, rotation)
+        theirs = cat.tile(other.kind).edge(d.opposite, other.rotation)
+        if not edges_fit(mine, theirs, strict):
+            problems.append(
+                f"its {d.name} side ({mine.value}) does not fit the {theirs.value} side of "
+                f"{other.kind} at ({r}, {c})"
+            )
+    return problems
+
+
+def off_floor_exits(kind: TileKind, row: int, col: int, rotation: int) -> list[Dir]:
+    """Exits that lead off the floor other than east into the row's truck (MC-MOVE-OFF)."""
+    bad = []
+    for d in kind.exits(rotation):
+        dr, dc = DELTA[d]
+        r, c = row + dr, col + dc
+        if not on_floor(r, c) and not (d is Dir.E and c == DOCK_COL):
+            bad.append(d)
+    return bad
+
+
+def check_install(factory: Factory, variant: MechanicaVariant, key: str, row: int, col: int, rotation: int) -> None:
+    """Raise IllegalAction unless ``key`` may be installed at ``(row, col)`` turned ``rotation``."""
+    cat = variant.catalogue
+    if key not in cat.tiles:
+        raise IllegalAction("MC-PLACE-ZONE", f"unknown tile kind {key!r}")
+    kind = cat.tiles[key]
+    if kind.zone is not Zone.FLOOR:
+        raise IllegalAction("MC-PLACE-ZONE", f"{kind.name} goes in the {kind.zone.value} zone, not on the floor")
+    if not on_floor(row, col):
+        raise IllegalAction("MC-PLACE-FREE", f"({row}, {col}) is not a floor cell (rows 0-2, columns 0-3)")
+    if rotation not in range(4):
+        raise IllegalAction("MC-PLACE-ROT", f"rotation is 0, 1, 2 or 3 quarter turns, not {rotation}")
+    occupant = factory.at(row, col)
+    if occupant is not None:
+        raise IllegalAction("MC-PLACE-FREE", f"({row}, {col}) already holds {occupant.kind}")
+    problems = fit_problems(factory, cat, kind, row, col, rotation, variant.rulings.jigsaw == "strict")
+    if problems:
+        raise IllegalAction("MC-PLACE-FIT", f"{kind.name} at ({row}, {col}) turned {rotation}: {problems[0]}")
+    if variant.rulings.off_floor == "forbid":
+        bad = off_floor_exits(kind, row, col, rotation)
+        if bad:
+            raise IllegalAction("MC-MOVE-OFF", f"{kind.name}'s {bad[0].name} exit would lead off the floor")
+    if variant.rulings.loop == "forbid":
+        from bgrules.mechanica.movement import find_loop
+
+        after = factory.with_cell(row, col, new_placed(kind, rotation))
+        loop = find_loop(after, variant)
+        if loop is not None:
+            raise IllegalAction("MC-MOVE-LOOP", f"{kind.name} there would let a bot loop through {loop}")
+
+
+def install(factory: Factory, variant: MechanicaVariant, key: str, row: int, col: int, rotation: int) -> Factory:
+    check_install(factory, variant, key, row, col, rotation)
+    return factory.with_cell(row, col, new_placed(variant.catalogue.tiles[key], rotation))
+
+
+def check_install_start(factory: Factory, variant: MechanicaVariant, key: str, row: int) -> None:
+    cat = variant.catalogue
+    kind = cat.tiles.get(key)
+    if kind is None or kind.zone is not Zone.START or kind.printed:
+        raise IllegalAction("MC-PLACE-ZONE", f"{key!r} is not a fabricator tile for the Start Zone")
+    if row not in range(ROWS):
+        raise IllegalAction("MC-PLACE-START", f"the Start Zone has rows 0-2, not {row}")
+    current = cat.tile(factory.start[row].kind)
+    if not current.printed and not variant.rulings.fabricator_over_fabricator:
+        raise IllegalAction("MC-PLACE-START", f"row {row} already holds {current.name}; demolish it first")
+
+
+def install_start(factory: Factory, variant: MechanicaVariant, key: str, row: int) -> tuple[Factory, tuple[Bot, ...]]:
+    """Lay a fabricator tile on a Start Zone row. Bots in the covered holes move into the new tile's holes
+    in order (MC-PLACE-START); any that do not fit are returned to the stock (the second value)."""
+    check_install_start(factory, variant, key, row)
+    kind = variant.catalogue.tiles[key]
+    held = [b for b in factory.start[row].holes if b is not None]
+    holes: list[Bot | None] = [None] * len(kind.outputs)
+    for i in range(min(len(held), len(holes))):
+        holes[i] = held[i]
+    return factory.with_start(row, StartSlot(key, tuple(holes))), tuple(held[len(holes) :])
+
+
+def check_install_truck(factory: Factory, variant: MechanicaVariant, key: str, row: int) -> None:
+    cat = variant.catalogue
+    kind = cat.tiles.get(key)
+    if kind is None or kind.zone is not Zone.DOCK or kind.printed:
+        raise IllegalAction("MC-PLACE-ZONE", f"{key!r} is not a truck tile for the Loading Dock")
+    if row not in range(ROWS):
+        raise IllegalAction("MC-PLACE-TRUCK", f"the Loading Dock has rows 0-2, not {row}")
+    current = cat.tile(factory.dock[row].kind)
+    if kind.capacity <= current.capacity:
+        raise IllegalAction(
+            "MC-PLACE-TRUCK", f"{kind.name} (capacity {kind.capacity}) does not enlarge {current.name}"
+        )
+
+
+def install_truck(factory: Factory, variant: MechanicaVariant, key: str, row: int) -> Factory:
+    """MC-PLACE-TRUCK: a larger truck covers the row's truck; its load stays on."""
+    check_install_truck(factory, variant, key, row)
+    return factory.with_truck(row, Truck(key, factory.dock[row].load))
+
+
+def demolish(factory: Factory, row: int, col: int) -> tuple[Factory, str, tuple[Bot, ...]]:
+    """MC-DEMOLISH: remove a floor tile. Returns the factory, the removed kind and the destroyed bots."""
+    if not on_floor(row, col):
+        raise IllegalAction("MC-DEMOLISH", f"({row}, {col}) is not a floor cell")
+    placed = factory.at(row, col)
+    if placed is None:
+        raise IllegalAction("MC-DEMOLISH", f"({row}, {col}) holds no improvement")
+    destroyed = tuple(placed.inputs) + tuple(b for b in placed.outputs if b is not None)
+    return factory.with_cell(row, col, None), placed.kind, destroyed
+
+
+def demolish_start(factory: Factory, variant: MechanicaVariant, row: int) -> tuple[Factory, str, tuple[Bot, ...]]:
+    if row not in range(ROWS):
+        raise IllegalAction("MC-DEMOLISH", f"the Start Zone has rows 0-2, not {row}")
+    slot = factory.start[row]
+    if variant.catalogue.tile(slot.kind).printed:
+        raise IllegalAction("MC-DEMOLISH", f"row {row} of the Start Zone holds no fabricator tile")
+    destroyed = tuple(b for b in slot.holes if b is not None)
+    return factory.with_start(row, printed_start(row)), slot.kind, destroyed
+
+
+def factory_problems(factory: Factory, variant: MechanicaVariant) -> list[str]:
+    """Every way this factory breaks the board and placement rules, as named messages (empty = valid)."""
+    cat = variant.catalogue
+    problems: list[str] = []
+    strict = variant.rulings.jigsaw == "strict"
+    for r in range(ROWS):
+        for c in range(COLS):
+            placed = factory.at(r, c)
+            if placed is None:
+                continue
+            kind = cat.tiles.get(placed.kind)
+            if kind is None or kind.zone is not Zone.FLOOR:
+                problems.append(f"MC-PLACE-ZONE: ({r}, {c}) holds {placed.kind!r}, not a floor tile")
+                continue
+            if len(placed.inputs) > kind.inputs:
+                problems.append(f"MC-HOLE: ({r}, {c}) holds {len(placed.inputs)} bots in {kind.inputs} input holes")
+            if len(placed.outputs) != len(kind.outputs):
+                problems.append(f"MC-HOLE: ({r}, {c}) lists {len(placed.outputs)} output holes, not {len(kind.outputs)}")
+            # each touching pair once: look east and south only
+            for d in (Dir.E, Dir.S):
+                dr, dc = DELTA[d]
+                other = factory.at(r + dr, c + dc) if on_floor(r + dr, c + dc) else None
+                if other is None or other.kind not in cat.tiles:
+                    continue
+                a = kind.edge(d, placed.rotation)
+                b = cat.tiles[other.kind].edge(d.opposite, other.rotation)
+                if not edges_fit(a, b, strict):
+                    problems.append(f"MC-PLACE-FIT: ({r}, {c}) {d.name} side does not fit ({r + dr}, {c + dc})")
+            if variant.rulings.off_floor == "forbid" and off_floor_exits(kind, r, c, placed.rotation):
+                problems.append(f"MC-MOVE-OFF: ({r}, {c}) has an exit leading off the floor")
+    for r, slot in enumerate(factory.start):
+        kind = cat.tiles.get(slot.kind)
+        if kind is None or kind.zone is not Zone.START:
+            problems.append(f"MC-PLACE-ZONE: Start Zone row {r} holds {slot.kind!r}")
+        elif len(slot.holes) != len(kind.outputs):
+            problems.append(f"MC-HOLE: Start Zone row {r} lists {len(slot.holes)} holes, not {len(kind.outputs)}")
+        elif kind.effect is Effect.FABRICATE and kind.printed and r != 1:
+            problems.append(f"MC-BOARD: the printed Basic Fabricator is in row 1, not row {r}")
+    for r, truck in enumerate(factory.dock):
+        kind = cat.tiles.get(truck.kind)
+        if kind is None or kind.zone is not Zone.DOCK:
+            problems.append(f"MC-PLACE-ZONE: Loading Dock row {r} holds {truck.kind!r}")
+        elif len(truck.load) > kind.capacity:
+            problems.append(f"MC-HOLE: truck {r} carries {len(truck.load)} bots, capacity {kind.capacity}")
+    if variant.rulings.loop == "forbid" and not problems:
+        from bgrules.mechanica.movement import find_loop
+
+        loop = find_loop(factory, variant)
+        if loop is not None:
+            problems.append(f"MC-MOVE-LOOP: a bot can loop through {loop}")
+    return problems

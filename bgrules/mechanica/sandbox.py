@@ -1,0 +1,434 @@
+"""The factory sandbox, ``bgrules.load_game("mechanica-factory", players=1)``.
+
+From a given factory, one player runs a workday, then takes a turn in the seed's order: (1) sell bots
+on trucks, (2) install improvements from a given supply (or demolish), (3) fabricate with every
+fabricator, which ends the day. After ``days`` days the game is over; the score is wallet + vault +
+the values of the installed improvements. There is no chance: every run decision is the player's.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+import attrs
+
+from bgrules.core.errors import IllegalAction, InputError
+from bgrules.core.protocol import GameInfo, Mover
+from bgrules.mechanica.components import Bot, Zone
+from bgrules.mechanica.factory import (
+    CELLS,
+    COLS,
+    ROWS,
+    Factory,
+    StartSlot,
+    check_install,
+    check_install_start,
+    check_install_truck,
+    demolish,
+    demolish_start,
+    factory_problems,
+    install,
+    install_start,
+    install_truck,
+    starting_factory,
+)
+from bgrules.mechanica.notation import parse_factory
+from bgrules.mechanica.variant import MechanicaVariant, load_variant
+from bgrules.mechanica.workday import (
+    RUN_DECISION_TYPES,
+    Change,
+    ChooseOutput,
+    Discard,
+    Fly,
+    Route,
+    Run,
+    RunDecision,
+    RunPhase,
+    _stock,
+    decide,
+    decisions,
+    start_run,
+)
+
+GAME_NAME = "mechanica-factory"
+
+
+class Phase(enum.Enum):
+    RUN = "run"
+    TURN = "turn"
+    OVER = "over"
+
+    def __repr__(self) -> str:
+        return f"Phase.{self.name}"
+
+
+@attrs.frozen
+class Sell:
+    """MC-SELL: sell one ``bot`` from the truck in ``row`` for 2 / 4 / 6 coins into the wallet."""
+
+    row: int
+    bot: Bot = attrs.field(converter=Bot)
+
+
+@attrs.frozen
+class Install:
+    """MC-PLACE: install an improvement or Fork ``kind`` from the supply at (row, col), turned ``rotation``."""
+
+    kind: str
+    row: int
+    col: int
+    rotation: int
+
+
+@attrs.frozen
+class InstallFabricator:
+    """MC-PLACE-START: lay a fabricator tile ``kind`` from the supply on Start Zone row ``row``."""
+
+    kind: str
+    row: int
+
+
+@attrs.frozen
+class InstallTruck:
+    """MC-PLACE-TRUCK: put a larger truck ``kind`` from the supply on Loading Dock row ``row``."""
+
+    kind: str
+    row: int
+
+
+@attrs.frozen
+class Demolish:
+    """MC-DEMOLISH: remove the improvement at (row, col); its bots are destroyed."""
+
+    row: int
+    col: int
+
+
+@attrs.frozen
+class DemolishFabricator:
+    """MC-DEMOLISH: remove the fabricator tile on Start Zone row ``row``; its bots are destroyed."""
+
+    row: int
+
+
+def _bots_tuple(value: Any) -> tuple[Bot, ...]:
+    return tuple(Bot(v) for v in value)
+
+
+def _ints(value: Any) -> tuple[int, ...]:
+    return tuple(int(v) for v in value)
+
+
+@attrs.frozen
+class Fabricate:
+    """MC-FAB: every fabricator makes a bot into its making hole, then the day ends.
+
+    ``declare``: the bot each Overactive Fabricator makes, top row first (MC-FAB-OVERACTIVE).
+    ``replace``: rows whose occupied making hole is emptied for the new bot (MC-FAB-REPLACE); a
+    fabricator whose hole is occupied and not listed makes nothing.
+    """
+
+    declare: tuple[Bot, ...] = attrs.field(default=(), converter=_bots_tuple)
+    replace: tuple[int, ...] = attrs.field(default=(), converter=_ints)
+
+
+TurnAction = Sell | Install | InstallFabricator | InstallTruck | Demolish | DemolishFabricator | Fabricate
+ACTION_TYPES: tuple[type, ...] = (
+    *RUN_DECISION_TYPES, Sell, Install, InstallFabricator, InstallTruck, Demolish, DemolishFabricator, Fabricate,
+)
+
+
+@attrs.frozen(cache_hash=True)
+class SandboxState:
+    """A sandbox position. While a run is under way (``phase`` RUN) the live board is ``run.factory``."""
+
+    factory: Factory
+    stock: tuple[int, int, int] = attrs.field(converter=_stock)
+    supply: tuple[str, ...] = attrs.field(converter=lambda v: tuple(sorted(v)))
+    day: int
+    phase: Phase
+    wallet: int = 0
+    vault: int = 0
+    selling: bool = True
+    """True until the player does anything but sell this turn (MC-TURN-ORDER)."""
+    run: Run | None = None
+
+    @property
+    def board(self) -> Factory:
+        return self.run.factory if self.run is not None else self.factory
+
+    @property
+    def live_stock(self) -> tuple[int, int, int]:
+        return self.run.stock if self.run is not None else self.stock
+
+
+DEFAULT_SUPPLY = (
+    "upgrader", "gift_wrapper", "duplicator", "downgrader", "function_changer", "flight_tester",
+    "static_charger", "advanced_fabricator", "overactive_fabricator", "fork", "fork", "big_truck", "huge_truck",
+)
+
+
+class FactoryGame:
+    """The factory sandbox through the Game protocol (one player, no chance)."""
+
+    def __init__(
+        self,
+        players: int = 1,
+        variant: MechanicaVariant | str | None = None,
+        factory: Factory | str | None = None,
+        supply: Sequence[str] | None = None,
+        days: int = 6,
+    ) -> None:
+        if players != 1:
+            raise InputError("players", f"{GAME_NAME} is played by exactly 1 player, not {players}")
+        if not isinstance(days, int) or days < 1 or days > 1000:
+            raise InputError("days", f"days must be a whole number from 1 to 1000, not {days!r}")
+        self.variant = load_variant(variant)
+        cat = self.variant.catalogue
+        if factory is None:
+            board = starting_factory()
+        elif isinstance(factory, str):
+            board = parse_factory(factory, self.variant)
+        else:
+            problems = factory_problems(factory, self.variant)
+            if problems:
+                raise InputError("factory", problems[0])
+            board = factory
+        supply_t = tuple(DEFAULT_SUPPLY if supply is None else supply)
+        for key in supply_t:
+            kind = cat.tiles.get(key)
+            if kind is None or kind.printed:
+                raise InputError("supply", f"{key!r} is not an installable tile kind")
+        counts = board.bot_counts()
+        stock = tuple(self.variant.rulings.bots_per_grade - n for n in counts)
+        if min(stock) < 0:
+            raise InputError("factory", "the factory holds more bots of a grade than the stock has")
+        self._start = SandboxState(board, stock, supply_t, 1, Phase.RUN)
+        self.days = days
+        self._players = players
+        bound = self._max_length(len(supply_t))
+        self._info = GameInfo(
+            name=GAME_NAME, min_players=1, max_players=1, has_chance=False, max_length=bound,
+            parameters=(("days", "6"), ("supply", ",".join(DEFAULT_SUPPLY)), ("factory", "starting_factory")),
+        )
+
+    def _max_length(self, supply: int) -> int:
+        # per run: every bot may face one decision per node it enters (at most 60 nodes before a loop),
+        # plus one collision decision per bot and one activation decision per cell; per turn: sales,
+        # one install or demolition per supply tile each way, and the fabricate action
+        bots = 3 * self.variant.rulings.bots_per_grade
+        per_run = bots * (ROWS * COLS * 5) + bots + CELLS
+        per_turn = 3 * 3 + 2 * supply + 2 * ROWS + 1
+        return self.days * (per_run + per_turn)
+
+    @property
+    def info(self) -> GameInfo:
+        return self._info
+
+    @property
+    def players(self) -> int:
+        return self._players
+
+    def state_type(self) -> type[SandboxState]:
+        return SandboxState
+
+    def action_types(self) -> Sequence[type[Any]]:
+        return ACTION_TYPES
+
+    def initial_state(self) -> SandboxState:
+        return self._begin_day(self._start)
+
+    def _begin_day(self, state: SandboxState) -> SandboxState:
+        run = start_run(state.factory, state.stock, self.variant)
+        return self._after_run_step(attrs.evolve(state, phase=Phase.RUN, run=run))
+
+    def _after_run_step(self, state: SandboxState) -> SandboxState:
+        run = state.run
+        assert run is not None
+        if run.phase is not RunPhase.DONE:
+            return state
+        return attrs.evolve(
+            state, factory=run.factory, stock=run.stock, wallet=state.wallet + run.wallet,
+            vault=state.vault + run.vault, phase=Phase.TURN, selling=True, run=None,
+        )
+
+    def to_move(self, state: SandboxState) -> Mover:
+        return None if state.phase is Phase.OVER else 0
+
+    def chance_outcomes(self, state: SandboxState) -> tuple[tuple[Any, Fraction], ...]:
+        return ()
+
+    def is_terminal(self, state: SandboxState) -> bool:
+        return state.phase is Phase.OVER
+
+    def scores(self, state: SandboxState) -> tuple[int, ...]:
+        """MC-SCORE: wallet + vault + the values of the installed improvements."""
+        cat = self.variant.catalogue
+        board = state.board
+        value = sum(cat.tile(p.kind).value for p in board.floor if p is not None)
+        value += sum(cat.tile(s.kind).value for s in board.start if not cat.tile(s.kind).printed)
+        return (state.wallet + state.vault + value,)
+
+    def winners(self, state: SandboxState) -> tuple[int, ...]:
+        return (0,)
+
+    # --- legal actions ------------------------------------------------------------------------------
+
+    def legal_actions(self, state: SandboxState) -> tuple[Any, ...]:
+        if state.phase is Phase.RUN:
+            assert state.run is not None
+            return decisions(state.run, self.variant)
+        if state.phase is Phase.OVER:
+            return ()
+        return tuple(self._turn_actions(state))
+
+    def _turn_actions(self, state: SandboxState) -> list[TurnAction]:
+        cat = self.variant.catalogue
+        board = state.factory
+        out: list[TurnAction] = []
+        if state.selling:
+            for r, truck in enumerate(board.dock):
+                out.extend(Sell(r, b) for b in sorted(set(truck.load)))
+        for key in sorted(set(state.supply)):
+            kind = cat.tiles[key]
+            if kind.zone is Zone.FLOOR:
+                for r, c, rot in itertools.product(range(ROWS), range(COLS), range(4)):
+                    if self._ok(lambda: check_install(board, self.variant, key, r, c, rot)):
+                        out.append(Install(key, r, c, rot))
+            elif kind.zone is Zone.START:
+                out.extend(
+                    InstallFabricator(key, r) for r in range(ROWS)
+                    if self._ok(lambda: check_install_start(board, self.variant, key, r))
+                )
+            else:
+                out.extend(
+                    InstallTruck(key, r) for r in range(ROWS)
+                    if self._ok(lambda: check_install_truck(board, self.variant, key, r))
+                )
+        out.extend(Demolish(i // COLS, i % COLS) for i, p in enumerate(board.floor) if p is not None)
+        out.extend(DemolishFabricator(r) for r, s in enumerate(board.start) if not cat.tile(s.kind).printed)
+        out.extend(self._fabricate_options(board))
+        return out
+
+    @staticmethod
+    def _ok(check: Any) -> bool:
+        try:
+            check()
+        except IllegalAction:
+            return False
+        return True
+
+    def _fabricators(self, board: Factory) -> list[tuple[int, StartSlot, str]]:
+        cat = self.variant.catalogue
+        return [(r, s, cat.tile(s.kind).makes or "") for r, s in enumerate(board.start) if cat.tile(s.kind).makes]
+
+    def _fabricate_options(self, board: Factory) -> list[Fabricate]:
+        fabs = self._fabricators(board)
+        overactive = sum(1 for _, _, makes in fabs if makes == "any")
+        occupied = [r for r, s, _ in fabs if s.holes[0] is not None]
+        out = []
+        for declare in itertools.product(tuple(Bot), repeat=overactive):
+            for k in range(len(occupied) + 1):
+                for replace in itertools.combinations(occupied, k):
+                    out.append(Fabricate(declare, replace))
+        return out
+
+    # --- apply --------------------------------------------------------------------------------------
+
+    def apply(self, state: SandboxState, action: Any) -> SandboxState:
+        if state.phase is Phase.OVER:
+            raise IllegalAction("MC-DAY", "the sandbox is over; no action is legal")
+        if state.phase is Phase.RUN:
+            if not isinstance(action, Route | Fly | Discard | Change | ChooseOutput):
+                raise IllegalAction("MC-RUN", f"{action!r}: the workday run is under way; decide {self.legal_actions(state)[:3]!r}...")
+            assert state.run is not None
+            run_action: RunDecision = action
+            return self._after_run_step(attrs.evolve(state, run=decide(state.run, self.variant, run_action)))
+        if isinstance(action, Sell):
+            return self._sell(state, action)
+        if isinstance(action, Install | InstallFabricator | InstallTruck):
+            return self._install(state, action)
+        if isinstance(action, Demolish | DemolishFabricator):
+            return self._demolish(state, action)
+        if isinstance(action, Fabricate):
+            return self._fabricate(state, action)
+        raise IllegalAction("MC-TURN-ORDER", f"{action!r} is not a turn action")
+
+    def _sell(self, state: SandboxState, action: Sell) -> SandboxState:
+        if not state.selling:
+            raise IllegalAction("MC-TURN-ORDER", "bots are sold first in a turn, before installing or fabricating")
+        if action.row not in range(ROWS):
+            raise IllegalAction("MC-SELL", f"the Loading Dock has rows 0-2, not {action.row}")
+        truck = state.factory.dock[action.row]
+        if action.bot not in truck.load:
+            raise IllegalAction("MC-SELL", f"the truck in row {action.row} carries no {action.bot.name.title()} bot")
+        load = list(truck.load)
+        load.remove(action.bot)
+        stock = list(state.stock)
+        stock[action.bot] += 1
+        factory = state.factory.with_truck(action.row, attrs.evolve(truck, load=tuple(load)))
+        return attrs.evolve(
+            state, factory=factory, stock=tuple(stock), wallet=state.wallet + self.variant.catalogue.sale(action.bot)
+        )
+
+    def _take_supply(self, state: SandboxState, key: str) -> tuple[str, ...]:
+        if key not in state.supply:
+            raise IllegalAction("MC-SUPPLY", f"{key!r} is not in the supply ({', '.join(state.supply) or 'empty'})")
+        supply = list(state.supply)
+        supply.remove(key)
+        return tuple(supply)
+
+    def _install(self, state: SandboxState, action: Install | InstallFabricator | InstallTruck) -> SandboxState:
+        supply = self._take_supply(state, action.kind)
+        stock = state.stock
+        if isinstance(action, Install):
+            factory = install(state.factory, self.variant, action.kind, action.row, action.col, action.rotation)
+        elif isinstance(action, InstallFabricator):
+            factory, spilled = install_start(state.factory, self.variant, action.kind, action.row)
+            s = list(stock)
+            for b in spilled:
+                s[b] += 1
+            stock = (s[0], s[1], s[2])
+        else:
+            factory = install_truck(state.factory, self.variant, action.kind, action.row)
+        return attrs.evolve(state, factory=factory, supply=supply, stock=stock, selling=False)
+
+    def _demolish(self, state: SandboxState, action: Demolish | DemolishFabricator) -> SandboxState:
+        if isinstance(action, Demolish):
+            factory, _kind, destroyed = demolish(state.factory, action.row, action.col)
+        else:
+            factory, _kind, destroyed = demolish_start(state.factory, self.variant, action.row)
+        s = list(state.stock)
+        for b in destroyed:
+            s[b] += 1
+        return attrs.evolve(state, factory=factory, stock=tuple(s), selling=False)
+
+    def _fabricate(self, state: SandboxState, action: Fabricate) -> SandboxState:
+        if action not in self._fabricate_options(state.factory):
+            raise IllegalAction(
+                "MC-FAB",
+                f"{action!r}: declare one bot per Overactive Fabricator (top row first) and replace only "
+                "occupied making holes",
+            )
+        factory, stock = state.factory, list(state.stock)
+        declared = iter(action.declare)
+        for r, slot, makes in self._fabricators(factory):
+            bot = next(declared) if makes == "any" else Bot[makes.upper()]
+            holes = list(slot.holes)
+            if holes[0] is not None:
+                if r not in action.replace:
+                    continue
+                stock[holes[0]] += 1
+                holes[0] = None
+            if stock[bot] > 0:  # MC-STOCK
+                stock[bot] -= 1
+                holes[0] = bot
+            factory = factory.with_start(r, attrs.evolve(slot, holes=tuple(holes)))
+        state = attrs.evolve(state, factory=factory, stock=tuple(stock), selling=False)
+        if state.day >= self.days:
+            return attrs.evolve(state, phase=Phase.OVER)
+        return self._begin_day(attrs.evolve(state, day=state.day + 1))

@@ -1,0 +1,480 @@
+"""One factory's workday run (seed section A): movement, collisions, then activation.
+
+The run is a small state machine over immutable :class:`Run` values. :func:`start_run` launches every
+bot and advances until the owner must decide something; :func:`decisions` lists the decisions and
+:func:`decide` applies one. Forced steps (a single option, or a collision between identical bots)
+are taken automatically, so every node the caller sees is a real choice.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+
+import attrs
+
+from bgrules.core.errors import IllegalAction
+from bgrules.mechanica.components import Bot, Dir, Effect
+from bgrules.mechanica.factory import COLS, DOCK_COL, ROWS, Factory, Placed, Truck, cell_index, on_floor
+from bgrules.mechanica.movement import LAND, TRUCK_BIN, Node, Step, launch_nodes, node_code, options
+from bgrules.mechanica.variant import MechanicaVariant
+
+
+class RunPhase(enum.Enum):
+    MOVE = "move"
+    COLLIDE = "collide"
+    ACTIVATE = "activate"
+    DONE = "done"
+
+    def __repr__(self) -> str:
+        return f"RunPhase.{self.name}"
+
+
+# --- decisions inside a run -------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Route:
+    """MC-FORK: send the bot at the Fork on (row, col) out by side ``exit``."""
+
+    row: int
+    col: int
+    exit: Dir = attrs.field(converter=Dir)
+
+
+@attrs.frozen
+class Fly:
+    """MC-FLIGHT: the Flight Tester on (row, col) throws its bot onto (to_row, to_col); column 4 is the truck."""
+
+    row: int
+    col: int
+    to_row: int
+    to_col: int
+
+
+@attrs.frozen
+class Discard:
+    """MC-COLLIDE: destroy one ``bot`` of the bots crowding the hole(s) at (row, col); column 4 is the truck."""
+
+    row: int
+    col: int
+    bot: Bot = attrs.field(converter=Bot)
+
+
+@attrs.frozen
+class Change:
+    """MC-ACT-CHANGE: the Function Changer on (row, col) makes ``bot`` from its two bots."""
+
+    row: int
+    col: int
+    bot: Bot = attrs.field(converter=Bot)
+
+
+@attrs.frozen
+class ChooseOutput:
+    """MC-ACT-DOWNGRADE: the Downgrader on (row, col) puts its Basic bot into output hole ``hole``."""
+
+    row: int
+    col: int
+    hole: int
+
+
+RunDecision = Route | Fly | Discard | Change | ChooseOutput
+RUN_DECISION_TYPES: tuple[type, ...] = (Route, Fly, Discard, Change, ChooseOutput)
+
+
+@attrs.frozen
+class Moving:
+    """A bot on its way: the node it is about to enter and the nodes it has left (a bitmask)."""
+
+    bot: Bot = attrs.field(converter=Bot)
+    node: tuple[int, int, int] = attrs.field(converter=tuple)
+    visited: int = 0
+
+
+def _stock(value: object) -> tuple[int, int, int]:
+    t = tuple(int(v) for v in value)  # type: ignore[attr-defined]
+    if len(t) != 3:
+        raise ValueError("the stock has three counts: Basic, Plus, Deluxe")
+    return (t[0], t[1], t[2])
+
+
+@attrs.frozen(cache_hash=True)
+class Run:
+    factory: Factory
+    stock: tuple[int, int, int] = attrs.field(converter=_stock)
+    moving: tuple[Moving, ...] = ()
+    arrived: tuple[tuple[int, Bot], ...] = ()
+    charges: tuple[int, ...] = (0,) * (ROWS * COLS)
+    cursor: int = 0
+    phase: RunPhase = RunPhase.MOVE
+    vault: int = 0
+    """Coins paid into the vault during this run (MC-GIFT)."""
+    wallet: int = 0
+    """Coins paid into the wallet during this run (MC-FLIGHT-JUMP)."""
+    destroyed: int = 0
+    collisions: int = 0
+
+
+# --- stock helpers (MC-STOCK) -----------------------------------------------------------------------
+
+
+def _give_back(stock: tuple[int, int, int], bots: tuple[Bot, ...] | list[Bot]) -> tuple[int, int, int]:
+    s = list(stock)
+    for b in bots:
+        s[b] += 1
+    return (s[0], s[1], s[2])
+
+
+def _take(stock: tuple[int, int, int], bot: Bot, n: int) -> tuple[tuple[int, int, int], int]:
+    """Take up to n bots of a grade; MC-STOCK: a bot the stock lacks is not made."""
+    got = min(n, stock[bot])
+    s = list(stock)
+    s[bot] -= got
+    return (s[0], s[1], s[2]), got
+
+
+# --- movement ---------------------------------------------------------------------------------------
+
+
+def start_run(factory: Factory, stock: tuple[int, int, int], variant: MechanicaVariant) -> Run:
+    """MC-MOVE-SRC: empty every output and fabricator hole at once and set those bots moving."""
+    launches = launch_nodes(factory, variant)
+    moving = []
+    floor = list(factory.floor)
+    start = list(factory.start)
+    for area, index, _hole, node in launches:
+        if area == "start":
+            slot = factory.start[index]
+            bot = slot.holes[_hole]
+            start[index] = attrs.evolve(slot, holes=(None,) * len(slot.holes))
+        else:
+            placed = factory.floor[index]
+            assert placed is not None
+            bot = placed.outputs[_hole]
+            floor[index] = attrs.evolve(placed, outputs=(None,) * len(placed.outputs))
+        assert bot is not None
+        moving.append(Moving(bot, node, 0))
+    run = Run(attrs.evolve(factory, floor=tuple(floor), start=tuple(start)), stock, tuple(moving))
+    return advance(run, variant)
+
+
+def _follow(run: Run, step: Step) -> Run:
+    head = run.moving[0]
+    rest = run.moving[1:]
+    vault = run.vault + step.gift
+    wallet = run.wallet + step.jump
+    charges = run.charges
+    if step.charge is not None:
+        cl = list(charges)
+        cl[step.charge] += 1
+        charges = tuple(cl)
+    r, c, _h = head.node
+    visited = head.visited | (1 << node_code(head.node)) if on_floor(r, c) else head.visited
+    if step.then is not None:
+        return attrs.evolve(
+            run,
+            moving=(Moving(head.bot, step.then, visited), *rest),
+            vault=vault,
+            wallet=wallet,
+            charges=charges,
+        )
+    if step.arrive is not None:
+        return attrs.evolve(
+            run, moving=rest, arrived=(*run.arrived, (step.arrive, head.bot)), vault=vault, wallet=wallet,
+            charges=charges,
+        )
+    return attrs.evolve(
+        run, moving=rest, stock=_give_back(run.stock, [head.bot]), destroyed=run.destroyed + 1,
+        vault=vault, wallet=wallet, charges=charges,
+    )
+
+
+_LOOP_STEP = Step(destroy="MC-MOVE-LOOP", rule="MC-MOVE-LOOP")
+
+
+def head_options(run: Run, variant: MechanicaVariant) -> tuple[Step, ...]:
+    """The options of the bot at the head of the queue, with MC-MOVE-LOOP applied first."""
+    head = run.moving[0]
+    r, c, _h = head.node
+    if on_floor(r, c) and head.visited >> node_code(head.node) & 1:
+        return (_LOOP_STEP,)
+    return options(run.factory, variant, head.node)
+
+
+def _pour(run: Run) -> Run:
+    """All bots have moved: put each arrived bot into its bin (crowding allowed until MC-COLLIDE)."""
+    floor = list(run.factory.floor)
+    dock = list(run.factory.dock)
+    for bin_id, bot in run.arrived:
+        if bin_id >= TRUCK_BIN:
+            t = dock[bin_id - TRUCK_BIN]
+            dock[bin_id - TRUCK_BIN] = Truck(t.kind, (*t.load, bot))
+        else:
+            p = floor[bin_id]
+            assert p is not None
+            floor[bin_id] = attrs.evolve(p, inputs=tuple(sorted((*p.inputs, bot))))
+    factory = attrs.evolve(run.factory, floor=tuple(floor), dock=tuple(dock))
+    return attrs.evolve(run, factory=factory, arrived=(), phase=RunPhase.COLLIDE)
+
+
+def _bins(run: Run, variant: MechanicaVariant) -> list[tuple[int, int, int, tuple[Bot, ...]]]:
+    """(row, col, capacity, bots) of every bin that holds bots; col 4 is a truck."""
+    cat = variant.catalogue
+    out = []
+    for i, p in enumerate(run.factory.floor):
+        if p is not None and p.inputs:
+            r, c = divmod(i, COLS)
+            out.append((r, c, cat.tile(p.kind).inputs, p.inputs))
+    for r, t in enumerate(run.factory.dock):
+        if t.load:
+            out.append((r, DOCK_COL, cat.tile(t.kind).capacity, t.load))
+    return out
+
+
+def _discard(run: Run, row: int, col: int, bot: Bot) -> Run:
+    factory = run.factory
+    if col == DOCK_COL:
+        t = factory.dock[row]
+        load = list(t.load)
+        load.remove(bot)
+        factory = factory.with_truck(row, Truck(t.kind, tuple(load)))
+    else:
+        p = factory.at(row, col)
+        assert p is not None
+        inputs = list(p.inputs)
+        inputs.remove(bot)
+        factory = factory.with_cell(row, col, attrs.evolve(p, inputs=tuple(inputs)))
+    return attrs.evolve(
+        run, factory=factory, stock=_give_back(run.stock, [bot]), destroyed=run.destroyed + 1
+    )
+
+
+def _collision_choices(run: Run, variant: MechanicaVariant) -> tuple[Run, tuple[Discard, ...]]:
+    """Resolve forced collisions; return the first one that needs the owner's choice, if any."""
+    for r, c, cap, bots in _bins(run, variant):
+        if len(bots) <= cap:
+            continue
+        run = attrs.evolve(run, collisions=run.collisions + 1)
+        kinds = sorted(set(bots))
+        if len(kinds) == 1:
+            for _ in range(len(bots) - cap):
+                run = _discard(run, r, c, kinds[0])
+            continue
+        return run, tuple(Discard(r, c, b) for b in kinds)
+    return run, ()
+
+
+def _place_charges(run: Run, variant: MechanicaVariant) -> Run:
+    """MC-CHARGE: each pass through a Static Charger makes a Basic bot into one of its output holes."""
+    if not any(run.charges):
+        return run
+    factory, stock = run.factory, run.stock
+    for i, n in enumerate(run.charges):
+        if not n:
+            continue
+        p = factory.floor[i]
+        assert p is not None
+        holes = list(p.outputs)
+        for h in range(len(holes)):
+            if n and holes[h] is None:
+                stock, got = _take(stock, Bot.BASIC, 1)
+                if got:
+                    holes[h] = Bot.BASIC
+                n -= 1
+        r, c = divmod(i, COLS)
+        factory = factory.with_cell(r, c, attrs.evolve(p, outputs=tuple(holes)))
+    return attrs.evolve(run, factory=factory, stock=stock, charges=(0,) * (ROWS * COLS))
+
+
+# --- activation -------------------------------------------------------------------------------------
+
+
+def _activation_choices(run: Run, variant: MechanicaVariant) -> tuple[Change | ChooseOutput, ...]:
+    p = run.factory.floor[run.cursor]
+    assert p is not None
+    r, c = divmod(run.cursor, COLS)
+    kind = variant.catalogue.tile(p.kind)
+    if kind.effect is Effect.CHANGE:
+        return tuple(Change(r, c, b) for b in Bot)
+    return tuple(ChooseOutput(r, c, h) for h in range(len(kind.outputs)))
+
+
+def _needs_choice(p: Placed, variant: MechanicaVariant) -> bool:
+    kind = variant.catalogue.tile(p.kind)
+    if kind.effect is Effect.CHANGE:
+        return len(p.inputs) >= kind.inputs
+    if kind.effect is Effect.DOWNGRADE:
+        return p.inputs[0] is Bot.BASIC and len(kind.outputs) > 1
+    return False
+
+
+def _activate(run: Run, variant: MechanicaVariant, choice: Bot | int | None) -> Run:
+    """Activate the improvement under the cursor (MC-ACT-*) and move the cursor on."""
+    i = run.cursor
+    p = run.factory.floor[i]
+    assert p is not None and p.inputs
+    kind = variant.catalogue.tile(p.kind)
+    stock = run.stock
+    outputs: list[Bot | None] = list(p.outputs)
+    inputs: tuple[Bot, ...] = ()
+    bot = p.inputs[0]
+    if kind.effect is Effect.UPGRADE:
+        # MC-ACT-UPGRADE: one grade up; a Deluxe bot stays Deluxe and is moved as it is
+        if bot is Bot.DELUXE:
+            outputs[0] = bot
+        else:
+            stock = _give_back(stock, [bot])
+            stock, got = _take(stock, Bot(bot + 1), 1)
+            outputs[0] = Bot(bot + 1) if got else None
+    elif kind.effect is Effect.DUPLICATE:
+        # MC-ACT-DUPLICATE: the bot to one output hole, a copy from the stock to each other one
+        outputs[0] = bot
+        for h in range(1, len(outputs)):
+            stock, got = _take(stock, bot, 1)
+            outputs[h] = bot if got else None
+    elif kind.effect is Effect.DOWNGRADE:
+        # MC-ACT-DOWNGRADE: one bot a grade lower into every output hole; a Basic bot stays one bot
+        if bot is Bot.BASIC:
+            hole = choice if isinstance(choice, int) and not isinstance(choice, Bot) else 0
+            outputs[hole] = bot
+        else:
+            stock = _give_back(stock, [bot])
+            lower = Bot(bot - 1)
+            for h in range(len(outputs)):
+                stock, got = _take(stock, lower, 1)
+                outputs[h] = lower if got else None
+    elif kind.effect is Effect.CHANGE:
+        # MC-ACT-CHANGE: waits for two bots; then both go and one bot of the owner's choice comes out
+        if len(p.inputs) >= kind.inputs:
+            assert isinstance(choice, Bot)
+            stock = _give_back(stock, p.inputs)
+            stock, got = _take(stock, choice, 1)
+            outputs[0] = choice if got else None
+        else:
+            inputs = p.inputs
+    r, c = divmod(i, COLS)
+    factory = run.factory.with_cell(r, c, attrs.evolve(p, inputs=inputs, outputs=tuple(outputs)))
+    return attrs.evolve(run, factory=factory, stock=stock, cursor=i + 1)
+
+
+# --- the driver -------------------------------------------------------------------------------------
+
+
+def advance(run: Run, variant: MechanicaVariant) -> Run:
+    """Take every forced step until the owner must decide or the run is done."""
+    while True:
+        if run.phase is RunPhase.MOVE:
+            if not run.moving:
+                run = _pour(run)
+                continue
+            steps = head_options(run, variant)
+            if len(steps) > 1:
+                return run
+            run = _follow(run, steps[0])
+        elif run.phase is RunPhase.COLLIDE:
+            run, choices = _collision_choices(run, variant)
+            if choices:
+                return run
+            run = attrs.evolve(_place_charges(run, variant), phase=RunPhase.ACTIVATE)
+        elif run.phase is RunPhase.ACTIVATE:
+            floor = run.factory.floor
+            i = run.cursor
+            while i < len(floor) and (floor[i] is None or not floor[i].inputs):  # type: ignore[union-attr]
+                i += 1
+            if i >= len(floor):
+                return attrs.evolve(run, cursor=len(floor), phase=RunPhase.DONE)
+            run = attrs.evolve(run, cursor=i)
+            p = floor[i]
+            assert p is not None
+            if _needs_choice(p, variant):
+                return run
+            run = _activate(run, variant, None)
+        else:
+            return run
+
+
+def decisions(run: Run, variant: MechanicaVariant) -> tuple[RunDecision, ...]:
+    """The owner's legal decisions, in a fixed order; empty when the run is done."""
+    if run.phase is RunPhase.MOVE and run.moving:
+        head = run.moving[0]
+        r, c, _h = head.node
+        out: list[RunDecision] = []
+        for s in head_options(run, variant):
+            if isinstance(s.label, Dir):
+                out.append(Route(r, c, s.label))
+            elif isinstance(s.label, tuple):
+                out.append(Fly(r, c, s.label[0], s.label[1]))
+        return tuple(out)
+    if run.phase is RunPhase.COLLIDE:
+        return _collision_choices(run, variant)[1]
+    if run.phase is RunPhase.ACTIVATE:
+        return _activation_choices(run, variant)
+    return ()
+
+
+def decide(run: Run, variant: MechanicaVariant, action: RunDecision) -> Run:
+    """Apply one decision; raise IllegalAction (naming the rule) if it is not a legal one here."""
+    legal = decisions(run, variant)
+    if action not in legal:
+        rule = {
+            Route: "MC-FORK", Fly: "MC-FLIGHT", Discard: "MC-COLLIDE", Change: "MC-ACT-CHANGE",
+            ChooseOutput: "MC-ACT-DOWNGRADE",
+        }.get(type(action), "MC-RUN")
+        if not legal:
+            raise IllegalAction(rule, f"{action!r}: the workday run awaits no decision")
+        raise IllegalAction(rule, f"{action!r} is not legal now; legal: {', '.join(map(repr, legal))}")
+    if isinstance(action, Route | Fly):
+        for s in head_options(run, variant):
+            if (isinstance(action, Route) and s.label == action.exit) or (
+                isinstance(action, Fly) and s.label == (action.to_row, action.to_col)
+            ):
+                return advance(_follow(run, s), variant)
+        raise AssertionError("unreachable: a legal routing decision has a step")
+    if isinstance(action, Discard):
+        return advance(_discard(run, action.row, action.col, action.bot), variant)
+    if isinstance(action, Change):
+        return advance(_activate(run, variant, action.bot), variant)
+    return advance(_activate(run, variant, action.hole), variant)
+
+
+Policy = Callable[[Run, tuple[RunDecision, ...]], RunDecision]
+
+
+def first_choice(run: Run, legal: tuple[RunDecision, ...]) -> RunDecision:
+    return legal[0]
+
+
+def run_workday(
+    factory: Factory, stock: tuple[int, int, int], variant: MechanicaVariant, policy: Policy = first_choice
+) -> Run:
+    """A whole run, the owner's decisions taken by ``policy``."""
+    run = start_run(factory, stock, variant)
+    while run.phase is not RunPhase.DONE:
+        run = decide(run, variant, policy(run, decisions(run, variant)))
+    return run
+
+
+def cell_of(node: Node) -> tuple[int, int]:
+    return node[0], node[1]
+
+
+__all__ = [
+    "LAND",
+    "RUN_DECISION_TYPES",
+    "Change",
+    "ChooseOutput",
+    "Discard",
+    "Fly",
+    "Moving",
+    "Route",
+    "Run",
+    "RunDecision",
+    "RunPhase",
+    "advance",
+    "cell_index",
+    "decide",
+    "decisions",
+    "run_workday",
+    "start_run",
+]

@@ -156,6 +156,18 @@ class TileKind:
 class Catalogue:
     bots: dict[str, BotSpec]
     tiles: dict[str, TileKind]
+    _edges: dict[tuple[str, int], tuple[Edge, Edge, Edge, Edge]] = attrs.field(
+        factory=dict, eq=False, repr=False, alias="_edges"
+    )
+
+    def world_edges(self, key: str, rotation: int) -> tuple[Edge, Edge, Edge, Edge]:
+        """The edges a tile shows on its N, E, S, W sides when turned ``rotation`` (memoised)."""
+        found = self._edges.get((key, rotation))
+        if found is None:
+            e = self.tiles[key].edges
+            found = (e[-rotation % 4], e[(1 - rotation) % 4], e[(2 - rotation) % 4], e[(3 - rotation) % 4])
+            self._edges[(key, rotation)] = found
+        return found
 
     def tile(self, key: str) -> TileKind:
         try:

@@ -176,6 +176,50 @@ def fit_problems(
     return problems
 
 
+_NEIGHBOURS = tuple(
+    tuple((d, r + DELTA[d][0], c + DELTA[d][1]) for d in Dir if on_floor(r + DELTA[d][0], c + DELTA[d][1]))
+    for r in range(ROWS)
+    for c in range(COLS)
+)
+
+
+def legal_placements(factory: Factory, variant: MechanicaVariant, key: str) -> list[tuple[int, int, int]]:
+    """Every (row, col, rotation) where :func:`check_install` accepts ``key``, in that order; the same
+    verdicts, computed from memoised edges (a test holds the two equal on random factories)."""
+    cat = variant.catalogue
+    kind = cat.tiles.get(key)
+    if kind is None or kind.zone is not Zone.FLOOR:
+        return []
+    strict = variant.rulings.jigsaw == "strict"
+    forbid_off = variant.rulings.off_floor == "forbid"
+    forbid_loop = variant.rulings.loop == "forbid"
+    out = []
+    floor = factory.floor
+    for i in range(CELLS):
+        if floor[i] is not None:
+            continue
+        r, c = divmod(i, COLS)
+        for rot in range(4):
+            mine = cat.world_edges(key, rot)
+            ok = True
+            for d, nr, nc in _NEIGHBOURS[i]:
+                other = floor[nr * COLS + nc]
+                if other is not None and not edges_fit(
+                    mine[d], cat.world_edges(other.kind, other.rotation)[(d + 2) % 4], strict
+                ):
+                    ok = False
+                    break
+            if not ok or (forbid_off and off_floor_exits(kind, r, c, rot)):
+                continue
+            if forbid_loop:
+                from bgrules.mechanica.movement import find_loop
+
+                if find_loop(factory.with_cell(r, c, new_placed(kind, rot)), variant) is not None:
+                    continue
+            out.append((r, c, rot))
+    return out
+
+
 def off_floor_exits(kind: TileKind, row: int, col: int, rotation: int) -> list[Dir]:
     """Exits that lead off the floor other than east into the row's truck (MC-MOVE-OFF)."""
     bad = []

@@ -25,7 +25,7 @@ from bgrules.mechanica.factory import (
     ROWS,
     Factory,
     StartSlot,
-    check_install,
+    legal_placements,
     check_install_start,
     check_install_truck,
     demolish,
@@ -156,6 +156,10 @@ class SandboxState:
     selling: bool = True
     """True until the player does anything but sell this turn (MC-TURN-ORDER)."""
     run: Run | None = None
+    collisions: int = 0
+    """Collisions met in all finished runs (MC-COLLIDE), for questions such as "can bots collide?"."""
+    destroyed: int = 0
+    """Bots destroyed in all finished runs."""
 
     @property
     def board(self) -> Factory:
@@ -254,6 +258,7 @@ class FactoryGame:
         return attrs.evolve(
             state, factory=run.factory, stock=run.stock, wallet=state.wallet + run.wallet,
             vault=state.vault + run.vault, phase=Phase.TURN, selling=True, run=None,
+            collisions=state.collisions + run.collisions, destroyed=state.destroyed + run.destroyed,
         )
 
     def to_move(self, state: SandboxState) -> Mover:
@@ -296,9 +301,7 @@ class FactoryGame:
         for key in sorted(set(state.supply)):
             kind = cat.tiles[key]
             if kind.zone is Zone.FLOOR:
-                for r, c, rot in itertools.product(range(ROWS), range(COLS), range(4)):
-                    if self._ok(lambda: check_install(board, self.variant, key, r, c, rot)):
-                        out.append(Install(key, r, c, rot))
+                out.extend(Install(key, r, c, rot) for r, c, rot in legal_placements(board, self.variant, key))
             elif kind.zone is Zone.START:
                 out.extend(
                     InstallFabricator(key, r) for r in range(ROWS)

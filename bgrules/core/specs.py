@@ -1,0 +1,253 @@
+"""The spec runner: invariant specs kept as data in ``specs/*.toml``, checked by named checkers.
+
+A spec::
+
+    [[spec]]
+    id = "MC-INV-BOTS-CONSERVED"
+    game = "mechanica-factory"
+    statement = "..."
+    rules = ["MC-STOCK"]
+    predicate = "bgrules.mechanica.invariants:bots_conserved"
+    kind = "state"            # or "transition"
+    expected = "holds"        # or "violated" (a counterexample is expected)
+    checkers = ["sampled", "searched"]
+    options = { days = 6 }    # game options, optional
+    variant = "path.toml"     # optional, relative to the spec file
+
+Checkers: ``sampled`` plays random legal games from seeds 0..N-1 and checks every state (or
+transition); ``searched`` lets hypothesis choose the actions and shrinks a failure to a short trace.
+A verdict is ``holds`` only for what was checked; the report says how much (its guarantee).
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from bgrules.core.codec import read_toml
+from bgrules.core.errors import BgrulesError, InputError
+from bgrules.core.playout import sample_chance, walk
+from bgrules.core.protocol import CHANCE, Game
+from bgrules.core.registry import load_game
+
+CHECKERS = ("sampled", "searched")
+
+
+@attrs.frozen
+class Spec:
+    id: str
+    game: str
+    statement: str
+    rules: tuple[str, ...]
+    predicate: str
+    kind: str
+    expected: str
+    checkers: tuple[str, ...]
+    options: dict[str, Any] = attrs.field(factory=dict)
+    variant: str | None = None
+    players: int | None = None
+    source: str = ""
+
+
+@attrs.frozen
+class SpecReport:
+    id: str
+    statement: str
+    rules: tuple[str, ...]
+    checker: str
+    verdict: str
+    expected: str
+    guarantee: str
+    seconds: float
+    detail: str = ""
+    witness: tuple[str, ...] | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict == self.expected
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": "spec",
+            "statement": self.statement,
+            "rules": list(self.rules),
+            "checker": self.checker,
+            "verdict": self.verdict,
+            "expected": self.expected,
+            "guarantee": self.guarantee,
+            "seconds": round(self.seconds, 4),
+            "ok": self.ok,
+            "detail": self.detail,
+            "witness": list(self.witness) if self.witness is not None else None,
+        }
+
+
+@attrs.frozen
+class Budget:
+    """How much each checker does: sampled games, searched examples, steps per game."""
+
+    games: int = 40
+    examples: int = 40
+    max_steps: int = 400
+    seed: int = 0
+
+
+def _spec_from(entry: Any, where: str) -> Spec:
+    if not isinstance(entry, dict):
+        raise InputError(where, "a spec is a table")
+    required = ("id", "game", "statement", "rules", "predicate", "kind", "expected", "checkers")
+    missing = [k for k in required if k not in entry]
+    if missing:
+        raise InputError(where, f"missing {', '.join(missing)}")
+    unknown = sorted(set(entry) - {*required, "options", "variant", "players"})
+    if unknown:
+        raise InputError(where, f"unknown key(s) {', '.join(unknown)}")
+    if entry["kind"] not in ("state", "transition"):
+        raise InputError(where, f"kind is 'state' or 'transition', not {entry['kind']!r}")
+    if entry["expected"] not in ("holds", "violated"):
+        raise InputError(where, f"expected is 'holds' or 'violated', not {entry['expected']!r}")
+    bad = [c for c in entry["checkers"] if c not in CHECKERS]
+    if bad or not entry["checkers"]:
+        raise InputError(where, f"checkers are among {', '.join(CHECKERS)}, not {bad or 'none'}")
+    return Spec(
+        id=str(entry["id"]), game=str(entry["game"]), statement=str(entry["statement"]),
+        rules=tuple(entry["rules"]), predicate=str(entry["predicate"]), kind=str(entry["kind"]),
+        expected=str(entry["expected"]), checkers=tuple(entry["checkers"]),
+        options=dict(entry.get("options", {})), variant=entry.get("variant"), players=entry.get("players"),
+        source=where,
+    )
+
+
+def load_specs(directory: Path) -> list[Spec]:
+    if not directory.is_dir():
+        raise InputError(str(directory), "no such specs directory")
+    specs: list[Spec] = []
+    seen: set[str] = set()
+    for path in sorted(directory.glob("*.toml")):
+        data = read_toml(path)
+        for i, entry in enumerate(data.get("spec", [])):
+            spec = _spec_from(entry, f"{path} spec[{i}]")
+            if spec.id in seen:
+                raise InputError(spec.source, f"duplicate spec id {spec.id!r}")
+            seen.add(spec.id)
+            if spec.variant is not None:
+                spec = attrs.evolve(spec, variant=str((path.parent / spec.variant).resolve()))
+            specs.append(spec)
+    return specs
+
+
+def resolve_predicate(name: str, where: str = "predicate") -> Callable[..., str | None]:
+    module_name, _, attr = name.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+        fn = getattr(module, attr)
+    except (ImportError, AttributeError) as exc:
+        raise InputError(where, f"cannot find predicate {name!r}: {exc}") from None
+    if not callable(fn):
+        raise InputError(where, f"{name!r} is not callable")
+    return fn  # type: ignore[no-any-return]
+
+
+def make_game(spec: Spec) -> Game:
+    return load_game(spec.game, players=spec.players, variant=spec.variant, **spec.options)
+
+
+def _check_step(spec_kind: str, pred: Callable[..., str | None], game: Game, before: Any, action: Any, after: Any) -> str | None:
+    if spec_kind == "state":
+        return pred(game, after)
+    return pred(game, before, action, after)
+
+
+def check_sampled(spec: Spec, game: Game, budget: Budget) -> SpecReport:
+    pred = resolve_predicate(spec.predicate, spec.source)
+    start = time.perf_counter()
+    states = 0
+    for seed in range(budget.seed, budget.seed + budget.games):
+        trace: list[str] = []
+        if spec.kind == "state":
+            msg = pred(game, game.initial_state())
+            if msg:
+                return _violated(spec, "sampled", start, f"seed {seed}, initial state: {msg}", ())
+        for before, action, after in walk(game, seed, budget.max_steps):
+            trace.append(repr(action))
+            states += 1
+            msg = _check_step(spec.kind, pred, game, before, action, after)
+            if msg:
+                return _violated(spec, "sampled", start, f"seed {seed}, step {len(trace)}: {msg}", tuple(trace))
+    guarantee = f"sampled: {budget.games} random games (seeds {budget.seed}-{budget.seed + budget.games - 1}), {states} states"
+    return SpecReport(spec.id, spec.statement, spec.rules, "sampled", "holds", spec.expected, guarantee,
+                      time.perf_counter() - start)
+
+
+def _violated(spec: Spec, checker: str, start: float, detail: str, trace: tuple[str, ...]) -> SpecReport:
+    return SpecReport(spec.id, spec.statement, spec.rules, checker, "violated", spec.expected,
+                      f"{checker}: counterexample found", time.perf_counter() - start, detail, trace)
+
+
+def check_searched(spec: Spec, game: Game, budget: Budget) -> SpecReport:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    pred = resolve_predicate(spec.predicate, spec.source)
+    start = time.perf_counter()
+    found: dict[str, Any] = {}
+
+    @settings(max_examples=budget.examples, database=None, deadline=None, derandomize=True,
+              suppress_health_check=list(HealthCheck), print_blob=False)
+    @given(st.data())
+    def search(data: Any) -> None:
+        state = game.initial_state()
+        trace: list[str] = []
+        if spec.kind == "state":
+            msg = pred(game, state)
+            if msg:
+                found.update(detail=f"initial state: {msg}", trace=())
+                raise AssertionError(msg)
+        for _ in range(budget.max_steps):
+            if game.is_terminal(state):
+                return
+            if game.to_move(state) is CHANCE:
+                outcomes = game.chance_outcomes(state)
+                action = data.draw(st.sampled_from([a for a, _p in outcomes]))
+            else:
+                action = data.draw(st.sampled_from(game.legal_actions(state)))
+            after = game.apply(state, action)
+            trace.append(repr(action))
+            msg = _check_step(spec.kind, pred, game, state, action, after)
+            if msg:
+                found.update(detail=f"step {len(trace)}: {msg}", trace=tuple(trace))
+                raise AssertionError(msg)
+            state = after
+
+    try:
+        search()
+    except AssertionError:
+        return _violated(spec, "searched", start, f"shrunk: {found.get('detail', '')}", found.get("trace", ()))
+    guarantee = f"searched: {budget.examples} hypothesis examples of up to {budget.max_steps} steps"
+    return SpecReport(spec.id, spec.statement, spec.rules, "searched", "holds", spec.expected, guarantee,
+                      time.perf_counter() - start)
+
+
+def run_spec(spec: Spec, budget: Budget, checkers: tuple[str, ...] | None = None) -> list[SpecReport]:
+    try:
+        game = make_game(spec)
+    except BgrulesError as exc:
+        raise InputError(spec.source, f"cannot load the game: {exc}") from None
+    out = []
+    for checker in spec.checkers:
+        if checkers is not None and checker not in checkers:
+            continue
+        if checker == "sampled":
+            out.append(check_sampled(spec, game, budget))
+        else:
+            out.append(check_searched(spec, game, budget))
+    return out
+
+
+__all__ = ["Budget", "Spec", "SpecReport", "check_sampled", "check_searched", "load_specs", "run_spec", "sample_chance"]

@@ -12,7 +12,7 @@ class BgrulesError(Exception):
     """Base class of every error bgrules raises on purpose."""
 
 
-class IllegalAction(BgrulesError):  # noqa: N818  (public name fixed by the protocol)
+class IllegalAction(BgrulesError):
     """An action the rules forbid. ``rule_id`` names the rule (``MC-...``, ``BF-...``)."""
 
     def __init__(self, rule_id: str, why: str) -> None:

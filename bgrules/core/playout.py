@@ -48,7 +48,9 @@ def walk(game: Game, seed: int, max_steps: int | None = None) -> Iterator[tuple[
         state = nxt
 
 
-def playout(game: Game, seed: int, max_steps: int | None = None, observe: Callable[[Any], None] | None = None) -> Playout:
+def playout(
+    game: Game, seed: int, max_steps: int | None = None, observe: Callable[[Any], None] | None = None
+) -> Playout:
     """One random legal game from ``seed``; the same seed gives the same game in any process."""
     actions = []
     state = game.initial_state()

@@ -138,14 +138,19 @@ def run_obligation(ob: Obligation, expected: str, timeout_ms: int = 10_000) -> P
     outcome = ob.check(timeout_ms)
     seconds = time.perf_counter() - start
     return ProofReport(
-        ob.id, ob.statement, ob.rules, outcome.verdict, expected, ob.guarantee, seconds, outcome.detail,
+        ob.id,
+        ob.statement,
+        ob.rules,
+        outcome.verdict,
+        expected,
+        ob.guarantee,
+        seconds,
+        outcome.detail,
         outcome.witness,
     )
 
 
 def run_all(directory: Path, timeout_ms: int = 10_000, only: str | None = None) -> list[ProofReport]:
     return [
-        run_obligation(ob, expected, timeout_ms)
-        for ob, expected in collect(directory)
-        if only is None or only in ob.id
+        run_obligation(ob, expected, timeout_ms) for ob, expected in collect(directory) if only is None or only in ob.id
     ]

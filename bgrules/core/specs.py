@@ -116,10 +116,17 @@ def _spec_from(entry: Any, where: str) -> Spec:
     if bad or not entry["checkers"]:
         raise InputError(where, f"checkers are among {', '.join(CHECKERS)}, not {bad or 'none'}")
     return Spec(
-        id=str(entry["id"]), game=str(entry["game"]), statement=str(entry["statement"]),
-        rules=tuple(entry["rules"]), predicate=str(entry["predicate"]), kind=str(entry["kind"]),
-        expected=str(entry["expected"]), checkers=tuple(entry["checkers"]),
-        options=dict(entry.get("options", {})), variant=entry.get("variant"), players=entry.get("players"),
+        id=str(entry["id"]),
+        game=str(entry["game"]),
+        statement=str(entry["statement"]),
+        rules=tuple(entry["rules"]),
+        predicate=str(entry["predicate"]),
+        kind=str(entry["kind"]),
+        expected=str(entry["expected"]),
+        checkers=tuple(entry["checkers"]),
+        options=dict(entry.get("options", {})),
+        variant=entry.get("variant"),
+        players=entry.get("players"),
         source=where,
     )
 
@@ -151,14 +158,17 @@ def resolve_predicate(name: str, where: str = "predicate") -> Callable[..., str 
         raise InputError(where, f"cannot find predicate {name!r}: {exc}") from None
     if not callable(fn):
         raise InputError(where, f"{name!r} is not callable")
-    return fn  # type: ignore[no-any-return]
+    checked: Callable[..., str | None] = fn
+    return checked
 
 
 def make_game(spec: Spec) -> Game:
     return load_game(spec.game, players=spec.players, variant=spec.variant, **spec.options)
 
 
-def _check_step(spec_kind: str, pred: Callable[..., str | None], game: Game, before: Any, action: Any, after: Any) -> str | None:
+def _check_step(
+    spec_kind: str, pred: Callable[..., str | None], game: Game, before: Any, action: Any, after: Any
+) -> str | None:
     if spec_kind == "state":
         return pred(game, after)
     return pred(game, before, action, after)
@@ -180,35 +190,115 @@ def check_sampled(spec: Spec, game: Game, budget: Budget) -> SpecReport:
             msg = _check_step(spec.kind, pred, game, before, action, after)
             if msg:
                 return _violated(spec, "sampled", start, f"seed {seed}, step {len(trace)}: {msg}", tuple(trace))
-    guarantee = f"sampled: {budget.games} random games (seeds {budget.seed}-{budget.seed + budget.games - 1}), {states} states"
-    return SpecReport(spec.id, spec.statement, spec.rules, "sampled", "holds", spec.expected, guarantee,
-                      time.perf_counter() - start)
+    guarantee = (
+        f"sampled: {budget.games} random games (seeds {budget.seed}-{budget.seed + budget.games - 1}), {states} states"
+    )
+    return SpecReport(
+        spec.id, spec.statement, spec.rules, "sampled", "holds", spec.expected, guarantee, time.perf_counter() - start
+    )
 
 
 def _violated(spec: Spec, checker: str, start: float, detail: str, trace: tuple[str, ...]) -> SpecReport:
-    return SpecReport(spec.id, spec.statement, spec.rules, checker, "violated", spec.expected,
-                      f"{checker}: counterexample found", time.perf_counter() - start, detail, trace)
+    return SpecReport(
+        spec.id,
+        spec.statement,
+        spec.rules,
+        checker,
+        "violated",
+        spec.expected,
+        f"{checker}: counterexample found",
+        time.perf_counter() - start,
+        detail,
+        trace,
+    )
+
+
+def _first_failure(
+    spec: Spec, pred: Callable[..., str | None], game: Game, actions: list[Any]
+) -> tuple[int, str] | None:
+    """Replay ``actions``; the index (1-based step) and message of the first violation, or None if the
+    actions are not all legal or nothing fails."""
+    from bgrules.core.errors import IllegalAction
+
+    state = game.initial_state()
+    if spec.kind == "state":
+        msg = pred(game, state)
+        if msg:
+            return 0, msg
+    for i, action in enumerate(actions, start=1):
+        if game.is_terminal(state):
+            return None
+        try:
+            after = game.apply(state, action)
+        except IllegalAction:
+            return None
+        msg = _check_step(spec.kind, pred, game, state, action, after)
+        if msg:
+            return i, msg
+        state = after
+    return None
+
+
+def shrink_trace(
+    spec: Spec, pred: Callable[..., str | None], game: Game, actions: list[Any], max_replays: int = 400
+) -> tuple[list[Any], str]:
+    """Delta debugging: drop chunks of actions while the rest stays legal and still fails.
+    Bounded by ``max_replays`` replays, so a report never waits on an unbounded shrink."""
+    first = _first_failure(spec, pred, game, actions)
+    assert first is not None
+    actions = actions[: first[0]]
+    message = first[1]
+    replays = 0
+    for k in range(len(actions) - 1, 0, -1):  # the longest removable prefix first
+        replays += 1
+        found = _first_failure(spec, pred, game, actions[k:])
+        if found is not None:
+            actions, message = actions[k:][: found[0]], found[1]
+            break
+    chunk = max(1, len(actions) // 2)
+    while chunk >= 1 and replays < max_replays:
+        i = 0
+        changed = False
+        while i < len(actions) and replays < max_replays:
+            candidate = actions[:i] + actions[i + chunk :]
+            replays += 1
+            found = _first_failure(spec, pred, game, candidate)
+            if found is not None:
+                actions, message = candidate[: found[0]], found[1]
+                changed = True
+            else:
+                i += chunk
+        if not changed:
+            chunk //= 2
+    return actions, message
 
 
 def check_searched(spec: Spec, game: Game, budget: Budget) -> SpecReport:
-    from hypothesis import HealthCheck, given, settings
+    """Hypothesis chooses the actions (derandomized, so reports repeat); a failing trace is then
+    shrunk by :func:`shrink_trace` within a fixed number of replays."""
+    from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import strategies as st
 
     pred = resolve_predicate(spec.predicate, spec.source)
     start = time.perf_counter()
     found: dict[str, Any] = {}
 
-    @settings(max_examples=budget.examples, database=None, deadline=None, derandomize=True,
-              suppress_health_check=list(HealthCheck), print_blob=False)
+    @settings(
+        max_examples=budget.examples,
+        database=None,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=list(HealthCheck),
+        print_blob=False,
+        phases=(Phase.generate,),
+    )
     @given(st.data())
     def search(data: Any) -> None:
         state = game.initial_state()
-        trace: list[str] = []
-        if spec.kind == "state":
-            msg = pred(game, state)
-            if msg:
-                found.update(detail=f"initial state: {msg}", trace=())
-                raise AssertionError(msg)
+        actions: list[Any] = []
+        if spec.kind == "state" and pred(game, state):
+            found.update(actions=actions)
+            raise AssertionError("initial state")
         for _ in range(budget.max_steps):
             if game.is_terminal(state):
                 return
@@ -218,20 +308,23 @@ def check_searched(spec: Spec, game: Game, budget: Budget) -> SpecReport:
             else:
                 action = data.draw(st.sampled_from(game.legal_actions(state)))
             after = game.apply(state, action)
-            trace.append(repr(action))
-            msg = _check_step(spec.kind, pred, game, state, action, after)
-            if msg:
-                found.update(detail=f"step {len(trace)}: {msg}", trace=tuple(trace))
-                raise AssertionError(msg)
+            actions.append(action)
+            if _check_step(spec.kind, pred, game, state, action, after):
+                found.update(actions=actions)
+                raise AssertionError("violated")
             state = after
 
     try:
         search()
     except AssertionError:
-        return _violated(spec, "searched", start, f"shrunk: {found.get('detail', '')}", found.get("trace", ()))
+        actions, message = shrink_trace(spec, pred, game, list(found.get("actions", [])))
+        return _violated(
+            spec, "searched", start, f"shrunk to {len(actions)} step(s): {message}", tuple(repr(a) for a in actions)
+        )
     guarantee = f"searched: {budget.examples} hypothesis examples of up to {budget.max_steps} steps"
-    return SpecReport(spec.id, spec.statement, spec.rules, "searched", "holds", spec.expected, guarantee,
-                      time.perf_counter() - start)
+    return SpecReport(
+        spec.id, spec.statement, spec.rules, "searched", "holds", spec.expected, guarantee, time.perf_counter() - start
+    )
 
 
 def run_spec(spec: Spec, budget: Budget, checkers: tuple[str, ...] | None = None) -> list[SpecReport]:

@@ -201,16 +201,19 @@ def _validate_kind(kind: TileKind) -> None:
             raise InputError(where, "a pass-through tile needs an exit")
         if kind.effect is Effect.FLIGHT and len(kind.flats(0)) != 1:
             raise InputError(where, "a Flight Tester needs exactly one flat side")
-        if kind.effect in (Effect.UPGRADE, Effect.DUPLICATE, Effect.DOWNGRADE, Effect.CHANGE):
-            if kind.inputs < 1 or not kind.outputs:
-                raise InputError(where, "an activating improvement needs input and output holes")
+        activating = (Effect.UPGRADE, Effect.DUPLICATE, Effect.DOWNGRADE, Effect.CHANGE)
+        if kind.effect in activating and (kind.inputs < 1 or not kind.outputs):
+            raise InputError(where, "an activating improvement needs input and output holes")
         if kind.effect is Effect.CHARGE and not kind.outputs:
             raise InputError(where, "a Static Charger needs output holes")
         if Edge.ENTRANCE not in kind.edges:
             raise InputError(where, "a floor tile needs an entrance")
-    if kind.zone is Zone.START and kind.effect is Effect.FABRICATE:
-        if kind.makes not in ("basic", "plus", "deluxe", "any"):
-            raise InputError(where, "a fabricator must make basic, plus, deluxe or any")
+    if (
+        kind.zone is Zone.START
+        and kind.effect is Effect.FABRICATE
+        and kind.makes not in ("basic", "plus", "deluxe", "any")
+    ):
+        raise InputError(where, "a fabricator must make basic, plus, deluxe or any")
     if kind.zone is Zone.DOCK and kind.capacity < 1:
         raise InputError(where, "a truck needs a capacity of at least 1")
     if kind.recycle not in BOT_BY_NAME:

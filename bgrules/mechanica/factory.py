@@ -33,6 +33,10 @@ def _bots(value: Iterable[int]) -> tuple[Bot, ...]:
     return tuple(Bot(v) for v in value)
 
 
+def _sorted_bots(value: Iterable[int]) -> tuple[Bot, ...]:
+    return tuple(sorted(_bots(value)))
+
+
 def _maybe_bots(value: Iterable[int | None]) -> tuple[Bot | None, ...]:
     return tuple(None if v is None else Bot(v) for v in value)
 
@@ -60,7 +64,7 @@ class Truck:
     """One row of the Loading Dock: a truck and the bots loaded on it (kept sorted)."""
 
     kind: str
-    load: tuple[Bot, ...] = attrs.field(default=(), converter=lambda v: tuple(sorted(_bots(v))))
+    load: tuple[Bot, ...] = attrs.field(default=(), converter=_sorted_bots)
 
 
 def _sized(n: int, what: str) -> Callable[[object, object, tuple[object, ...]], None]:
@@ -170,8 +174,7 @@ def fit_problems(
         theirs = cat.tile(other.kind).edge(d.opposite, other.rotation)
         if not edges_fit(mine, theirs, strict):
             problems.append(
-                f"its {d.name} side ({mine.value}) does not fit the {theirs.value} side of "
-                f"{other.kind} at ({r}, {c})"
+                f"its {d.name} side ({mine.value}) does not fit the {theirs.value} side of {other.kind} at ({r}, {c})"
             )
     return problems
 
@@ -300,9 +303,7 @@ def check_install_truck(factory: Factory, variant: MechanicaVariant, key: str, r
         raise IllegalAction("MC-PLACE-TRUCK", f"the Loading Dock has rows 0-2, not {row}")
     current = cat.tile(factory.dock[row].kind)
     if kind.capacity <= current.capacity:
-        raise IllegalAction(
-            "MC-PLACE-TRUCK", f"{kind.name} (capacity {kind.capacity}) does not enlarge {current.name}"
-        )
+        raise IllegalAction("MC-PLACE-TRUCK", f"{kind.name} (capacity {kind.capacity}) does not enlarge {current.name}")
 
 
 def install_truck(factory: Factory, variant: MechanicaVariant, key: str, row: int) -> Factory:
@@ -349,7 +350,9 @@ def factory_problems(factory: Factory, variant: MechanicaVariant) -> list[str]:
             if len(placed.inputs) > kind.inputs:
                 problems.append(f"MC-HOLE: ({r}, {c}) holds {len(placed.inputs)} bots in {kind.inputs} input holes")
             if len(placed.outputs) != len(kind.outputs):
-                problems.append(f"MC-HOLE: ({r}, {c}) lists {len(placed.outputs)} output holes, not {len(kind.outputs)}")
+                problems.append(
+                    f"MC-HOLE: ({r}, {c}) lists {len(placed.outputs)} output holes, not {len(kind.outputs)}"
+                )
             # each touching pair once: look east and south only
             for d in (Dir.E, Dir.S):
                 dr, dc = DELTA[d]

@@ -10,7 +10,7 @@ from typing import Any
 
 from bgrules.mechanica.components import Effect
 from bgrules.mechanica.factory import COLS, DOCK_COL
-from bgrules.mechanica.sandbox import FactoryGame, Fabricate, Phase, SandboxState
+from bgrules.mechanica.sandbox import Fabricate, FactoryGame, Phase, SandboxState
 from bgrules.mechanica.workday import RunPhase
 
 
@@ -81,7 +81,9 @@ def inputs_empty_after_activation(game: FactoryGame, state: SandboxState) -> str
     return None
 
 
-def vault_only_by_gift_wrappers(game: FactoryGame, before: SandboxState, action: Any, after: SandboxState) -> str | None:
+def vault_only_by_gift_wrappers(
+    game: FactoryGame, before: SandboxState, action: Any, after: SandboxState
+) -> str | None:
     """MC-GIFT: the vault never shrinks, and grows only in a step that finishes a workday run on a
     board with a Gift Wrapper."""
     delta = after.vault - before.vault

@@ -52,7 +52,8 @@ def bin_of_truck(row: int) -> int:
 
 
 def launch_nodes(factory: Factory, variant: MechanicaVariant) -> list[tuple[str, int, int, Node]]:
-    """MC-MOVE-SRC: every bot in an output or fabricator hole leaves at once. Returns, in a fixed order
+    """MC-MOVE-SRC: every bot in an output or fabricator hole leaves at once (a Start Zone hole sits west
+    of column 0 and leaves by its tile's exit side). Returns, in a fixed order
     (Start Zone rows top to bottom, then floor cells row by row), (area, index, hole, first node)."""
     cat = variant.catalogue
     out: list[tuple[str, int, int, Node]] = []
@@ -62,7 +63,7 @@ def launch_nodes(factory: Factory, variant: MechanicaVariant) -> list[tuple[str,
             if bot is not None:
                 d = dirs[h] if h < len(dirs) else Dir.E
                 dr, dc = DELTA[d]
-                out.append(("start", r, h, (r + dr, dc, int(d))))
+                out.append(("start", r, h, (r + dr, dc - 1, int(d))))
     for i, placed in enumerate(factory.floor):
         if placed is None:
             continue
@@ -94,7 +95,7 @@ def flight_targets(factory: Factory, variant: MechanicaVariant, row: int, col: i
             if factory.at(r, c) is not None:
                 jumped = True
             r, c = r + dr, c + dc
-    steps.sort(key=lambda s: s.label)  # type: ignore[arg-type, return-value]
+    steps.sort(key=lambda s: s.then or (0, 0, 0))
     return steps
 
 

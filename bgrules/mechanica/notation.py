@@ -61,7 +61,7 @@ def parse_factory(text: str, variant: MechanicaVariant | None = None, source: st
     floor: list[Placed | None] = []
     start: list[StartSlot] = []
     dock: list[Truck] = []
-    for r, (n, line) in enumerate(rows):
+    for n, line in rows:
         parts = line.split("|")
         if len(parts) != 3:
             raise InputError(_err(source, n, 1), "a row is 'start | four cells | truck' (two '|' separators)")
@@ -113,9 +113,7 @@ def parse_factory(text: str, variant: MechanicaVariant | None = None, source: st
                 outputs = _letters(outs, where, True) if outs else outputs
                 if len(outputs) != len(kind.outputs):
                     raise InputError(where, f"{kind.name} has {len(kind.outputs)} output hole(s), not {len(outputs)}")
-            floor.append(
-                Placed(kind.key, int(m.group("rot")), tuple(b for b in inputs if b is not None), outputs)
-            )
+            floor.append(Placed(kind.key, int(m.group("rot")), tuple(b for b in inputs if b is not None), outputs))
         colno, tok = dock_tokens[0]
         m = _CELL.match(tok)
         kind = cat.by_code(m.group("code")) if m else None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -25,7 +25,6 @@ from bgrules.mechanica.factory import (
     ROWS,
     Factory,
     StartSlot,
-    legal_placements,
     check_install_start,
     check_install_truck,
     demolish,
@@ -34,6 +33,7 @@ from bgrules.mechanica.factory import (
     install,
     install_start,
     install_truck,
+    legal_placements,
     starting_factory,
 )
 from bgrules.mechanica.notation import parse_factory
@@ -138,8 +138,19 @@ class Fabricate:
 
 TurnAction = Sell | Install | InstallFabricator | InstallTruck | Demolish | DemolishFabricator | Fabricate
 ACTION_TYPES: tuple[type, ...] = (
-    *RUN_DECISION_TYPES, Sell, Install, InstallFabricator, InstallTruck, Demolish, DemolishFabricator, Fabricate,
+    *RUN_DECISION_TYPES,
+    Sell,
+    Install,
+    InstallFabricator,
+    InstallTruck,
+    Demolish,
+    DemolishFabricator,
+    Fabricate,
 )
+
+
+def _sorted_strs(value: Any) -> tuple[str, ...]:
+    return tuple(sorted(str(v) for v in value))
 
 
 @attrs.frozen(cache_hash=True)
@@ -148,7 +159,7 @@ class SandboxState:
 
     factory: Factory
     stock: tuple[int, int, int] = attrs.field(converter=_stock)
-    supply: tuple[str, ...] = attrs.field(converter=lambda v: tuple(sorted(v)))
+    supply: tuple[str, ...] = attrs.field(converter=_sorted_strs)
     day: int
     phase: Phase
     wallet: int = 0
@@ -171,8 +182,19 @@ class SandboxState:
 
 
 DEFAULT_SUPPLY = (
-    "upgrader", "gift_wrapper", "duplicator", "downgrader", "function_changer", "flight_tester",
-    "static_charger", "advanced_fabricator", "overactive_fabricator", "fork", "fork", "big_truck", "huge_truck",
+    "upgrader",
+    "gift_wrapper",
+    "duplicator",
+    "downgrader",
+    "function_changer",
+    "flight_tester",
+    "static_charger",
+    "advanced_fabricator",
+    "overactive_fabricator",
+    "fork",
+    "fork",
+    "big_truck",
+    "huge_truck",
 )
 
 
@@ -216,7 +238,11 @@ class FactoryGame:
         self._players = players
         bound = self._max_length(len(supply_t))
         self._info = GameInfo(
-            name=GAME_NAME, min_players=1, max_players=1, has_chance=False, max_length=bound,
+            name=GAME_NAME,
+            min_players=1,
+            max_players=1,
+            has_chance=False,
+            max_length=bound,
             parameters=(("days", "6"), ("supply", ",".join(DEFAULT_SUPPLY)), ("factory", "starting_factory")),
         )
 
@@ -256,9 +282,16 @@ class FactoryGame:
         if run.phase is not RunPhase.DONE:
             return state
         return attrs.evolve(
-            state, factory=run.factory, stock=run.stock, wallet=state.wallet + run.wallet,
-            vault=state.vault + run.vault, phase=Phase.TURN, selling=True, run=None,
-            collisions=state.collisions + run.collisions, destroyed=state.destroyed + run.destroyed,
+            state,
+            factory=run.factory,
+            stock=run.stock,
+            wallet=state.wallet + run.wallet,
+            vault=state.vault + run.vault,
+            phase=Phase.TURN,
+            selling=True,
+            run=None,
+            collisions=state.collisions + run.collisions,
+            destroyed=state.destroyed + run.destroyed,
         )
 
     def to_move(self, state: SandboxState) -> Mover:
@@ -304,23 +337,20 @@ class FactoryGame:
                 out.extend(Install(key, r, c, rot) for r, c, rot in legal_placements(board, self.variant, key))
             elif kind.zone is Zone.START:
                 out.extend(
-                    InstallFabricator(key, r) for r in range(ROWS)
-                    if self._ok(lambda: check_install_start(board, self.variant, key, r))
+                    InstallFabricator(key, r) for r in range(ROWS) if self._ok(check_install_start, board, key, r)
                 )
             else:
-                out.extend(
-                    InstallTruck(key, r) for r in range(ROWS)
-                    if self._ok(lambda: check_install_truck(board, self.variant, key, r))
-                )
+                out.extend(InstallTruck(key, r) for r in range(ROWS) if self._ok(check_install_truck, board, key, r))
         out.extend(Demolish(i // COLS, i % COLS) for i, p in enumerate(board.floor) if p is not None)
         out.extend(DemolishFabricator(r) for r, s in enumerate(board.start) if not cat.tile(s.kind).printed)
         out.extend(self._fabricate_options(board))
         return out
 
-    @staticmethod
-    def _ok(check: Any) -> bool:
+    def _ok(
+        self, check: Callable[[Factory, MechanicaVariant, str, int], None], board: Factory, key: str, row: int
+    ) -> bool:
         try:
-            check()
+            check(board, self.variant, key, row)
         except IllegalAction:
             return False
         return True
@@ -347,7 +377,9 @@ class FactoryGame:
             raise IllegalAction("MC-DAY", "the sandbox is over; no action is legal")
         if state.phase is Phase.RUN:
             if not isinstance(action, Route | Fly | Discard | Change | ChooseOutput):
-                raise IllegalAction("MC-RUN", f"{action!r}: the workday run is under way; decide {self.legal_actions(state)[:3]!r}...")
+                raise IllegalAction(
+                    "MC-RUN", f"{action!r}: the workday run is under way; decide {self.legal_actions(state)[:3]!r}..."
+                )
             assert state.run is not None
             run_action: RunDecision = action
             return self._after_run_step(attrs.evolve(state, run=decide(state.run, self.variant, run_action)))

@@ -15,7 +15,18 @@ import attrs
 from hypothesis import strategies as st
 
 from bgrules.mechanica.components import Bot, Zone
-from bgrules.mechanica.factory import CELLS, COLS, ROWS, Factory, StartSlot, Truck, empty_factory, legal_placements
+from bgrules.mechanica.factory import (
+    CELLS,
+    COLS,
+    ROWS,
+    Factory,
+    Placed,
+    StartSlot,
+    Truck,
+    empty_factory,
+    legal_placements,
+    new_placed,
+)
 from bgrules.mechanica.variant import MechanicaVariant, default_variant
 
 bots = st.sampled_from(tuple(Bot))
@@ -23,8 +34,12 @@ maybe_bots = st.one_of(st.none(), bots)
 
 
 @st.composite
-def layouts(draw: st.DrawFn, variant: MechanicaVariant | None = None, max_tiles: int = CELLS,
-            kinds: tuple[str, ...] | None = None) -> Factory:
+def layouts(
+    draw: st.DrawFn,
+    variant: MechanicaVariant | None = None,
+    max_tiles: int = CELLS,
+    kinds: tuple[str, ...] | None = None,
+) -> Factory:
     """An empty-holed factory: floor tiles laid one at a time where the placement rules allow,
     fabricator tiles in the Start Zone and larger trucks in the dock."""
     variant = variant or default_variant()
@@ -37,12 +52,11 @@ def layouts(draw: st.DrawFn, variant: MechanicaVariant | None = None, max_tiles:
         if not spots:
             continue
         r, c, rot = draw(st.sampled_from(spots))
-        from bgrules.mechanica.factory import new_placed
-
         factory = factory.with_cell(r, c, new_placed(cat.tiles[key], rot))
     fabs = tuple(sorted(k.key for k in cat.of_zone(Zone.START) if not k.printed))
     for r in range(ROWS):
-        if fabs and draw(st.booleans()):
+        lay: bool = draw(st.booleans())
+        if fabs and lay:
             kind = cat.tiles[draw(st.sampled_from(fabs))]
             factory = factory.with_start(r, StartSlot(kind.key, (None,) * len(kind.outputs)))
     trucks = tuple(sorted(k.key for k in cat.of_zone(Zone.DOCK)))
@@ -52,13 +66,14 @@ def layouts(draw: st.DrawFn, variant: MechanicaVariant | None = None, max_tiles:
 
 
 @st.composite
-def with_bots(draw: st.DrawFn, factory: Factory, variant: MechanicaVariant | None = None,
-              full: bool = False) -> Factory:
+def with_bots(
+    draw: st.DrawFn, factory: Factory, variant: MechanicaVariant | None = None, full: bool = False
+) -> Factory:
     """Fill the factory's holes: any output / fabricator hole may hold a bot (all of them if ``full``),
     input holes fewer bots than they hold (as after a run), trucks up to capacity."""
     variant = variant or default_variant()
     cat = variant.catalogue
-    floor = []
+    floor: list[Placed | None] = []
     for p in factory.floor:
         if p is None:
             floor.append(None)
@@ -79,8 +94,9 @@ def with_bots(draw: st.DrawFn, factory: Factory, variant: MechanicaVariant | Non
 
 
 @st.composite
-def factories(draw: st.DrawFn, variant: MechanicaVariant | None = None, max_tiles: int = CELLS,
-              full: bool = False) -> Factory:
+def factories(
+    draw: st.DrawFn, variant: MechanicaVariant | None = None, max_tiles: int = CELLS, full: bool = False
+) -> Factory:
     """A legal factory with bots in its holes."""
     layout = draw(layouts(variant, max_tiles))
     return draw(with_bots(layout, variant, full))

@@ -9,7 +9,8 @@ are taken automatically, so every node the caller sees is a real choice.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import attrs
 
@@ -83,17 +84,22 @@ RunDecision = Route | Fly | Discard | Change | ChooseOutput
 RUN_DECISION_TYPES: tuple[type, ...] = (Route, Fly, Discard, Change, ChooseOutput)
 
 
+def _node(value: Any) -> tuple[int, int, int]:
+    r, c, h = value
+    return (int(r), int(c), int(h))
+
+
 @attrs.frozen
 class Moving:
     """A bot on its way: the node it is about to enter and the nodes it has left (a bitmask)."""
 
     bot: Bot = attrs.field(converter=Bot)
-    node: tuple[int, int, int] = attrs.field(converter=tuple)
+    node: tuple[int, int, int] = attrs.field(converter=_node)
     visited: int = 0
 
 
-def _stock(value: object) -> tuple[int, int, int]:
-    t = tuple(int(v) for v in value)  # type: ignore[attr-defined]
+def _stock(value: Iterable[int]) -> tuple[int, int, int]:
+    t = tuple(int(v) for v in value)
     if len(t) != 3:
         raise ValueError("the stock has three counts: Basic, Plus, Deluxe")
     return (t[0], t[1], t[2])
@@ -181,12 +187,21 @@ def _follow(run: Run, step: Step) -> Run:
         )
     if step.arrive is not None:
         return attrs.evolve(
-            run, moving=rest, arrived=(*run.arrived, (step.arrive, head.bot)), vault=vault, wallet=wallet,
+            run,
+            moving=rest,
+            arrived=(*run.arrived, (step.arrive, head.bot)),
+            vault=vault,
+            wallet=wallet,
             charges=charges,
         )
     return attrs.evolve(
-        run, moving=rest, stock=_give_back(run.stock, [head.bot]), destroyed=run.destroyed + 1,
-        vault=vault, wallet=wallet, charges=charges,
+        run,
+        moving=rest,
+        stock=_give_back(run.stock, [head.bot]),
+        destroyed=run.destroyed + 1,
+        vault=vault,
+        wallet=wallet,
+        charges=charges,
     )
 
 
@@ -245,9 +260,7 @@ def _discard(run: Run, row: int, col: int, bot: Bot) -> Run:
         inputs = list(p.inputs)
         inputs.remove(bot)
         factory = factory.with_cell(row, col, attrs.evolve(p, inputs=tuple(inputs)))
-    return attrs.evolve(
-        run, factory=factory, stock=_give_back(run.stock, [bot]), destroyed=run.destroyed + 1
-    )
+    return attrs.evolve(run, factory=factory, stock=_give_back(run.stock, [bot]), destroyed=run.destroyed + 1)
 
 
 def _collision_choices(run: Run, variant: MechanicaVariant) -> tuple[Run, tuple[Discard, ...]]:
@@ -361,6 +374,10 @@ def _activate(run: Run, variant: MechanicaVariant, choice: Bot | int | None) -> 
 # --- the driver -------------------------------------------------------------------------------------
 
 
+def _holds_inputs(p: Placed | None) -> bool:
+    return p is not None and bool(p.inputs)
+
+
 def advance(run: Run, variant: MechanicaVariant) -> Run:
     """Take every forced step until the owner must decide or the run is done."""
     while True:
@@ -380,7 +397,7 @@ def advance(run: Run, variant: MechanicaVariant) -> Run:
         elif run.phase is RunPhase.ACTIVATE:
             floor = run.factory.floor
             i = run.cursor
-            while i < len(floor) and (floor[i] is None or not floor[i].inputs):  # type: ignore[union-attr]
+            while i < len(floor) and not _holds_inputs(floor[i]):
                 i += 1
             if i >= len(floor):
                 return attrs.evolve(run, cursor=len(floor), phase=RunPhase.DONE)
@@ -418,7 +435,10 @@ def decide(run: Run, variant: MechanicaVariant, action: RunDecision) -> Run:
     legal = decisions(run, variant)
     if action not in legal:
         rule = {
-            Route: "MC-FORK", Fly: "MC-FLIGHT", Discard: "MC-COLLIDE", Change: "MC-ACT-CHANGE",
+            Route: "MC-FORK",
+            Fly: "MC-FLIGHT",
+            Discard: "MC-COLLIDE",
+            Change: "MC-ACT-CHANGE",
             ChooseOutput: "MC-ACT-DOWNGRADE",
         }.get(type(action), "MC-RUN")
         if not legal:

@@ -1,0 +1,403 @@
+"""The ``bgrules`` command: verify, prove, simulate, check, render, replay.
+
+Every command exits 0 on success, 1 when a check's verdict differs from its expected one, and 2 on
+bad input (with a one-line message that says where and why, never a traceback).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from bgrules.core.errors import BgrulesError, IllegalAction, InputError
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def _fail(message: str, code: int = 2) -> None:
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    sys.exit(code)
+
+
+def _guard(fn: Callable[..., None]) -> Callable[..., None]:
+    """Turn every deliberate bgrules error into a one-line message and exit code 2."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> None:
+        try:
+            fn(*args, **kwargs)
+        except IllegalAction as exc:
+            _fail(f"illegal action: {exc}")
+        except BgrulesError as exc:
+            _fail(str(exc))
+        except OSError as exc:
+            _fail(f"{getattr(exc, 'filename', '') or ''}: {exc.strerror or exc}")
+
+    return wrapper
+
+
+def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
+    import tomllib
+
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise InputError(f"--option {pair}", "options are written key=value")
+        try:
+            out[key] = tomllib.loads(f"v = {value}")["v"]
+        except tomllib.TOMLDecodeError:
+            out[key] = value
+    return out
+
+
+@click.group()
+@click.version_option(package_name="bgrules")
+def main() -> None:
+    """Executable, formally checked rules of Bot Factory and Mechanica."""
+
+
+# --- verify / prove --------------------------------------------------------------------------------
+
+
+def _report_table(title: str, rows: list[dict[str, Any]]) -> Table:
+    table = Table(title=title, show_lines=False)
+    for col in ("id", "checker", "verdict", "expected", "guarantee", "seconds"):
+        table.add_column(col, overflow="fold")
+    for row in rows:
+        style = "green" if row["ok"] else "bold red"
+        table.add_row(
+            row["id"],
+            row["checker"],
+            f"[{style}]{row['verdict']}[/]",
+            row["expected"],
+            row["guarantee"],
+            f"{row['seconds']:.2f}",
+        )
+    return table
+
+
+def _junit(rows: list[dict[str, Any]], path: Path) -> None:
+    suite = ET.Element(
+        "testsuite", name="bgrules verify", tests=str(len(rows)), failures=str(sum(1 for r in rows if not r["ok"]))
+    )
+    for row in rows:
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            classname=f"bgrules.{row['kind']}",
+            name=f"{row['id']}[{row['checker']}]",
+            time=str(row["seconds"]),
+        )
+        if not row["ok"]:
+            failure = ET.SubElement(case, "failure", message=f"verdict {row['verdict']}, expected {row['expected']}")
+            failure.text = row.get("detail") or ""
+        out = ET.SubElement(case, "system-out")
+        out.text = f"guarantee: {row['guarantee']}\n{row.get('detail') or ''}"
+    ET.ElementTree(suite).write(path, encoding="unicode", xml_declaration=True)
+
+
+def _run_specs(
+    specs_dir: Path, games: int, examples: int, max_steps: int, checkers: tuple[str, ...] | None, only: str | None
+) -> list[dict[str, Any]]:
+    from bgrules.core.specs import Budget, load_specs, run_spec
+
+    budget = Budget(games=games, examples=examples, max_steps=max_steps)
+    rows: list[dict[str, Any]] = []
+    for spec in load_specs(specs_dir):
+        if only and only not in spec.id:
+            continue
+        rows.extend(r.to_json() for r in run_spec(spec, budget, checkers))
+    return rows
+
+
+def _run_proofs(proofs_dir: Path, timeout_ms: int, only: str | None) -> list[dict[str, Any]]:
+    from bgrules.core.proofs import run_all
+
+    return [r.to_json() for r in run_all(proofs_dir, timeout_ms, only)]
+
+
+def _emit(rows: list[dict[str, Any]], title: str, as_json: bool, junit: Path | None) -> None:
+    if junit is not None:
+        _junit(rows, junit)
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+    else:
+        console.print(_report_table(title, rows))
+        bad = [r for r in rows if not r["ok"]]
+        for r in rows:
+            if r["verdict"] == "violated" and r.get("detail"):
+                console.print(f"[dim]{r['id']} ({r['checker']}): {r['detail']}[/]", highlight=False)
+        summary = f"{len(rows) - len(bad)} of {len(rows)} verdicts as expected"
+        console.print(f"[bold {'green' if not bad else 'red'}]{summary}[/]")
+    if any(not r["ok"] for r in rows):
+        sys.exit(1)
+
+
+@main.command()
+@click.option("--specs", "specs_dir", type=click.Path(path_type=Path), default=Path("specs"), show_default=True)
+@click.option("--proofs", "proofs_dir", type=click.Path(path_type=Path), default=Path("proofs"), show_default=True)
+@click.option("--games", default=40, show_default=True, help="sampled checker: random games per spec")
+@click.option("--examples", default=25, show_default=True, help="searched checker: hypothesis examples per spec")
+@click.option("--max-steps", default=120, show_default=True, help="steps per game for both checkers")
+@click.option("--timeout", "timeout_ms", default=10_000, show_default=True, help="solver timeout per proof (ms)")
+@click.option("--checker", "checkers", multiple=True, type=click.Choice(["sampled", "searched", "proved"]))
+@click.option("--only", default=None, help="only ids containing this text")
+@click.option("--json", "as_json", is_flag=True, help="print a JSON list of results")
+@click.option("--junit-xml", type=click.Path(path_type=Path), default=None)
+@_guard
+def verify(
+    specs_dir: Path,
+    proofs_dir: Path,
+    games: int,
+    examples: int,
+    max_steps: int,
+    timeout_ms: int,
+    checkers: tuple[str, ...],
+    only: str | None,
+    as_json: bool,
+    junit_xml: Path | None,
+) -> None:
+    """Check every invariant spec and proof obligation; exit 1 on any unexpected verdict."""
+    chosen = checkers or ("sampled", "searched", "proved")
+    rows = _run_specs(specs_dir, games, examples, max_steps, tuple(c for c in chosen if c != "proved"), only)
+    if "proved" in chosen:
+        rows += _run_proofs(proofs_dir, timeout_ms, only)
+    _emit(rows, "bgrules verify", as_json, junit_xml)
+
+
+@main.command()
+@click.option("--proofs", "proofs_dir", type=click.Path(path_type=Path), default=Path("proofs"), show_default=True)
+@click.option("--timeout", "timeout_ms", default=10_000, show_default=True, help="solver timeout per proof (ms)")
+@click.option("--only", default=None, help="only ids containing this text")
+@click.option("--json", "as_json", is_flag=True, help="print a JSON list of results")
+@click.option("--junit-xml", type=click.Path(path_type=Path), default=None)
+@_guard
+def prove(proofs_dir: Path, timeout_ms: int, only: str | None, as_json: bool, junit_xml: Path | None) -> None:
+    """Run the z3 proof obligations of proofs/manifest.toml."""
+    _emit(_run_proofs(proofs_dir, timeout_ms, only), "bgrules prove", as_json, junit_xml)
+
+
+# --- simulate --------------------------------------------------------------------------------------
+
+
+def _game_predicates(game_name: str, specs_dir: Path) -> list[tuple[str, str, Callable[..., str | None]]]:
+    from bgrules.core.specs import load_specs, resolve_predicate
+
+    if not specs_dir.is_dir():
+        return []
+    out = []
+    for spec in load_specs(specs_dir):
+        if spec.game == game_name and spec.expected == "holds" and spec.variant is None and not spec.options:
+            out.append((spec.id, spec.kind, resolve_predicate(spec.predicate, spec.source)))
+    return out
+
+
+@main.command()
+@click.option("--game", "game_name", required=True)
+@click.option("--players", type=int, default=None)
+@click.option("--games", "n_games", default=100, show_default=True)
+@click.option("--seed", default=0, show_default=True)
+@click.option("--variant", type=click.Path(path_type=Path), default=None)
+@click.option("--option", "-o", "options", multiple=True, help="game option key=value, e.g. -o days=4")
+@click.option("--check/--no-check", default=True, show_default=True, help="check every invariant at every step")
+@click.option("--specs", "specs_dir", type=click.Path(path_type=Path), default=Path("specs"), show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@_guard
+def simulate(
+    game_name: str,
+    players: int | None,
+    n_games: int,
+    seed: int,
+    variant: Path | None,
+    options: tuple[str, ...],
+    check: bool,
+    specs_dir: Path,
+    as_json: bool,
+) -> None:
+    """Play random legal games, checking the game's invariants at every step, and summarise them."""
+    from bgrules.core.playout import walk
+    from bgrules.core.registry import load_game
+
+    if n_games < 1:
+        raise InputError("--games", "play at least one game")
+    game = load_game(game_name, players=players, variant=str(variant) if variant else None, **_parse_options(options))
+    preds = _game_predicates(game_name, specs_dir) if check else []
+    lengths: list[int] = []
+    scores: list[tuple[int, ...]] = []
+    wins = [0] * game.players
+    violations: list[dict[str, Any]] = []
+    truncated = 0
+    start = time.perf_counter()
+    with Progress(console=err_console, transient=True, disable=as_json) as progress:
+        task = progress.add_task(f"{game_name}", total=n_games)
+        for s in range(seed, seed + n_games):
+            steps = 0
+            state = game.initial_state()
+            for before, action, after in walk(game, s):
+                steps += 1
+                for spec_id, kind, pred in preds:
+                    msg = pred(game, after) if kind == "state" else pred(game, before, action, after)
+                    if msg:
+                        violations.append({"id": spec_id, "seed": s, "step": steps, "detail": msg})
+                state = after
+            if not game.is_terminal(state):
+                truncated += 1
+            lengths.append(steps)
+            scores.append(tuple(game.scores(state)))
+            for w in game.winners(state):
+                wins[w] += 1
+            progress.advance(task)
+    seconds = time.perf_counter() - start
+    total_steps = sum(lengths)
+    result = {
+        "game": game_name,
+        "players": game.players,
+        "games": n_games,
+        "seed": seed,
+        "steps": total_steps,
+        "seconds": round(seconds, 3),
+        "games_per_second": round(n_games / seconds, 2) if seconds else None,
+        "steps_per_second": round(total_steps / seconds, 1) if seconds else None,
+        "length": {"min": min(lengths), "mean": round(statistics.fmean(lengths), 2), "max": max(lengths)},
+        "scores": {
+            "min": min(min(s) for s in scores),
+            "mean": round(statistics.fmean(x for s in scores for x in s), 2),
+            "max": max(max(s) for s in scores),
+        },
+        "win_rate_by_seat": [round(w / n_games, 4) for w in wins],
+        "truncated": truncated,
+        "invariants_checked": [p[0] for p in preds],
+        "invariant_violations": len(violations),
+        "violations": violations[:20],
+    }
+    if as_json:
+        click.echo(json.dumps(result, indent=2))
+    else:
+        table = Table(title=f"bgrules simulate: {game_name}, {n_games} games from seed {seed}", show_header=False)
+        for key in (
+            "games",
+            "steps",
+            "seconds",
+            "games_per_second",
+            "steps_per_second",
+            "length",
+            "scores",
+            "win_rate_by_seat",
+            "truncated",
+            "invariant_violations",
+        ):
+            table.add_row(key, str(result[key]))
+        console.print(table)
+        for v in violations[:20]:
+            console.print(f"[red]{v['id']}[/] seed {v['seed']} step {v['step']}: {v['detail']}", highlight=False)
+    if violations:
+        sys.exit(1)
+
+
+# --- factories: check / render ---------------------------------------------------------------------
+
+
+def _load_factory(path: Path, variant: Path | None) -> tuple[Any, Any]:
+    from bgrules.mechanica.notation import parse_factory
+    from bgrules.mechanica.variant import load_variant
+
+    v = load_variant(str(variant) if variant else None)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from None
+    return parse_factory(text, v, source=str(path)), v
+
+
+@main.command()
+@click.argument("factory_file", type=click.Path(path_type=Path))
+@click.option("--variant", type=click.Path(path_type=Path), default=None)
+@_guard
+def render(factory_file: Path, variant: Path | None) -> None:
+    """Draw a factory written in the text notation."""
+    from bgrules.mechanica.render import render_factory
+
+    factory, v = _load_factory(factory_file, variant)
+    click.echo(render_factory(factory, v), nl=False)
+
+
+@main.command()
+@click.argument("factory_file", type=click.Path(path_type=Path))
+@click.option("--variant", type=click.Path(path_type=Path), default=None)
+@click.option("--json", "as_json", is_flag=True)
+@_guard
+def check(factory_file: Path, variant: Path | None, as_json: bool) -> None:
+    """Check a Mechanica factory: is it legal, can a bot loop, can two bots collide in its next workday?"""
+    from bgrules.mechanica.movement import find_loop
+
+    factory, v = _load_factory(factory_file, variant)
+    loop = find_loop(factory, v)
+    result: dict[str, Any] = {"factory": str(factory_file), "legal": True, "loop": loop}
+    try:
+        from bgrules.mechanica import smt
+
+        start = time.perf_counter()
+        answer = smt.collision_query(factory, v)
+        result["collision"] = answer.to_json()
+        result["collision"]["seconds"] = round(time.perf_counter() - start, 4)
+    except ImportError:
+        result["collision"] = None
+    if as_json:
+        click.echo(json.dumps(result, indent=2, default=str))
+        return
+    console.print(f"{factory_file}: legal factory", highlight=False)
+    console.print(f"loop: {loop or 'none (every path reaches a hole, a truck, or destruction)'}", highlight=False)
+    if result["collision"] is not None:
+        console.print(f"collision in the next workday: {json.dumps(result['collision'], default=str)}", highlight=False)
+
+
+# --- replay ----------------------------------------------------------------------------------------
+
+
+@main.command()
+@click.argument("actions_file", type=click.Path(path_type=Path))
+@click.option("--game", "game_name", required=True)
+@click.option("--players", type=int, default=None)
+@click.option("--variant", type=click.Path(path_type=Path), default=None)
+@click.option("--option", "-o", "options", multiple=True)
+@_guard
+def replay(
+    actions_file: Path, game_name: str, players: int | None, variant: Path | None, options: tuple[str, ...]
+) -> None:
+    """Replay a JSON list of actions ({"type": ..., fields}) and print the final state as JSON."""
+    from bgrules.core.codec import action_from_data, dumps
+    from bgrules.core.registry import load_game
+
+    game = load_game(game_name, players=players, variant=str(variant) if variant else None, **_parse_options(options))
+    try:
+        data = json.loads(actions_file.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{actions_file}:{exc.lineno}:{exc.colno}", exc.msg) from None
+    if not isinstance(data, list):
+        raise InputError(str(actions_file), "expected a JSON list of actions")
+    state = game.initial_state()
+    for i, item in enumerate(data):
+        action = action_from_data(item, game.action_types(), f"{actions_file} [{i}]")
+        try:
+            state = game.apply(state, action)
+        except IllegalAction as exc:
+            raise IllegalAction(exc.rule_id, f"action {i} {action!r}: {exc.why}") from None
+    click.echo(dumps(state))
+
+
+if __name__ == "__main__":
+    main()

@@ -51,10 +51,11 @@ def random_full_factory(rng: random.Random) -> Factory:
         None if p is None else attrs.evolve(p, outputs=tuple(rng.choice(bots) for _ in p.outputs))
         for p in factory.floor
     )
-    fabs = sorted(k.key for k in cat.of_zone(Zone.START))
+    fabs = sorted(k.key for k in cat.of_zone(Zone.START) if not k.printed)
     start = []
-    for _r in range(ROWS):
-        kind = cat.tiles[rng.choice(fabs)]
+    for r in range(ROWS):
+        printed = "basic_fabricator" if r == 1 else "start_hole"
+        kind = cat.tiles[rng.choice([*fabs, printed])]
         start.append(StartSlot(kind.key, tuple(rng.choice(bots) for _ in kind.outputs)))
     dock = tuple(Truck(rng.choice(["truck", "big_truck", "huge_truck"])) for _ in range(ROWS))
     return Factory(floor, tuple(start), dock)

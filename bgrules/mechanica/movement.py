@@ -143,6 +143,24 @@ def options(factory: Factory, variant: MechanicaVariant, node: Node) -> tuple[St
     return tuple(steps)
 
 
+_TABLES: dict[tuple[object, ...], tuple[object, dict[Node, tuple[Step, ...]]]] = {}
+
+
+def options_table(factory: Factory, variant: MechanicaVariant) -> dict[Node, tuple[Step, ...]]:
+    """A memo of :func:`options` for one floor layout (tiles and rotations; bots do not matter), filled
+    lazily by the caller. Keyed on the layout, the rulings and the catalogue's identity."""
+    layout = tuple(None if p is None else (p.kind, p.rotation) for p in factory.floor)
+    key = (id(variant.catalogue), variant.rulings, layout)
+    found = _TABLES.get(key)
+    if found is not None and found[0] is variant.catalogue:
+        return found[1]
+    if len(_TABLES) > 4096:
+        _TABLES.clear()
+    table: dict[Node, tuple[Step, ...]] = {}
+    _TABLES[key] = (variant.catalogue, table)
+    return table
+
+
 def find_loop(factory: Factory, variant: MechanicaVariant) -> str | None:
     """MC-MOVE-LOOP: a cycle of nodes some bot could follow forever (for some choices), or None.
 

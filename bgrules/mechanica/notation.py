@@ -2,8 +2,8 @@
 
 One line per belt row, top row first::
 
-    hole      | .      UP1        .   .  | truck
-    basic[B]  | GW0    FK3        .   .  | big[BP]
+    hole      | .      UP0        .   .  | truck
+    basic[B]  | GW0    FK0        .   .  | big[BP]
     hole      | .      FC0[P/.]   .   .  | truck
 
 * Start Zone: a start tile's code (``hole``, ``basic``, ``advanced``, ``overactive``), then optionally

@@ -430,7 +430,10 @@ class FactoryGame:
             stock = (s[0], s[1], s[2])
         else:
             factory = install_truck(state.factory, self.variant, action.kind, action.row)
-        return attrs.evolve(state, factory=factory, supply=supply, stock=stock, selling=False)
+        # MC-TURN-ORDER: Forks and trucks may be bought at any time in the turn, so they leave selling open
+        anytime = isinstance(action, InstallTruck) or self.variant.catalogue.tiles[action.kind].price is not None
+        selling = state.selling and anytime
+        return attrs.evolve(state, factory=factory, supply=supply, stock=stock, selling=selling)
 
     def _demolish(self, state: SandboxState, action: Demolish | DemolishFabricator) -> SandboxState:
         if isinstance(action, Demolish):

@@ -17,7 +17,7 @@ import attrs
 from bgrules.core.errors import IllegalAction
 from bgrules.mechanica.components import Bot, Dir, Effect
 from bgrules.mechanica.factory import COLS, DOCK_COL, ROWS, Factory, Placed, Truck, cell_index, on_floor
-from bgrules.mechanica.movement import LAND, TRUCK_BIN, Node, Step, launch_nodes, node_code, options
+from bgrules.mechanica.movement import LAND, TRUCK_BIN, Node, Step, launch_nodes, node_code, options, options_table
 from bgrules.mechanica.variant import MechanicaVariant
 
 
@@ -165,44 +165,79 @@ def start_run(factory: Factory, stock: tuple[int, int, int], variant: MechanicaV
     return advance(run, variant)
 
 
+class _Mover:
+    """Scratch space for the movement phase: forced steps are taken on plain lists and counters, and an
+    immutable :class:`Run` is built only where the owner must decide or movement ends."""
+
+    __slots__ = ("arrived", "charges", "destroyed", "moving", "run", "stock", "vault", "wallet")
+
+    def __init__(self, run: Run) -> None:
+        self.run = run
+        self.moving = list(run.moving)
+        self.arrived = list(run.arrived)
+        self.charges: list[int] | None = None
+        self.stock = list(run.stock)
+        self.vault = run.vault
+        self.wallet = run.wallet
+        self.destroyed = run.destroyed
+
+    def follow(self, step: Step) -> None:
+        head = self.moving[0]
+        self.vault += step.gift
+        self.wallet += step.jump
+        if step.charge is not None:
+            if self.charges is None:
+                self.charges = list(self.run.charges)
+            self.charges[step.charge] += 1
+        if step.then is not None:
+            r, c, _h = head.node
+            visited = head.visited | (1 << node_code(head.node)) if on_floor(r, c) else head.visited
+            self.moving[0] = Moving(head.bot, step.then, visited)
+            return
+        del self.moving[0]
+        if step.arrive is not None:
+            self.arrived.append((step.arrive, head.bot))
+        else:
+            self.stock[head.bot] += 1
+            self.destroyed += 1
+
+    def to_run(self) -> Run:
+        return attrs.evolve(
+            self.run,
+            moving=tuple(self.moving),
+            arrived=tuple(self.arrived),
+            charges=self.run.charges if self.charges is None else tuple(self.charges),
+            stock=(self.stock[0], self.stock[1], self.stock[2]),
+            vault=self.vault,
+            wallet=self.wallet,
+            destroyed=self.destroyed,
+        )
+
+
 def _follow(run: Run, step: Step) -> Run:
-    head = run.moving[0]
-    rest = run.moving[1:]
-    vault = run.vault + step.gift
-    wallet = run.wallet + step.jump
-    charges = run.charges
-    if step.charge is not None:
-        cl = list(charges)
-        cl[step.charge] += 1
-        charges = tuple(cl)
-    r, c, _h = head.node
-    visited = head.visited | (1 << node_code(head.node)) if on_floor(r, c) else head.visited
-    if step.then is not None:
-        return attrs.evolve(
-            run,
-            moving=(Moving(head.bot, step.then, visited), *rest),
-            vault=vault,
-            wallet=wallet,
-            charges=charges,
-        )
-    if step.arrive is not None:
-        return attrs.evolve(
-            run,
-            moving=rest,
-            arrived=(*run.arrived, (step.arrive, head.bot)),
-            vault=vault,
-            wallet=wallet,
-            charges=charges,
-        )
-    return attrs.evolve(
-        run,
-        moving=rest,
-        stock=_give_back(run.stock, [head.bot]),
-        destroyed=run.destroyed + 1,
-        vault=vault,
-        wallet=wallet,
-        charges=charges,
-    )
+    mover = _Mover(run)
+    mover.follow(step)
+    return mover.to_run()
+
+
+def _move_forced(run: Run, variant: MechanicaVariant) -> Run:
+    """Take forced movement steps until a bot faces a decision or every bot has stopped."""
+    mover = _Mover(run)
+    table = options_table(run.factory, variant)
+    while mover.moving:
+        head = mover.moving[0]
+        node = head.node
+        r, c, _h = node
+        if 0 <= r < ROWS and 0 <= c < COLS and head.visited >> node_code(node) & 1:
+            mover.follow(_LOOP_STEP)
+            continue
+        steps = table.get(node)
+        if steps is None:
+            steps = table[node] = options(run.factory, variant, node)
+        if len(steps) > 1:
+            break
+        mover.follow(steps[0])
+    return mover.to_run()
 
 
 _LOOP_STEP = Step(destroy="MC-MOVE-LOOP", rule="MC-MOVE-LOOP")
@@ -382,13 +417,11 @@ def advance(run: Run, variant: MechanicaVariant) -> Run:
     """Take every forced step until the owner must decide or the run is done."""
     while True:
         if run.phase is RunPhase.MOVE:
-            if not run.moving:
-                run = _pour(run)
-                continue
-            steps = head_options(run, variant)
-            if len(steps) > 1:
-                return run
-            run = _follow(run, steps[0])
+            if run.moving:
+                run = _move_forced(run, variant)
+                if run.moving:
+                    return run
+            run = _pour(run)
         elif run.phase is RunPhase.COLLIDE:
             run, choices = _collision_choices(run, variant)
             if choices:

@@ -1,0 +1,137 @@
+"""The command line: its JSON keys are a public contract, and bad input gives one line and exit 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bgrules.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+GOOD = """\
+hole      | .    UP0   .   .  | truck
+basic[B]  | GW0  FK0   .   .  | big
+hole      | .    .     .   .  | truck
+"""
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def factory_file(tmp_path: Path) -> Path:
+    path = tmp_path / "f.txt"
+    path.write_text(GOOD)
+    return path
+
+
+def test_simulate_json_keys() -> None:
+    code, out, _ = run("simulate", "--game", "mechanica-factory", "--games", "5", "--seed", "1", "--json",
+                       "--specs", str(ROOT / "specs"))
+    assert code == 0
+    data = json.loads(out)
+    for key in ("games", "steps", "invariant_violations", "games_per_second", "steps_per_second"):
+        assert key in data
+    assert data["games"] == 5 and data["invariant_violations"] == 0 and data["steps"] > 0
+    assert data["invariants_checked"], "simulate must check the game's invariants"
+
+
+def test_simulate_is_deterministic() -> None:
+    a = json.loads(run("simulate", "--game", "mechanica-factory", "--games", "3", "--json", "--no-check")[1])
+    b = json.loads(run("simulate", "--game", "mechanica-factory", "--games", "3", "--json", "--no-check")[1])
+    assert a["steps"] == b["steps"] and a["scores"] == b["scores"] and a["length"] == b["length"]
+
+
+def test_verify_json_reports_each_spec_with_checker_and_guarantee() -> None:
+    code, out, _ = run("verify", "--specs", str(ROOT / "specs"), "--checker", "sampled", "--games", "3",
+                       "--only", "BOTS-CONSERVED", "--json")
+    assert code == 0
+    rows = json.loads(out)
+    assert rows and all(r["checker"] == "sampled" and r["guarantee"].startswith("sampled") for r in rows)
+    assert all(r["verdict"] == r["expected"] for r in rows)
+
+
+def test_verify_fails_on_an_unexpected_verdict(tmp_path: Path) -> None:
+    (tmp_path / "s.toml").write_text(
+        '[[spec]]\nid = "X"\ngame = "mechanica-factory"\nstatement = "wrongly expects no collision"\n'
+        'rules = ["MC-COLLIDE"]\npredicate = "bgrules.mechanica.invariants:no_collision"\nkind = "state"\n'
+        'expected = "holds"\ncheckers = ["sampled"]\n'
+    )
+    code, out, _ = run("verify", "--specs", str(tmp_path), "--checker", "sampled", "--games", "20", "--json")
+    assert code == 1
+    assert json.loads(out)[0]["verdict"] == "violated"
+
+
+def test_verify_junit(tmp_path: Path) -> None:
+    junit = tmp_path / "r.xml"
+    code, _, _ = run("verify", "--specs", str(ROOT / "specs"), "--checker", "sampled", "--games", "2",
+                     "--only", "MONEY", "--junit-xml", str(junit))
+    assert code == 0
+    assert "<testcase" in junit.read_text()
+
+
+def test_render_and_check(factory_file: Path) -> None:
+    code, out, _ = run("render", str(factory_file))
+    assert code == 0 and "GW0" in out and "FK0" in out
+    code, out, _ = run("check", str(factory_file), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["legal"] is True and data["loop"] is None
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("hole | . . . . | truck\n", "f.txt"),  # two rows missing
+        (GOOD.replace("UP0", "UP7"), "f.txt:1:"),  # bad rotation
+        (GOOD.replace("GW0", "XX0"), "f.txt:2:"),  # unknown tile
+        (GOOD.replace("big", "big[BBBB]"), "f.txt:2:"),  # too many bots
+    ],
+)
+def test_malformed_factory_is_one_line_exit_2(tmp_path: Path, text: str, where: str) -> None:
+    path = tmp_path / "f.txt"
+    path.write_text(text)
+    code, out, err = run("render", str(path))
+    assert code == 2
+    assert where in err and "Traceback" not in err + out
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_missing_file_and_bad_variant(tmp_path: Path, factory_file: Path) -> None:
+    code, _, err = run("render", str(tmp_path / "nope.txt"))
+    assert code == 2 and "nope.txt" in err
+    bad = tmp_path / "v.toml"
+    bad.write_text("[rulings]\nloop = 'sometimes'\n")
+    code, _, err = run("render", str(factory_file), "--variant", str(bad))
+    assert code == 2 and "v.toml" in err and "loop" in err
+    broken = tmp_path / "w.toml"
+    broken.write_text("[rulings\n")
+    code, _, err = run("render", str(factory_file), "--variant", str(broken))
+    assert code == 2 and "w.toml" in err and "malformed TOML" in err
+
+
+def test_wrong_player_count_names_the_range() -> None:
+    code, _, err = run("simulate", "--game", "mechanica-factory", "--players", "3")
+    assert code == 2 and "1 player" in err and "3" in err
+
+
+def test_replay(tmp_path: Path) -> None:
+    actions = tmp_path / "a.json"
+    actions.write_text(json.dumps([{"type": "Fabricate", "declare": [], "replace": []}]))
+    code, out, _ = run("replay", str(actions), "--game", "mechanica-factory", "-o", "days=1")
+    assert code == 0 and json.loads(out)["phase"] == "over"
+    actions.write_text("[{\"type\": ")
+    code, _, err = run("replay", str(actions), "--game", "mechanica-factory")
+    assert code == 2 and "a.json:1:" in err
+    actions.write_text(json.dumps([{"type": "Sell", "row": 1, "bot": "DELUXE"}]))
+    code, _, err = run("replay", str(actions), "--game", "mechanica-factory")
+    assert code == 2 and "MC-SELL" in err
+    actions.write_text(json.dumps([{"type": "Teleport"}]))
+    code, _, err = run("replay", str(actions), "--game", "mechanica-factory")
+    assert code == 2 and "unknown action type" in err

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import cattrs
 from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError, IterableValidationError
+from cattrs.v import format_exception
 
 from bgrules.core.errors import InputError
 
@@ -42,9 +43,16 @@ def register_named_enum(cls: type[enum.IntEnum]) -> None:
     converter.register_unstructure_hook(cls, lambda v: v.name)
 
 
+def _format_exception(exc: BaseException, type_: Any) -> str:
+    """cattrs' wording, but keeping a validator's own reason instead of a bare "invalid value"."""
+    if isinstance(exc, ValueError) and not isinstance(exc, KeyError) and str(exc):
+        return f"invalid value: {exc}"
+    return format_exception(exc, type_)
+
+
 def _describe(exc: BaseException, where: str) -> str:
     if isinstance(exc, ClassValidationError | IterableValidationError | ForbiddenExtraKeysError):
-        messages = cattrs.transform_error(exc, path=where or "$")
+        messages = cattrs.transform_error(exc, path=where or "$", format_exception=_format_exception)
         return "; ".join(messages)
     return f"{where or '$'}: {exc}"
 

@@ -188,8 +188,8 @@ class Catalogue:
         return tuple(k for k in self.tiles.values() if k.zone is zone)
 
 
-def _validate_kind(kind: TileKind) -> None:
-    where = f"tiles.{kind.key}"
+def _validate_kind(kind: TileKind, source: str) -> None:
+    where = f"{source} tiles.{kind.key}"
     exits = kind.exits(0)
     if kind.inputs < 0 or kind.inputs > 2:
         raise InputError(where, f"inputs must be 0, 1 or 2, not {kind.inputs}")
@@ -233,7 +233,7 @@ def catalogue_from_data(data: Mapping[str, Any], where: str = "components") -> C
         if not isinstance(raw, Mapping):
             raise InputError(f"{where} tiles.{key}", "a tile is a table")
         kind = structure({"key": key, **raw}, TileKind, f"{where} tiles.{key}")
-        _validate_kind(kind)
+        _validate_kind(kind, where)
         tiles[key] = kind
     codes = [k.code for k in tiles.values()]
     if len(set(codes)) != len(codes):

@@ -56,7 +56,8 @@ def parse_factory(text: str, variant: MechanicaVariant | None = None, source: st
         if line.strip():
             rows.append((n, line))
     if len(rows) != ROWS:
-        where = _err(source, rows[ROWS][0], 1) if len(rows) > ROWS else source
+        lineno = rows[ROWS][0] if len(rows) > ROWS else len(text.splitlines()) + 1
+        where = _err(source, lineno, 1)
         raise InputError(where, f"a factory has {ROWS} rows (one line each), found {len(rows)}")
     floor: list[Placed | None] = []
     start: list[StartSlot] = []

@@ -1,0 +1,295 @@
+"""Mutation tests: deliberately broken rules must be caught by the specs and invariants.
+
+Each mutation is applied with pytest's monkeypatch; the relevant spec from specs/ is then run through
+bgrules.core.specs (with a small Budget, on a factory that exercises the rule) and must become
+``violated``; the same run without the mutation must ``hold``. Every spec expected to hold is shown
+to catch at least one mutation (test_every_holding_spec_catches_a_mutation).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from unittest import mock
+
+import attrs
+import pytest
+
+from bgrules.core.specs import Budget, load_specs, run_spec
+from bgrules.mechanica import workday
+from bgrules.mechanica.components import Bot, Effect
+from bgrules.mechanica.movement import options
+from bgrules.mechanica.notation import parse_factory
+from bgrules.mechanica.sandbox import FactoryGame
+from bgrules.mechanica.variant import default_variant
+
+ROOT = Path(__file__).resolve().parents[1]
+SPECS = {s.id: s for s in load_specs(ROOT / "specs")}
+BUDGET = Budget(games=20, examples=20, max_steps=300)
+V = default_variant()
+
+
+def lines(*rows: str) -> str:
+    bare = ["hole | . . . . | truck", "basic | . . . . | truck", "hole | . . . . | truck"]
+    for i, r in enumerate(rows):
+        if r:
+            bare[i] = r
+    return "\n".join(bare) + "\n"
+
+
+# --- the mutations ----------------------------------------------------------------------------------
+
+
+def collisions_unresolved(mp: pytest.MonkeyPatch) -> None:
+    """MC-COLLIDE removed: crowded holes and trucks are left as they are."""
+    mp.setattr(workday, "_collision_choices", lambda run, variant: (run, ()))
+
+
+def _wrap_activate(mp: pytest.MonkeyPatch, after_hook) -> None:
+    orig = workday._activate
+
+    def mutated(run, variant, choice):
+        placed = run.factory.floor[run.cursor]
+        after = orig(run, variant, choice)
+        if variant.catalogue.tile(placed.kind).effect is Effect.UPGRADE:
+            after = after_hook(run, placed, after)
+        return after
+
+    mp.setattr(workday, "_activate", mutated)
+
+
+def upgrader_keeps_input_bot_from_stock(mp: pytest.MonkeyPatch) -> None:
+    """MC-ACT-UPGRADE broken: the upgraded bot is made without returning the input bot to the stock."""
+
+    def hook(run, placed, after):
+        bot = placed.inputs[0]
+        if bot is Bot.DELUXE:
+            return after
+        stock = list(after.stock)
+        stock[bot] -= 1
+        return attrs.evolve(after, stock=tuple(stock))
+
+    _wrap_activate(mp, hook)
+
+
+def upgrader_leaves_its_input(mp: pytest.MonkeyPatch) -> None:
+    """MC-ACT broken: the Upgrader produces but its input hole is not emptied."""
+
+    def hook(run, placed, after):
+        r, c = divmod(run.cursor, 4)
+        cell = after.factory.at(r, c)
+        return attrs.evolve(after, factory=after.factory.with_cell(r, c, attrs.evolve(cell, inputs=placed.inputs)))
+
+    _wrap_activate(mp, hook)
+
+
+def outputs_not_emptied(mp: pytest.MonkeyPatch) -> None:
+    """MC-MOVE-SRC broken: bots leave the floor's output holes but the holes are not emptied."""
+    orig = workday.start_run
+
+    def leaky(factory, stock, variant):
+        with mock.patch.object(workday, "advance", lambda run, _v: run):
+            run = orig(factory, stock, variant)
+        floor = tuple(
+            None if p is None else attrs.evolve(run.factory.floor[i], outputs=p.outputs)
+            for i, p in enumerate(factory.floor)
+        )
+        run = attrs.evolve(run, factory=attrs.evolve(run.factory, floor=floor))
+        return workday.advance(run, variant)
+
+    mp.setattr("bgrules.mechanica.sandbox.start_run", leaky)
+
+
+def gift_paid_at_install(mp: pytest.MonkeyPatch) -> None:
+    """MC-GIFT broken: Gift Wrappers pay into the vault when something is installed, not when bots pass."""
+    orig = FactoryGame._install
+
+    def mutated(self, state, action):
+        after = orig(self, state, action)
+        wrappers = sum(1 for p in after.factory.floor if p is not None and p.kind == "gift_wrapper")
+        return attrs.evolve(after, vault=after.vault + wrappers)
+
+    mp.setattr(FactoryGame, "_install", mutated)
+
+
+def gift_refunded_on_sale(mp: pytest.MonkeyPatch) -> None:
+    """MC-GIFT broken: selling a bot takes a coin back out of the vault."""
+    orig = FactoryGame._sell
+
+    def mutated(self, state, action):
+        after = orig(self, state, action)
+        return attrs.evolve(after, vault=after.vault - 1)
+
+    mp.setattr(FactoryGame, "_sell", mutated)
+
+
+def sale_charges_the_wallet(mp: pytest.MonkeyPatch) -> None:
+    """MC-SELL broken: a sale takes the price from the wallet instead of paying it."""
+    orig = FactoryGame._sell
+
+    def mutated(self, state, action):
+        after = orig(self, state, action)
+        return attrs.evolve(after, wallet=state.wallet - self.variant.catalogue.sale(action.bot))
+
+    mp.setattr(FactoryGame, "_sell", mutated)
+
+
+def one_day_too_many(mp: pytest.MonkeyPatch) -> None:
+    """MC-DAY broken: the sandbox ends a day late."""
+    orig = FactoryGame._fabricate
+
+    def mutated(self, state, action):
+        days = self.days
+        self.days = days + 1
+        try:
+            return orig(self, state, action)
+        finally:
+            self.days = days
+
+    mp.setattr(FactoryGame, "_fabricate", mutated)
+
+
+def over_still_offers_actions(mp: pytest.MonkeyPatch) -> None:
+    """MC-DAY broken: a finished sandbox still lists turn actions."""
+    orig = FactoryGame.legal_actions
+
+    def mutated(self, state):
+        from bgrules.mechanica.sandbox import Phase
+
+        if state.phase is Phase.OVER:
+            return tuple(self._turn_actions(state))
+        return orig(self, state)
+
+    mp.setattr(FactoryGame, "legal_actions", mutated)
+
+
+COLLIDE_TRUCK = lines("advanced[BP] | . . . . | truck")
+UPGRADE = lines("", "basic[B] | . UP0 . . | truck")
+OUTPUT_COLLIDES = lines("hole | UP0[/P] UP0[B/.] . . | truck")
+GIFT = lines("", "basic[B] | . GW0 . . | truck")
+SALES = lines("hole | . . . . | truck[B]", "basic[B] | . . . . | big[PD]")
+
+# (spec id, mutation, game options): each row must turn the spec's verdict to violated
+CASES = [
+    ("MC-INV-ONE-BOT-PER-HOLE", collisions_unresolved, {"factory": COLLIDE_TRUCK, "supply": ["fork"]}),
+    ("MC-INV-BOTS-CONSERVED", upgrader_keeps_input_bot_from_stock, {"factory": UPGRADE, "supply": ["fork"]}),
+    ("MC-INV-INPUTS-EMPTY", upgrader_leaves_its_input, {"factory": UPGRADE, "supply": ["fork"]}),
+    ("MC-INV-SOURCES-EMPTY", outputs_not_emptied, {"factory": OUTPUT_COLLIDES, "supply": ["fork"]}),
+    ("MC-INV-VAULT-GIFT-ONLY", gift_paid_at_install, {"factory": GIFT, "supply": ["fork", "fork", "big_truck"]}),
+    ("MC-INV-VAULT-GIFT-ONLY", gift_refunded_on_sale, {"factory": GIFT, "supply": []}),
+    ("MC-INV-MONEY-NONNEGATIVE", sale_charges_the_wallet, {"factory": SALES, "supply": []}),
+    ("MC-INV-DAYS-BOUNDED", one_day_too_many, {"supply": ["fork"]}),
+    ("MC-INV-DAYS-BOUNDED", over_still_offers_actions, {"supply": ["fork"]}),
+    # the same mutations on the specs' own busy factory (their options as written)
+    ("MC-INV-ONE-BOT-PER-HOLE-BUSY", collisions_unresolved, {}),
+    ("MC-INV-BOTS-CONSERVED-BUSY", upgrader_keeps_input_bot_from_stock, {}),
+    ("MC-INV-INPUTS-EMPTY-BUSY", upgrader_leaves_its_input, {}),
+    ("MC-INV-SOURCES-EMPTY-BUSY", outputs_not_emptied, {}),
+    ("MC-INV-VAULT-GIFT-ONLY-BUSY", gift_refunded_on_sale, {}),
+]
+
+
+def _verdicts(spec_id: str, game_options: dict) -> list[str]:
+    if spec_id not in SPECS:
+        pytest.skip(f"{spec_id} is no longer in specs/")
+    opts = dict(SPECS[spec_id].options)
+    if game_options:
+        opts.update({"days": 3, **game_options})
+    spec = attrs.evolve(SPECS[spec_id], options=opts)
+    return [r.verdict for r in run_spec(spec, BUDGET)]
+
+
+@pytest.mark.parametrize(("spec_id", "mutation", "game_options"), CASES,
+                         ids=[f"{s}-{m.__name__}" for s, m, _o in CASES])
+def test_mutation_is_caught(spec_id, mutation, game_options, monkeypatch):
+    assert set(_verdicts(spec_id, game_options)) == {"holds"}, "the spec must hold on the real rules"
+    with monkeypatch.context() as mp:
+        mutation(mp)
+        assert "violated" in _verdicts(spec_id, game_options), f"{mutation.__name__} slipped past {spec_id}"
+
+
+def test_every_holding_spec_catches_a_mutation():
+    holding = {s.id for s in SPECS.values() if s.expected == "holds"}
+    caught = {spec_id for spec_id, _m, _o in CASES}
+    assert holding <= caught, f"specs no mutation exercises: {sorted(holding - caught)}"
+
+
+def test_collision_spec_is_still_a_question():
+    # the spec expected to be violated stays so on the real rules
+    spec = attrs.evolve(SPECS["MC-Q-COLLISIONS-HAPPEN"], options={"factory": COLLIDE_TRUCK, "days": 2})
+    assert {r.verdict for r in run_spec(spec, BUDGET)} == {"violated"}
+
+
+def test_collision_mutation_caught_on_default_playouts(monkeypatch):
+    """Without a hand-picked factory: random sandbox games with a collision-prone supply."""
+    opts = {"factory": lines("advanced[BB] | . . . . | truck", "basic[P] | . . . . | truck")}
+    with monkeypatch.context() as mp:
+        collisions_unresolved(mp)
+        assert "violated" in _verdicts("MC-INV-ONE-BOT-PER-HOLE", opts)
+
+
+# --- the loop rule removed ----------------------------------------------------------------------------
+# MC-MOVE-LOOP reads each moving bot's visited set; the mutation forgets it (every Moving is built with
+# visited = 0), so no path ever counts as a loop. Only bounded drivers are used under this mutation:
+# a forced loop would otherwise never return.
+
+LOOP = lines("hole[B] | .  GW1  GW2  . | truck", "basic | .  .  GW3  . | truck")
+# a loop the owner chooses: Fork (1,1) east -> (1,2) north -> (0,2) west -> (0,1) south -> Fork again
+FORK_LOOP = lines("hole | . GW1 GW2 . | truck", "basic[B] | . FK1 GW3 . | truck")
+
+
+def loop_rule_removed(mp: pytest.MonkeyPatch) -> None:
+    real = workday.Moving
+    mp.setattr(workday, "Moving", lambda bot, node, visited=0: real(bot, node, 0))
+    mp.setattr(workday, "head_options", lambda run, variant: options(run.factory, variant, run.moving[0].node))
+
+
+def _bounded_movement(factory, limit: int) -> tuple[int, list[str]]:
+    """Follow every bot (random options) for at most ``limit`` steps; return the steps and rules."""
+    with mock.patch.object(workday, "advance", lambda run, _v: run):
+        run = workday.start_run(factory, (24, 24, 24), V)
+    rules = []
+    rng = random.Random(0)
+    while run.moving and len(rules) < limit:
+        opts = workday.head_options(run, V)
+        step = opts[rng.randrange(len(opts))]
+        rules.append(step.rule)
+        run = workday._follow(run, step)
+    return len(rules), rules
+
+
+def test_loop_rule_removed_hits_the_step_limit(monkeypatch):
+    f = parse_factory(LOOP)
+    limit = 2000
+    n, rules = _bounded_movement(f, limit)
+    assert n < 20 and rules[-1] == "MC-MOVE-LOOP"
+    with monkeypatch.context() as mp:
+        loop_rule_removed(mp)
+        n, rules = _bounded_movement(f, limit)
+        assert n == limit and "MC-MOVE-LOOP" not in rules, "without MC-MOVE-LOOP a looping bot never stops"
+
+
+def _route_east_repeatedly(game, decisions: int):
+    from bgrules.mechanica.components import Dir
+    from bgrules.mechanica.workday import Route
+
+    state = game.initial_state()
+    taken = 0
+    while taken < decisions and not game.is_terminal(state):
+        legal = game.legal_actions(state)
+        east = [a for a in legal if isinstance(a, Route) and a.exit is Dir.E]
+        if not east:
+            break
+        state = game.apply(state, east[0])
+        taken += 1
+    return state, taken
+
+
+def test_loop_rule_removed_on_a_fork_loop_hits_the_decision_limit(monkeypatch):
+    game = FactoryGame(factory=FORK_LOOP, supply=[], days=1)
+    state, taken = _route_east_repeatedly(game, 200)
+    assert taken <= 2 and state.run is None and state.destroyed == 1  # MC-MOVE-LOOP ends it
+    with monkeypatch.context() as mp:
+        loop_rule_removed(mp)
+        state, taken = _route_east_repeatedly(game, 200)
+        assert taken == 200 and state.run is not None and state.run.moving, "the mutated run goes on forever"

@@ -4,7 +4,8 @@
 
 Measures: (1) workday runs per second on random full factories (12 floor cells tried, every output and
 fabricator hole holding a bot, random decisions); (2) random sandbox play in steps per second, without
-and with every invariant of specs/mechanica-factory.toml checked at every step.
+and with every invariant of specs/mechanica-factory.toml checked at every step; (3) the z3 collision
+query's time per factory on random full factories.
 """
 
 from __future__ import annotations
@@ -118,6 +119,27 @@ def bench_sandbox(seconds: float, check: bool) -> dict[str, float]:
     }
 
 
+def bench_smt(n_factories: int) -> dict[str, float]:
+    """The z3 collision query (build, solve, decode) on random full factories: median and p90 in ms."""
+    from bgrules.mechanica.smt import collision_query
+
+    rng = random.Random(2)
+    variant = default_variant()
+    factories = [random_full_factory(rng) for _ in range(n_factories)]
+    collision_query(factories[0], variant)
+    times = []
+    for f in factories:
+        start = time.perf_counter()
+        collision_query(f, variant)
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    return {
+        "smt_query_ms_median": round(times[len(times) // 2], 2),
+        "smt_query_ms_p90": round(times[int(len(times) * 0.9)], 2),
+        "smt_query_ms_max": round(times[-1], 2),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--factories", type=int, default=300)
@@ -127,6 +149,7 @@ def main() -> None:
     result.update(bench_runs(args.factories, args.seconds))
     result.update(bench_sandbox(args.seconds, check=False))
     result.update(bench_sandbox(args.seconds, check=True))
+    result.update(bench_smt(min(args.factories, 200)))
     print(json.dumps(result, indent=2))
 
 

@@ -361,8 +361,17 @@ def check(factory_file: Path, variant: Path | None, as_json: bool) -> None:
         return
     console.print(f"{factory_file}: legal factory", highlight=False)
     console.print(f"loop: {loop or 'none (every path reaches a hole, a truck, or destruction)'}", highlight=False)
-    if result["collision"] is not None:
-        console.print(f"collision in the next workday: {json.dumps(result['collision'], default=str)}", highlight=False)
+    answer = result["collision"]
+    if answer is not None:
+        verdict = {"holds": "no", "violated": "yes", "unknown": "unknown (solver gave up)"}[answer["verdict"]]
+        console.print(
+            f"can two bots collide in the next workday? {verdict} (z3, every Fork and Flight choice; "
+            f"{answer['seconds'] * 1000:.1f} ms)",
+            highlight=False,
+        )
+        console.print(f"  {answer['detail']}", highlight=False)
+        if answer.get("witness"):
+            console.print(f"  witness: {json.dumps(answer['witness'], default=str)}", highlight=False)
 
 
 # --- replay ----------------------------------------------------------------------------------------

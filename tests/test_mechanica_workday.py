@@ -550,3 +550,14 @@ def test_random_runs_under_variants(data):
 def test_random_runs_keep_the_invariants_heavy(factory, rng):
     stock, run, _rules = _drive(factory, V, rng)
     _check_done(factory, stock, run, V)
+
+
+def test_one_overfull_bin_counts_as_one_collision():
+    """Regression: discarding mixed bots one at a time once counted each discard as a new collision."""
+    v = default_variant()
+    f = parse_factory("hole | . . . . | truck\nadvanced[BP] | . . . . | truck[D]\nhole | . . . . | truck\n")
+    run = start_run(f, (24, 24, 24), v)
+    assert run.collisions == 1
+    while decisions(run, v):
+        run = decide(run, v, decisions(run, v)[0])
+    assert run.collisions == 1 and run.destroyed == 2 and len(run.factory.dock[1].load) == 1

@@ -303,7 +303,6 @@ def _collision_choices(run: Run, variant: MechanicaVariant) -> tuple[Run, tuple[
     for r, c, cap, bots in _bins(run, variant):
         if len(bots) <= cap:
             continue
-        run = attrs.evolve(run, collisions=run.collisions + 1)
         kinds = sorted(set(bots))
         if len(kinds) == 1:
             for _ in range(len(bots) - cap):
@@ -422,6 +421,8 @@ def advance(run: Run, variant: MechanicaVariant) -> Run:
                 if run.moving:
                     return run
             run = _pour(run)
+            crowded = sum(1 for _r, _c, cap, bots in _bins(run, variant) if len(bots) > cap)
+            run = attrs.evolve(run, collisions=run.collisions + crowded)
         elif run.phase is RunPhase.COLLIDE:
             run, choices = _collision_choices(run, variant)
             if choices:

@@ -26,6 +26,7 @@ import attrs
 
 from bgrules.core.codec import read_toml
 from bgrules.core.errors import InputError
+from bgrules.core.report import Report
 
 Verdict = Literal["holds", "violated", "unknown"]
 VERDICTS: tuple[str, ...] = ("holds", "violated", "unknown")
@@ -47,39 +48,6 @@ class Obligation:
     """What a ``holds`` verdict covers: ``inductive``, ``bounded k=...``, ``per factory: ...``."""
     check: Callable[[int], Outcome]
     """Run the check with a solver timeout in milliseconds."""
-
-
-@attrs.frozen
-class ProofReport:
-    id: str
-    statement: str
-    rules: tuple[str, ...]
-    verdict: str
-    expected: str
-    guarantee: str
-    seconds: float
-    detail: str
-    witness: Any = None
-
-    @property
-    def ok(self) -> bool:
-        return self.verdict == self.expected
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "kind": "proof",
-            "statement": self.statement,
-            "rules": list(self.rules),
-            "verdict": self.verdict,
-            "expected": self.expected,
-            "guarantee": self.guarantee,
-            "checker": "proved",
-            "seconds": round(self.seconds, 4),
-            "ok": self.ok,
-            "detail": self.detail,
-            "witness": self.witness,
-        }
 
 
 def _import(path: Path) -> ModuleType:
@@ -133,14 +101,16 @@ def collect(directory: Path) -> list[tuple[Obligation, str]]:
     return [(found[i], manifest[i][1]) for i in manifest]
 
 
-def run_obligation(ob: Obligation, expected: str, timeout_ms: int = 10_000) -> ProofReport:
+def run_obligation(ob: Obligation, expected: str, timeout_ms: int = 10_000) -> Report:
     start = time.perf_counter()
     outcome = ob.check(timeout_ms)
     seconds = time.perf_counter() - start
-    return ProofReport(
+    return Report(
         ob.id,
+        "proof",
         ob.statement,
         ob.rules,
+        "proved",
         outcome.verdict,
         expected,
         ob.guarantee,
@@ -150,7 +120,7 @@ def run_obligation(ob: Obligation, expected: str, timeout_ms: int = 10_000) -> P
     )
 
 
-def run_all(directory: Path, timeout_ms: int = 10_000, only: str | None = None) -> list[ProofReport]:
+def run_all(directory: Path, timeout_ms: int = 10_000, only: str | None = None) -> list[Report]:
     return [
         run_obligation(ob, expected, timeout_ms) for ob, expected in collect(directory) if only is None or only in ob.id
     ]

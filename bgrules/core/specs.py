@@ -34,6 +34,7 @@ from bgrules.core.errors import BgrulesError, InputError
 from bgrules.core.playout import sample_chance, walk
 from bgrules.core.protocol import CHANCE, Game
 from bgrules.core.registry import load_game
+from bgrules.core.report import Report
 
 CHECKERS = ("sampled", "searched")
 
@@ -52,40 +53,6 @@ class Spec:
     variant: str | None = None
     players: int | None = None
     source: str = ""
-
-
-@attrs.frozen
-class SpecReport:
-    id: str
-    statement: str
-    rules: tuple[str, ...]
-    checker: str
-    verdict: str
-    expected: str
-    guarantee: str
-    seconds: float
-    detail: str = ""
-    witness: tuple[str, ...] | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.verdict == self.expected
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "kind": "spec",
-            "statement": self.statement,
-            "rules": list(self.rules),
-            "checker": self.checker,
-            "verdict": self.verdict,
-            "expected": self.expected,
-            "guarantee": self.guarantee,
-            "seconds": round(self.seconds, 4),
-            "ok": self.ok,
-            "detail": self.detail,
-            "witness": list(self.witness) if self.witness is not None else None,
-        }
 
 
 @attrs.frozen
@@ -174,7 +141,7 @@ def _check_step(
     return pred(game, before, action, after)
 
 
-def check_sampled(spec: Spec, game: Game, budget: Budget) -> SpecReport:
+def check_sampled(spec: Spec, game: Game, budget: Budget) -> Report:
     pred = resolve_predicate(spec.predicate, spec.source)
     start = time.perf_counter()
     states = 0
@@ -193,14 +160,23 @@ def check_sampled(spec: Spec, game: Game, budget: Budget) -> SpecReport:
     guarantee = (
         f"sampled: {budget.games} random games (seeds {budget.seed}-{budget.seed + budget.games - 1}), {states} states"
     )
-    return SpecReport(
-        spec.id, spec.statement, spec.rules, "sampled", "holds", spec.expected, guarantee, time.perf_counter() - start
+    return Report(
+        spec.id,
+        "spec",
+        spec.statement,
+        spec.rules,
+        "sampled",
+        "holds",
+        spec.expected,
+        guarantee,
+        time.perf_counter() - start,
     )
 
 
-def _violated(spec: Spec, checker: str, start: float, detail: str, trace: tuple[str, ...]) -> SpecReport:
-    return SpecReport(
+def _violated(spec: Spec, checker: str, start: float, detail: str, trace: tuple[str, ...]) -> Report:
+    return Report(
         spec.id,
+        "spec",
         spec.statement,
         spec.rules,
         checker,
@@ -273,7 +249,7 @@ def shrink_trace(
     return actions, message
 
 
-def check_searched(spec: Spec, game: Game, budget: Budget) -> SpecReport:
+def check_searched(spec: Spec, game: Game, budget: Budget) -> Report:
     """Hypothesis chooses the actions (derandomized, so reports repeat); a failing trace is then
     shrunk by :func:`shrink_trace` within a fixed number of replays."""
     from hypothesis import HealthCheck, Phase, given, settings
@@ -322,12 +298,20 @@ def check_searched(spec: Spec, game: Game, budget: Budget) -> SpecReport:
             spec, "searched", start, f"shrunk to {len(actions)} step(s): {message}", tuple(repr(a) for a in actions)
         )
     guarantee = f"searched: {budget.examples} hypothesis examples of up to {budget.max_steps} steps"
-    return SpecReport(
-        spec.id, spec.statement, spec.rules, "searched", "holds", spec.expected, guarantee, time.perf_counter() - start
+    return Report(
+        spec.id,
+        "spec",
+        spec.statement,
+        spec.rules,
+        "searched",
+        "holds",
+        spec.expected,
+        guarantee,
+        time.perf_counter() - start,
     )
 
 
-def run_spec(spec: Spec, budget: Budget, checkers: tuple[str, ...] | None = None) -> list[SpecReport]:
+def run_spec(spec: Spec, budget: Budget, checkers: tuple[str, ...] | None = None) -> list[Report]:
     try:
         game = make_game(spec)
     except BgrulesError as exc:
@@ -343,4 +327,4 @@ def run_spec(spec: Spec, budget: Budget, checkers: tuple[str, ...] | None = None
     return out
 
 
-__all__ = ["Budget", "Spec", "SpecReport", "check_sampled", "check_searched", "load_specs", "run_spec", "sample_chance"]
+__all__ = ["Budget", "Report", "Spec", "check_sampled", "check_searched", "load_specs", "run_spec", "sample_chance"]

@@ -15,7 +15,14 @@ def _mechanica_factory(players: int, variant: Any, **options: Any) -> Game:
     return FactoryGame(players=players, variant=variant, **options)
 
 
+def _mechanica(players: int, variant: Any, **options: Any) -> Game:
+    from bgrules.mechanica.game import MechanicaGame
+
+    return MechanicaGame(players=players, variant=variant, **options)
+
+
 GAMES: dict[str, tuple[Callable[..., Game], tuple[int, int]]] = {
+    "mechanica": (_mechanica, (2, 4)),
     "mechanica-factory": (_mechanica_factory, (1, 1)),
 }
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from bgrules.mechanica.components import Effect
+from bgrules.mechanica.fabricate import Fabricate
 from bgrules.mechanica.factory import COLS, DOCK_COL
-from bgrules.mechanica.sandbox import Fabricate, FactoryGame, Phase, SandboxState
+from bgrules.mechanica.sandbox import FactoryGame, Phase, SandboxState
 from bgrules.mechanica.workday import RunPhase
 
 

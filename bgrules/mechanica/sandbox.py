@@ -9,7 +9,6 @@ the values of the installed improvements. There is no chance: every run decision
 from __future__ import annotations
 
 import enum
-import itertools
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -18,13 +17,15 @@ import attrs
 
 from bgrules.core.errors import IllegalAction, InputError
 from bgrules.core.protocol import GameInfo, Mover
-from bgrules.mechanica.components import Bot, Zone
+from bgrules.mechanica.components import Zone
+from bgrules.mechanica.fabricate import Fabricate as Fabricate
+from bgrules.mechanica.fabricate import Sell as Sell
+from bgrules.mechanica.fabricate import fabricate, fabricate_options, sell, sell_options
 from bgrules.mechanica.factory import (
     CELLS,
     COLS,
     ROWS,
     Factory,
-    StartSlot,
     check_install_start,
     check_install_truck,
     demolish,
@@ -67,14 +68,6 @@ class Phase(enum.Enum):
 
 
 @attrs.frozen
-class Sell:
-    """MC-SELL: sell one ``bot`` from the truck in ``row`` for 2 / 4 / 6 coins into the wallet."""
-
-    row: int
-    bot: Bot = attrs.field(converter=Bot)
-
-
-@attrs.frozen
 class Install:
     """MC-PLACE: install an improvement or Fork ``kind`` from the supply at (row, col), turned ``rotation``."""
 
@@ -113,27 +106,6 @@ class DemolishFabricator:
     """MC-DEMOLISH: remove the fabricator tile on Start Zone row ``row``; its bots are destroyed."""
 
     row: int
-
-
-def _bots_tuple(value: Any) -> tuple[Bot, ...]:
-    return tuple(Bot(v) for v in value)
-
-
-def _ints(value: Any) -> tuple[int, ...]:
-    return tuple(int(v) for v in value)
-
-
-@attrs.frozen
-class Fabricate:
-    """MC-FAB: every fabricator makes a bot into its making hole, then the day ends.
-
-    ``declare``: the bot each Overactive Fabricator makes, top row first (MC-FAB-OVERACTIVE).
-    ``replace``: rows whose occupied making hole is emptied for the new bot (MC-FAB-REPLACE); a
-    fabricator whose hole is occupied and not listed makes nothing.
-    """
-
-    declare: tuple[Bot, ...] = attrs.field(default=(), converter=_bots_tuple)
-    replace: tuple[int, ...] = attrs.field(default=(), converter=_ints)
 
 
 TurnAction = Sell | Install | InstallFabricator | InstallTruck | Demolish | DemolishFabricator | Fabricate
@@ -329,8 +301,7 @@ class FactoryGame:
         board = state.factory
         out: list[TurnAction] = []
         if state.selling:
-            for r, truck in enumerate(board.dock):
-                out.extend(Sell(r, b) for b in sorted(set(truck.load)))
+            out.extend(sell_options(board))
         for key in sorted(set(state.supply)):
             kind = cat.tiles[key]
             if kind.zone is Zone.FLOOR:
@@ -343,7 +314,7 @@ class FactoryGame:
                 out.extend(InstallTruck(key, r) for r in range(ROWS) if self._ok(check_install_truck, board, key, r))
         out.extend(Demolish(i // COLS, i % COLS) for i, p in enumerate(board.floor) if p is not None)
         out.extend(DemolishFabricator(r) for r, s in enumerate(board.start) if not cat.tile(s.kind).printed)
-        out.extend(self._fabricate_options(board))
+        out.extend(fabricate_options(board, self.variant))
         return out
 
     def _ok(
@@ -354,21 +325,6 @@ class FactoryGame:
         except IllegalAction:
             return False
         return True
-
-    def _fabricators(self, board: Factory) -> list[tuple[int, StartSlot, str]]:
-        cat = self.variant.catalogue
-        return [(r, s, cat.tile(s.kind).makes or "") for r, s in enumerate(board.start) if cat.tile(s.kind).makes]
-
-    def _fabricate_options(self, board: Factory) -> list[Fabricate]:
-        fabs = self._fabricators(board)
-        overactive = sum(1 for _, _, makes in fabs if makes == "any")
-        occupied = [r for r, s, _ in fabs if s.holes[0] is not None]
-        out = []
-        for declare in itertools.product(tuple(Bot), repeat=overactive):
-            for k in range(len(occupied) + 1):
-                for replace in itertools.combinations(occupied, k):
-                    out.append(Fabricate(declare, replace))
-        return out
 
     # --- apply --------------------------------------------------------------------------------------
 
@@ -396,19 +352,8 @@ class FactoryGame:
     def _sell(self, state: SandboxState, action: Sell) -> SandboxState:
         if not state.selling:
             raise IllegalAction("MC-TURN-ORDER", "bots are sold first in a turn, before installing or fabricating")
-        if action.row not in range(ROWS):
-            raise IllegalAction("MC-SELL", f"the Loading Dock has rows 0-2, not {action.row}")
-        truck = state.factory.dock[action.row]
-        if action.bot not in truck.load:
-            raise IllegalAction("MC-SELL", f"the truck in row {action.row} carries no {action.bot.name.title()} bot")
-        load = list(truck.load)
-        load.remove(action.bot)
-        stock = list(state.stock)
-        stock[action.bot] += 1
-        factory = state.factory.with_truck(action.row, attrs.evolve(truck, load=tuple(load)))
-        return attrs.evolve(
-            state, factory=factory, stock=tuple(stock), wallet=state.wallet + self.variant.catalogue.sale(action.bot)
-        )
+        factory, stock, coins = sell(state.factory, state.stock, self.variant, action)
+        return attrs.evolve(state, factory=factory, stock=stock, wallet=state.wallet + coins)
 
     def _take_supply(self, state: SandboxState, key: str) -> tuple[str, ...]:
         if key not in state.supply:
@@ -446,27 +391,8 @@ class FactoryGame:
         return attrs.evolve(state, factory=factory, stock=tuple(s), selling=False)
 
     def _fabricate(self, state: SandboxState, action: Fabricate) -> SandboxState:
-        if action not in self._fabricate_options(state.factory):
-            raise IllegalAction(
-                "MC-FAB",
-                f"{action!r}: declare one bot per Overactive Fabricator (top row first) and replace only "
-                "occupied making holes",
-            )
-        factory, stock = state.factory, list(state.stock)
-        declared = iter(action.declare)
-        for r, slot, makes in self._fabricators(factory):
-            bot = next(declared) if makes == "any" else Bot[makes.upper()]
-            holes = list(slot.holes)
-            if holes[0] is not None:
-                if r not in action.replace:
-                    continue
-                stock[holes[0]] += 1
-                holes[0] = None
-            if stock[bot] > 0:  # MC-STOCK
-                stock[bot] -= 1
-                holes[0] = bot
-            factory = factory.with_start(r, attrs.evolve(slot, holes=tuple(holes)))
-        state = attrs.evolve(state, factory=factory, stock=tuple(stock), selling=False)
+        factory, stock = fabricate(state.factory, state.stock, self.variant, action)
+        state = attrs.evolve(state, factory=factory, stock=stock, selling=False)
         if state.day >= self.days:
             return attrs.evolve(state, phase=Phase.OVER)
         return self._begin_day(attrs.evolve(state, day=state.day + 1))

@@ -39,12 +39,99 @@ class Rulings:
     """MC-PLACE-START: may a fabricator tile be laid over another fabricator tile (not only the printed one)?"""
     bots_per_grade: int = 24
     """MC-STOCK: bots of each grade in the stock (box contents: 24 each, official)."""
+    extras_4p: Literal["deck", "unused"] = "deck"
+    """MC-SETUP-EXTRAS: with 4 players the 6 extras are shuffled into the deck (``deck``) or left in the box."""
+    blueprint_turn: Literal["both", "completed"] = "both"
+    """MC-BP-TURN: completing a Blueprint turns both face-up cards (the seed) or only the completed one."""
+    tie_break: Literal["shared", "wallet"] = "shared"
+    """MC-END-TIE: tied players share the win (the seed gives no tie-break) or the most money in hand wins."""
+    shop_recycle: Literal["current", "none"] = "current"
+    """MC-SHOP-RECYCLE: a tile falling into the Recycler makes its bot for the player whose turn it is, or none."""
+
+
+@attrs.frozen
+class Blueprint:
+    """A Blueprint card: the bots it asks for on trucks and the coins it pays into the vault."""
+
+    id: int
+    basic: int
+    plus: int
+    deluxe: int
+    value: int
+    provenance: str = "assumed"
+
+    @property
+    def needs(self) -> tuple[int, int, int]:
+        return (self.basic, self.plus, self.deluxe)
+
+
+@attrs.frozen
+class GameData:
+    """Set-up, Shop and Blueprint figures of the whole game (data/game.toml)."""
+
+    money: tuple[int, ...]
+    extras: int
+    improvements: tuple[str, ...]
+    dealt: int
+    prices: tuple[int, ...]
+    blueprints: tuple[Blueprint, ...]
+    provenance: dict[str, str] = attrs.field(factory=dict)
+
+
+def _game_data(data: Mapping[str, Any], source: str) -> GameData:
+    setup = data.get("setup", {})
+    shop = data.get("shop", {})
+    raw = {
+        "money": setup.get("money"),
+        "extras": setup.get("extras"),
+        "improvements": setup.get("improvements"),
+        "dealt": setup.get("dealt"),
+        "prices": shop.get("prices"),
+        "blueprints": data.get("blueprints"),
+        "provenance": {
+            k[: -len("_provenance")]: v
+            for table in (setup, shop)
+            for k, v in table.items()
+            if k.endswith("_provenance")
+        },
+    }
+    game = structure(raw, GameData, source)
+    ids = [b.id for b in game.blueprints]
+    if len(set(ids)) != len(ids):
+        raise InputError(f"{source} blueprints", "Blueprint ids must be distinct")
+    for b in game.blueprints:
+        if min(b.needs) < 0 or sum(b.needs) < 1:
+            raise InputError(f"{source} blueprints id {b.id}", "a Blueprint asks for at least one bot, none negative")
+    if not game.prices or any(p < 0 for p in game.prices):
+        raise InputError(f"{source} shop.prices", "the Shop needs at least one price, none negative")
+    if game.dealt > len(game.prices) or game.extras < 0 or sum(game.money) < 0:
+        raise InputError(f"{source} setup", "dealt fits the Shop's slots; extras and money are not negative")
+    return game
+
+
+def default_game_data() -> dict[str, Any]:
+    import tomllib
+    from importlib import resources
+
+    text = resources.files("bgrules.mechanica").joinpath("data/game.toml").read_text("utf-8")
+    return tomllib.loads(text)
+
+
+_DEFAULT_GAME: GameData | None = None
+
+
+def default_game() -> GameData:
+    global _DEFAULT_GAME
+    if _DEFAULT_GAME is None:
+        _DEFAULT_GAME = _game_data(default_game_data(), "game.toml")
+    return _DEFAULT_GAME
 
 
 @attrs.frozen
 class MechanicaVariant:
     rulings: Rulings = attrs.field(factory=Rulings)
     catalogue: Catalogue = attrs.field(factory=default_catalogue)
+    game: GameData = attrs.field(factory=default_game)
     source: str = "default"
 
 
@@ -68,9 +155,10 @@ def _merge(base: dict[str, Any], override: Mapping[str, Any], where: str) -> Non
 
 
 def variant_from_data(data: Mapping[str, Any], source: str = "variant") -> MechanicaVariant:
-    unknown = sorted(set(data) - {"rulings", "bots", "tiles", "game"})
+    tables = ("rulings", "bots", "tiles", "setup", "shop", "blueprints")
+    unknown = sorted(set(data) - set(tables))
     if unknown:
-        raise InputError(source, f"unknown table(s) {', '.join(unknown)}; expected rulings, bots, tiles")
+        raise InputError(source, f"unknown table(s) {', '.join(unknown)}; expected {', '.join(tables)}")
     rulings = structure(data.get("rulings", {}), Rulings, f"{source} [rulings]")
     if rulings.bots_per_grade < 1:
         raise InputError(f"{source} [rulings]", "bots_per_grade must be at least 1")
@@ -81,7 +169,22 @@ def variant_from_data(data: Mapping[str, Any], source: str = "variant") -> Mecha
         catalogue = catalogue_from_data(components, source)
     else:
         catalogue = default_catalogue()
-    return MechanicaVariant(rulings=rulings, catalogue=catalogue, source=source)
+    if {"setup", "shop", "blueprints"} & set(data):
+        merged = copy.deepcopy(default_game_data())
+        for table in ("setup", "shop"):
+            if table in data:
+                if not isinstance(data[table], Mapping):
+                    raise InputError(f"{source} {table}", "expected a table")
+                merged[table].update(data[table])
+        if "blueprints" in data:
+            merged["blueprints"] = data["blueprints"]
+        game = _game_data(merged, source)
+    else:
+        game = default_game()
+    for key in game.improvements:
+        if key not in catalogue.tiles or catalogue.tiles[key].printed:
+            raise InputError(f"{source} setup.improvements", f"{key!r} is not an improvement tile")
+    return MechanicaVariant(rulings=rulings, catalogue=catalogue, game=game, source=source)
 
 
 def load_variant(spec: MechanicaVariant | str | Path | Mapping[str, Any] | None) -> MechanicaVariant:

@@ -1,0 +1,200 @@
+"""State and actions of the whole game of Mechanica (``bgrules.load_game("mechanica", players=n)``)."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from typing import Any
+
+import attrs
+
+from bgrules.mechanica.components import Bot
+from bgrules.mechanica.factory import Factory
+from bgrules.mechanica.workday import Run
+
+
+class Phase(enum.Enum):
+    """Where the game stands. Chance phases: SETUP_EXTRAS, SETUP_DEAL, DRAW, EXTRA, REVEAL."""
+
+    SETUP_EXTRAS = "setup_extras"
+    SETUP_DEAL = "setup_deal"
+    REVEAL = "reveal"
+    RUN = "run"
+    SELL = "sell"
+    BUY = "buy"
+    PLACE = "place"
+    FABRICATE = "fabricate"
+    GIFT = "gift"
+    RECYCLE = "recycle"
+    DRAW = "draw"
+    EXTRA = "extra"
+    OVER = "over"
+
+    def __repr__(self) -> str:
+        return f"Phase.{self.name}"
+
+
+def _ints(value: Iterable[int]) -> tuple[int, ...]:
+    return tuple(int(v) for v in value)
+
+
+def _opt_strs(value: Iterable[str | None]) -> tuple[str | None, ...]:
+    return tuple(None if v is None else str(v) for v in value)
+
+
+def _opt_ints(value: Iterable[int | None]) -> tuple[int | None, ...]:
+    return tuple(None if v is None else int(v) for v in value)
+
+
+def _bools(value: Iterable[bool]) -> tuple[bool, ...]:
+    return tuple(bool(v) for v in value)
+
+
+def _int_tuples(value: Iterable[Iterable[int]]) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(int(x) for x in v) for v in value)
+
+
+def _gifts(value: Iterable[Any]) -> tuple[tuple[int, Bot], ...]:
+    return tuple((int(p), Bot(b)) for p, b in value)
+
+
+@attrs.frozen(cache_hash=True)
+class Seat:
+    """One player's board and money, and the Blueprints they have completed (MC-BP-ONCE)."""
+
+    factory: Factory
+    wallet: int
+    vault: int = 0
+    completed: tuple[int, ...] = attrs.field(default=(), converter=_ints)
+
+
+@attrs.frozen(cache_hash=True)
+class MechanicaState:
+    seats: tuple[Seat, ...]
+    stock: tuple[int, int, int] = attrs.field(converter=lambda v: (int(v[0]), int(v[1]), int(v[2])))
+    deck: tuple[int, ...] = attrs.field(converter=_ints)
+    """Face-down improvements left, counted per kind in the order of ``GameData.improvements``."""
+    extras: tuple[int, ...] = attrs.field(converter=_ints)
+    """The improvements set aside in the box as extras, counted per kind."""
+    wheel: tuple[str | None, ...] = attrs.field(converter=_opt_strs)
+    """The Shop's price slots, 7 first (``GameData.prices``)."""
+    recycler: tuple[int, ...] = attrs.field(converter=_ints)
+    """Improvements in the Recycler, counted per kind."""
+    bp_pool: tuple[int, ...] = attrs.field(converter=_ints)
+    """Blueprint cards never yet seen: each pile's face-down part is drawn from this pool."""
+    bp_hidden: tuple[int, ...] = attrs.field(converter=_ints)
+    """How many never-seen cards each pile still holds."""
+    bp_bottom: tuple[tuple[int, ...], ...] = attrs.field(converter=_int_tuples)
+    """Cards put back under each pile, in order (they come up after its never-seen cards)."""
+    bp_top: tuple[int | None, ...] = attrs.field(converter=_opt_ints)
+    bp_turned: tuple[bool, ...] = attrs.field(converter=_bools)
+    day: int
+    phase: Phase
+    current: int = 0
+    """The player whose turn (or whose factory's run) it is."""
+    run: Run | None = None
+    pending: str | None = None
+    """An improvement bought this turn, to install or recycle (phase PLACE)."""
+    fallen: str | None = None
+    """The improvement that fell into the Recycler this turn, whose bot is to be placed (phase RECYCLE)."""
+    gifts: tuple[tuple[int, Bot], ...] = attrs.field(default=(), converter=_gifts)
+    """Overactive Fabricator gifts still to offer: (player, the declared bot; theirs must be lower)."""
+    reveal: int = 0
+    """Phase REVEAL: the pile whose top is being turned up."""
+
+
+# --- actions ----------------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Next:
+    """End the current step of the turn: selling, buying, then fabricating (MC-TURN-ORDER)."""
+
+
+@attrs.frozen
+class Buy:
+    """MC-SHOP-BUY: buy the improvement in Shop slot ``slot`` (0 is the price-7 slot) at its price."""
+
+    slot: int
+
+
+@attrs.frozen
+class Place:
+    """MC-PLACE: install the bought floor improvement at (row, col), turned ``rotation``."""
+
+    row: int
+    col: int
+    rotation: int
+
+
+@attrs.frozen
+class PlaceFabricator:
+    """MC-PLACE-START: install the bought fabricator tile on Start Zone row ``row``."""
+
+    row: int
+
+
+@attrs.frozen
+class Recycle:
+    """MC-RECYCLE: recycle the bought (or fallen) improvement: its bot into Start Zone hole (row, hole)."""
+
+    row: int
+    hole: int
+
+
+@attrs.frozen
+class BuyFork:
+    """MC-FORK-BUY: buy a Fork from the box for 1 and install it at (row, col), turned ``rotation``."""
+
+    row: int
+    col: int
+    rotation: int
+
+
+@attrs.frozen
+class BuyTruck:
+    """MC-TRUCK-BUY: buy a Big (3) or Huge (5) Truck for Loading Dock row ``row``, or upgrade Big to Huge (3)."""
+
+    kind: str
+    row: int
+
+
+def _takes(value: Iterable[Any]) -> tuple[tuple[int, Bot], ...]:
+    return tuple(sorted((int(r), Bot(b)) for r, b in value))
+
+
+@attrs.frozen
+class Complete:
+    """MC-BP-COMPLETE: complete the face-up Blueprint of pile ``pile`` with bots taken from trucks:
+    ``take`` lists (truck row, bot) pairs."""
+
+    pile: int
+    take: tuple[tuple[int, Bot], ...] = attrs.field(converter=_takes)
+
+
+@attrs.frozen
+class Gift:
+    """MC-FAB-OVERACTIVE: make ``bot`` (lower than the one declared) into Start Zone hole (row, hole)."""
+
+    bot: Bot = attrs.field(converter=Bot)
+    row: int = 0
+    hole: int = 0
+
+
+@attrs.frozen
+class Decline:
+    """MC-FAB-OVERACTIVE: make no bot from another player's Overactive Fabricator."""
+
+
+@attrs.frozen
+class Draw:
+    """Chance: the improvement drawn (into the extras at set-up, onto a Shop slot otherwise)."""
+
+    kind: str
+
+
+@attrs.frozen
+class Reveal:
+    """Chance: the Blueprint card turned up on top of a pile."""
+
+    card: int

@@ -608,12 +608,12 @@ class MechanicaGame:
         while True:
             phase = state.phase
             if phase is Phase.SETUP_EXTRAS:
-                if sum(state.extras) < self.extras_target and sum(state.deck):
+                if sum(state.extras) < self.extras_target and any(state.deck):
                     return state
                 state = attrs.evolve(state, phase=Phase.SETUP_DEAL)
             elif phase is Phase.SETUP_DEAL:
                 dealt = sum(1 for w in state.wheel if w is not None)
-                if dealt < self.variant.game.dealt and sum(state.deck):
+                if dealt < self.variant.game.dealt and any(state.deck):
                     return state
                 state = attrs.evolve(state, phase=Phase.REVEAL, reveal=0)
             elif phase is Phase.REVEAL:

@@ -10,7 +10,7 @@ import attrs
 
 from bgrules.mechanica.components import Bot
 from bgrules.mechanica.factory import Factory
-from bgrules.mechanica.workday import Run
+from bgrules.mechanica.workday import Run, _stock
 
 
 class Phase(enum.Enum):
@@ -71,7 +71,7 @@ class Seat:
 @attrs.frozen(cache_hash=True)
 class MechanicaState:
     seats: tuple[Seat, ...]
-    stock: tuple[int, int, int] = attrs.field(converter=lambda v: (int(v[0]), int(v[1]), int(v[2])))
+    stock: tuple[int, int, int] = attrs.field(converter=_stock)
     deck: tuple[int, ...] = attrs.field(converter=_ints)
     """Face-down improvements left, counted per kind in the order of ``GameData.improvements``."""
     extras: tuple[int, ...] = attrs.field(converter=_ints)

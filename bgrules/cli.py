@@ -111,11 +111,17 @@ def _junit(rows: list[dict[str, Any]], path: Path) -> None:
 
 
 def _run_specs(
-    specs_dir: Path, games: int, examples: int, max_steps: int, checkers: tuple[str, ...] | None, only: str | None
+    specs_dir: Path,
+    games: int | None,
+    examples: int | None,
+    max_steps: int | None,
+    checkers: tuple[str, ...] | None,
+    only: str | None,
 ) -> list[dict[str, Any]]:
     from bgrules.core.specs import Budget, load_specs, run_spec
 
-    budget = Budget(games=games, examples=examples, max_steps=max_steps)
+    forced = games is not None or examples is not None or max_steps is not None
+    budget = Budget(games=games or 100, examples=examples or 40, max_steps=max_steps or 200, forced=forced)
     rows: list[dict[str, Any]] = []
     for spec in load_specs(specs_dir):
         if only and only not in spec.id:
@@ -150,9 +156,15 @@ def _emit(rows: list[dict[str, Any]], title: str, as_json: bool, junit: Path | N
 @main.command()
 @click.option("--specs", "specs_dir", type=click.Path(path_type=Path), default=Path("specs"), show_default=True)
 @click.option("--proofs", "proofs_dir", type=click.Path(path_type=Path), default=Path("proofs"), show_default=True)
-@click.option("--games", default=100, show_default=True, help="sampled checker: random games per spec")
-@click.option("--examples", default=40, show_default=True, help="searched checker: hypothesis examples per spec")
-@click.option("--max-steps", default=200, show_default=True, help="steps per game for both checkers")
+@click.option(
+    "--games", type=int, default=None, help="sampled checker: random games per spec [default: 100, or the spec's]"
+)
+@click.option(
+    "--examples", type=int, default=None, help="searched checker: examples per spec [default: 40, or the spec's]"
+)
+@click.option(
+    "--max-steps", type=int, default=None, help="steps per game for both checkers [default: 200, or the spec's]"
+)
 @click.option("--timeout", "timeout_ms", default=10_000, show_default=True, help="solver timeout per proof (ms)")
 @click.option("--checker", "checkers", multiple=True, type=click.Choice(["sampled", "searched", "proved"]))
 @click.option("--only", default=None, help="only ids containing this text")
@@ -162,9 +174,9 @@ def _emit(rows: list[dict[str, Any]], title: str, as_json: bool, junit: Path | N
 def verify(
     specs_dir: Path,
     proofs_dir: Path,
-    games: int,
-    examples: int,
-    max_steps: int,
+    games: int | None,
+    examples: int | None,
+    max_steps: int | None,
     timeout_ms: int,
     checkers: tuple[str, ...],
     only: str | None,

@@ -52,6 +52,9 @@ class Spec:
     options: dict[str, Any] = attrs.field(factory=dict)
     variant: str | None = None
     players: int | None = None
+    budget: dict[str, Any] = attrs.field(factory=dict)
+    """Per-spec budget (games, examples, max_steps; max_steps "game" = the game's maximum length), used
+    unless the caller forces its own."""
     source: str = ""
 
 
@@ -63,6 +66,8 @@ class Budget:
     examples: int = 40
     max_steps: int = 400
     seed: int = 0
+    forced: bool = False
+    """True: ignore the specs' own budgets (a caller asked for these figures)."""
 
 
 def _spec_from(entry: Any, where: str) -> Spec:
@@ -72,11 +77,21 @@ def _spec_from(entry: Any, where: str) -> Spec:
     missing = [k for k in required if k not in entry]
     if missing:
         raise InputError(where, f"missing {', '.join(missing)}")
-    unknown = sorted(set(entry) - {*required, "options", "variant", "players"})
+    unknown = sorted(set(entry) - {*required, "options", "variant", "players", "budget"})
     if unknown:
         raise InputError(where, f"unknown key(s) {', '.join(unknown)}")
-    if entry["kind"] not in ("state", "transition"):
-        raise InputError(where, f"kind is 'state' or 'transition', not {entry['kind']!r}")
+    if entry["kind"] not in ("state", "transition", "game"):
+        raise InputError(where, f"kind is 'state', 'transition' or 'game', not {entry['kind']!r}")
+    if entry["kind"] == "game" and "searched" in entry["checkers"]:
+        raise InputError(where, "a 'game' spec (checked on whole games) takes the sampled checker only")
+    budget = entry.get("budget", {})
+    if not isinstance(budget, dict) or set(budget) - {"games", "examples", "max_steps"}:
+        raise InputError(where, "budget is a table of games, examples, max_steps")
+    for key, value in budget.items():
+        if not (isinstance(value, int) and value > 0) and not (key == "max_steps" and value == "game"):
+            raise InputError(
+                where, f"budget.{key} is a positive whole number" + (' or "game"' if key == "max_steps" else "")
+            )
     if entry["expected"] not in ("holds", "violated"):
         raise InputError(where, f"expected is 'holds' or 'violated', not {entry['expected']!r}")
     bad = [c for c in entry["checkers"] if c not in CHECKERS]
@@ -92,6 +107,7 @@ def _spec_from(entry: Any, where: str) -> Spec:
         expected=str(entry["expected"]),
         checkers=tuple(entry["checkers"]),
         options=dict(entry.get("options", {})),
+        budget=dict(budget),
         variant=entry.get("variant"),
         players=entry.get("players"),
         source=where,
@@ -151,12 +167,20 @@ def check_sampled(spec: Spec, game: Game, budget: Budget) -> Report:
             msg = pred(game, game.initial_state())
             if msg:
                 return _violated(spec, "sampled", start, f"seed {seed}, initial state: {msg}", ())
+        final = None
         for before, action, after in walk(game, seed, budget.max_steps):
             trace.append(repr(action))
             states += 1
+            final = after
+            if spec.kind == "game":
+                continue
             msg = _check_step(spec.kind, pred, game, before, action, after)
             if msg:
                 return _violated(spec, "sampled", start, f"seed {seed}, step {len(trace)}: {msg}", tuple(trace))
+        if spec.kind == "game":
+            msg = pred(game, final if final is not None else game.initial_state(), len(trace))
+            if msg:
+                return _violated(spec, "sampled", start, f"seed {seed}, after {len(trace)} steps: {msg}", tuple(trace))
     guarantee = (
         f"sampled: {budget.games} random games (seeds {budget.seed}-{budget.seed + budget.games - 1}), {states} states"
     )
@@ -316,6 +340,11 @@ def run_spec(spec: Spec, budget: Budget, checkers: tuple[str, ...] | None = None
         game = make_game(spec)
     except BgrulesError as exc:
         raise InputError(spec.source, f"cannot load the game: {exc}") from None
+    if not budget.forced and spec.budget:
+        changes = dict(spec.budget)
+        if changes.get("max_steps") == "game":
+            changes["max_steps"] = game.info.max_length
+        budget = attrs.evolve(budget, **changes)
     out = []
     for checker in spec.checkers:
         if checkers is not None and checker not in checkers:

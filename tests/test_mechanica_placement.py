@@ -151,7 +151,7 @@ def test_rotation_turns_edges_clockwise():
                                  "truck", "start_hole", "basic_fabricator", "no_such_tile"])
 def test_only_floor_tiles_go_on_the_floor(key):
     assert rule_of(check_install, empty_factory(), DEFAULT, key, 1, 1, 0) == "MC-PLACE-ZONE"
-    assert legal_placements(empty_factory(), DEFAULT, key) == []
+    assert legal_placements(empty_factory(), DEFAULT, key) == ()
 
 
 @pytest.mark.parametrize("key", [*FLOOR_KINDS, "big_truck", "start_hole", "basic_fabricator", "nope"])

@@ -7,6 +7,7 @@ row. Cells are addressed ``(row, col)``, row 0 at the top; column 4 means the ro
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Iterator
 
 import attrs
@@ -80,6 +81,15 @@ class Factory:
     floor: tuple[Placed | None, ...] = attrs.field(validator=_sized(CELLS, "the floor"))
     start: tuple[StartSlot, ...] = attrs.field(validator=_sized(ROWS, "the Start Zone"))
     dock: tuple[Truck, ...] = attrs.field(validator=_sized(ROWS, "the Loading Dock"))
+
+    @functools.cached_property
+    def layout(self) -> tuple[object, ...]:
+        """The tiles without the bots: floor (kind, rotation) cells, Start Zone kinds, truck kinds."""
+        return (
+            tuple(None if p is None else (p.kind, p.rotation) for p in self.floor),
+            tuple(s.kind for s in self.start),
+            tuple(t.kind for t in self.dock),
+        )
 
     def at(self, row: int, col: int) -> Placed | None:
         return self.floor[cell_index(row, col)]
@@ -186,9 +196,29 @@ _NEIGHBOURS = tuple(
 )
 
 
-def legal_placements(factory: Factory, variant: MechanicaVariant, key: str) -> list[tuple[int, int, int]]:
+_PLACEMENTS: dict[tuple[object, ...], tuple[object, tuple[tuple[int, int, int], ...]]] = {}
+
+
+def legal_placements(factory: Factory, variant: MechanicaVariant, key: str) -> tuple[tuple[int, int, int], ...]:
     """Every (row, col, rotation) where :func:`check_install` accepts ``key``, in that order; the same
-    verdicts, computed from memoised edges (a test holds the two equal on random factories)."""
+    verdicts, computed from memoised edges (a test holds the two equal on random factories) and memoised
+    per floor layout."""
+    memo_key = (id(variant.catalogue), variant.rulings, factory.layout[0], key)
+    found = _PLACEMENTS.get(memo_key)
+    if found is not None and found[0] is variant.catalogue:
+        return found[1]
+    if len(_PLACEMENTS) > 50_000:
+        _PLACEMENTS.clear()
+    result = tuple(_legal_placements(factory, variant, key))
+    _PLACEMENTS[memo_key] = (variant.catalogue, result)
+    return result
+
+
+_ROTATIONS: dict[tuple[int, bool, str], tuple[object, dict[tuple[Edge | None, ...], tuple[int, ...]]]] = {}
+"""(catalogue id, strict, kind) -> (catalogue, {the edges touching a cell's four sides: rotations that fit})."""
+
+
+def _legal_placements(factory: Factory, variant: MechanicaVariant, key: str) -> list[tuple[int, int, int]]:
     cat = variant.catalogue
     kind = cat.tiles.get(key)
     if kind is None or kind.zone is not Zone.FLOOR:
@@ -198,21 +228,30 @@ def legal_placements(factory: Factory, variant: MechanicaVariant, key: str) -> l
     forbid_loop = variant.rulings.loop == "forbid"
     out = []
     floor = factory.floor
+    memo = _ROTATIONS.setdefault((id(cat), strict, key), (cat, {}))[1]
     for i in range(CELLS):
         if floor[i] is not None:
             continue
         r, c = divmod(i, COLS)
-        for rot in range(4):
-            mine = cat.world_edges(key, rot)
-            ok = True
-            for d, nr, nc in _NEIGHBOURS[i]:
-                other = floor[nr * COLS + nc]
-                if other is not None and not edges_fit(
-                    mine[d], cat.world_edges(other.kind, other.rotation)[(d + 2) % 4], strict
-                ):
-                    ok = False
-                    break
-            if not ok or (forbid_off and off_floor_exits(kind, r, c, rot)):
+        # the edge each touching tile shows this cell, per side (None: nothing touches that side)
+        touching: list[Edge | None] = [None, None, None, None]
+        for d, nr, nc in _NEIGHBOURS[i]:
+            other = floor[nr * COLS + nc]
+            if other is not None:
+                touching[d] = cat.world_edges(other.kind, other.rotation)[(d + 2) % 4]
+        sides = tuple(touching)
+        fitting = memo.get(sides)
+        if fitting is None:
+            fitting = memo[sides] = tuple(
+                rot
+                for rot in range(4)
+                if all(
+                    theirs is None or edges_fit(cat.world_edges(key, rot)[d], theirs, strict)
+                    for d, theirs in enumerate(sides)
+                )
+            )
+        for rot in fitting:
+            if forbid_off and off_floor_exits(kind, r, c, rot):
                 continue
             if forbid_loop:
                 from bgrules.mechanica.movement import find_loop

@@ -15,9 +15,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-import attrs
-
 from bgrules.core.errors import IllegalAction, InputError
+from bgrules.core.fastevolve import evolve
 from bgrules.core.protocol import CHANCE, GameInfo, Mover
 from bgrules.mechanica.components import Bot, Zone
 from bgrules.mechanica.fabricate import (
@@ -33,6 +32,7 @@ from bgrules.mechanica.factory import (
     COLS,
     ROWS,
     Factory,
+    Truck,
     check_install,
     check_install_start,
     check_install_truck,
@@ -99,6 +99,7 @@ ACTION_TYPES: tuple[type, ...] = (
     Reveal,
 )
 PILES = 2
+_FORK_ACTIONS = {(r, c, rot): BuyFork(r, c, rot) for r in range(ROWS) for c in range(COLS) for rot in range(4)}
 
 
 def _set(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
@@ -129,6 +130,14 @@ class MechanicaGame:
         uses_extras = players in (2, 3) or rulings.extras_4p == "unused"
         self.extras_target = min(data.extras, self.total_tiles) if uses_extras else 0
         self.double_rotation = players in (2, 3)
+        self._board_memo: dict[
+            tuple[object, ...],
+            tuple[tuple[BuyFork, ...], tuple[tuple[BuyTruck, int], ...], tuple[Demolish | DemolishFabricator, ...]],
+        ] = {}
+        self._truck_prices = self._price_table()
+        self._last_legal: tuple[MechanicaState, tuple[Any, ...]] | None = None
+        fork = self.variant.catalogue.tiles.get("fork")
+        self.fork_price = fork.price if fork is not None and fork.price is not None else 1_000_000
         self._info = GameInfo(
             name=GAME_NAME,
             min_players=2,
@@ -175,7 +184,7 @@ class MechanicaGame:
         seats = tuple(Seat(factory, sum(data.money)) for _ in range(self._players))
         per = self.variant.rulings.bots_per_grade
         placed = factory.bot_counts()
-        stock = tuple(per - self._players * placed[g] for g in range(3))
+        stock = (per - self._players * placed[0], per - self._players * placed[1], per - self._players * placed[2])
         n_cards = len(data.blueprints)
         state = MechanicaState(
             seats=seats,
@@ -248,6 +257,15 @@ class MechanicaGame:
     # --- legal actions ------------------------------------------------------------------------------
 
     def legal_actions(self, state: MechanicaState) -> tuple[Any, ...]:
+        """Every legal action, in a fixed order (memoised for the last state asked about)."""
+        last = self._last_legal
+        if last is not None and last[0] is state:
+            return last[1]
+        actions = self._legal_actions(state)
+        self._last_legal = (state, actions)
+        return actions
+
+    def _legal_actions(self, state: MechanicaState) -> tuple[Any, ...]:
         phase = state.phase
         if phase in CHANCE_PHASES:
             return tuple(a for a, _p in self.chance_outcomes(state))
@@ -305,6 +323,18 @@ class MechanicaGame:
             return False
         return True
 
+    def _price_table(self) -> dict[tuple[str, str], int]:
+        """(truck on the row, truck bought) -> price, for every allowed purchase (MC-TRUCK-BUY)."""
+        cat = self.variant.catalogue
+        table: dict[tuple[str, str], int] = {}
+        for current in cat.of_zone(Zone.DOCK):
+            for bought in cat.of_zone(Zone.DOCK):
+                probe = starting_factory().with_truck(0, Truck(current.key))
+                price = self._truck_price(probe, bought.key, 0)
+                if price is not None:
+                    table[(current.key, bought.key)] = price
+        return table
+
     def _truck_price(self, factory: Factory, key: str, row: int) -> int | None:
         """MC-TRUCK-BUY: the price of putting truck ``key`` on ``row``, or None if that is not allowed."""
         try:
@@ -318,29 +348,53 @@ class MechanicaGame:
 
     def _anytime_options(self, state: MechanicaState, seat: Seat) -> list[Any]:
         """MC-ANYTIME: Fork and truck buys, Blueprints and demolitions, at any time in one's own turn."""
-        cat = self.variant.catalogue
-        factory = seat.factory
+        forks, trucks, demolitions = self._board_options(seat.factory)
         out: list[Any] = []
-        fork = cat.tiles.get("fork")
-        if fork is not None and fork.price is not None and seat.wallet >= fork.price:
-            out.extend(BuyFork(r, c, rot) for r, c, rot in legal_placements(factory, self.variant, "fork"))
+        if seat.wallet >= self.fork_price:
+            out.extend(forks)
+        out.extend(action for action, price in trucks if seat.wallet >= price)
+        out.extend(self._complete_options(state, seat))
+        out.extend(demolitions)
+        return out
+
+    def _board_options(
+        self, factory: Factory
+    ) -> tuple[tuple[BuyFork, ...], tuple[tuple[BuyTruck, int], ...], tuple[Demolish | DemolishFabricator, ...]]:
+        """The anytime actions a board allows before money is considered (memoised per board)."""
+        found = self._board_memo.get(factory.layout)
+        if found is not None:
+            return found
+        cat = self.variant.catalogue
+        forks: tuple[BuyFork, ...] = ()
+        if "fork" in cat.tiles and cat.tiles["fork"].price is not None:
+            forks = tuple(map(_FORK_ACTIONS.__getitem__, legal_placements(factory, self.variant, "fork")))
+        trucks = []
         for key in ("big_truck", "huge_truck"):
             if key in cat.tiles:
                 for r in range(ROWS):
-                    price = self._truck_price(factory, key, r)
-                    if price is not None and seat.wallet >= price:
-                        out.append(BuyTruck(key, r))
-        out.extend(self._complete_options(state, seat))
-        out.extend(Demolish(i // COLS, i % COLS) for i, p in enumerate(factory.floor) if p is not None)
-        out.extend(DemolishFabricator(r) for r, s in enumerate(factory.start) if not cat.tile(s.kind).printed)
-        return out
+                    price = self._truck_prices.get((factory.dock[r].kind, key))
+                    if price is not None:
+                        trucks.append((BuyTruck(key, r), price))
+        demolitions: list[Demolish | DemolishFabricator] = [
+            Demolish(i // COLS, i % COLS) for i, p in enumerate(factory.floor) if p is not None
+        ]
+        demolitions.extend(DemolishFabricator(r) for r, s in enumerate(factory.start) if not cat.tile(s.kind).printed)
+        if len(self._board_memo) > 50_000:
+            self._board_memo.clear()
+        found = self._board_memo[factory.layout] = (forks, tuple(trucks), tuple(demolitions))
+        return found
 
     def _complete_options(self, state: MechanicaState, seat: Seat) -> list[Complete]:
         out: list[Complete] = []
         loads = [t.load for t in seat.factory.dock]
+        if not any(loads):
+            return out
+        on_trucks = [sum(load.count(g) for load in loads) for g in Bot]
         for pile in range(PILES):
             card_id = state.bp_top[pile]
             if card_id is None or card_id in seat.completed:
+                continue
+            if any(have < need for have, need in zip(on_trucks, self.cards[card_id].needs, strict=True)):
                 continue
             per_grade: list[list[tuple[tuple[int, Bot], ...]]] = []
             for grade, need in zip(Bot, self.cards[card_id].needs, strict=True):
@@ -367,26 +421,26 @@ class MechanicaGame:
             if not isinstance(action, Route | Fly | Discard | Change | ChooseOutput):
                 raise IllegalAction("MC-RUN", f"{action!r}: a workday run awaits its owner's decision")
             assert state.run is not None
-            return self._settle(attrs.evolve(state, run=decide(state.run, self.variant, action)))
+            return self._settle(evolve(state, run=decide(state.run, self.variant, action)))
         if phase is Phase.PLACE:
             return self._settle(self._place(state, action))
         if phase is Phase.RECYCLE:
             if not isinstance(action, Recycle):
                 raise IllegalAction("MC-SHOP-RECYCLE", f"{action!r}: place the fallen tile's bot first (Recycle)")
             assert state.fallen is not None
-            return self._settle(attrs.evolve(self._recycle(state, state.fallen, action), fallen=None, phase=Phase.DRAW))
+            return self._settle(evolve(self._recycle(state, state.fallen, action), fallen=None, phase=Phase.DRAW))
         if phase is Phase.GIFT:
             return self._settle(self._gift(state, action))
         if isinstance(action, Next):
             if phase is Phase.FABRICATE:
                 raise IllegalAction("MC-FAB", "every fabricator must fabricate before the turn goes on")
-            return attrs.evolve(state, phase=Phase.BUY if phase is Phase.SELL else Phase.FABRICATE)
+            return evolve(state, phase=Phase.BUY if phase is Phase.SELL else Phase.FABRICATE)
         if isinstance(action, Sell):
             if phase is not Phase.SELL:
                 raise IllegalAction("MC-TURN-ORDER", "bots are sold in the first step of the turn only")
             seat = state.seats[state.current]
             factory, stock, coins = sell(seat.factory, state.stock, self.variant, action)
-            return self._seat(state, attrs.evolve(seat, factory=factory, wallet=seat.wallet + coins), stock=stock)
+            return self._seat(state, evolve(seat, factory=factory, wallet=seat.wallet + coins), stock=stock)
         if isinstance(action, Buy):
             return self._buy(state, action)
         if isinstance(action, Fabricate):
@@ -399,7 +453,7 @@ class MechanicaGame:
 
     def _seat(self, state: MechanicaState, seat: Seat, who: int | None = None, **changes: Any) -> MechanicaState:
         i = state.current if who is None else who
-        return attrs.evolve(state, seats=_set(state.seats, i, seat), **changes)
+        return evolve(state, seats=_set(state.seats, i, seat), **changes)
 
     def _chance(self, state: MechanicaState, action: Any) -> MechanicaState:
         legal = self.legal_actions(state)
@@ -408,7 +462,7 @@ class MechanicaGame:
         phase = state.phase
         if isinstance(action, Reveal):
             pile = state.reveal
-            return attrs.evolve(
+            return evolve(
                 state,
                 bp_pool=tuple(c for c in state.bp_pool if c != action.card),
                 bp_hidden=_set(state.bp_hidden, pile, state.bp_hidden[pile] - 1),
@@ -417,9 +471,9 @@ class MechanicaGame:
         assert isinstance(action, Draw)
         k = self.kind_index[action.kind]
         if phase is Phase.SETUP_EXTRAS:  # MC-SETUP-EXTRAS
-            return attrs.evolve(state, deck=_add(state.deck, k, -1), extras=_add(state.extras, k, 1))
+            return evolve(state, deck=_add(state.deck, k, -1), extras=_add(state.extras, k, 1))
         if phase is Phase.EXTRA:  # MC-SHOP-DOUBLE
-            return attrs.evolve(
+            return evolve(
                 state,
                 extras=_add(state.extras, k, -1),
                 wheel=_set(state.wheel, 0, action.kind),
@@ -428,9 +482,9 @@ class MechanicaGame:
             )
         if phase is Phase.SETUP_DEAL:  # MC-SETUP-DEAL
             slot = state.wheel.index(None)
-            return attrs.evolve(state, deck=_add(state.deck, k, -1), wheel=_set(state.wheel, slot, action.kind))
+            return evolve(state, deck=_add(state.deck, k, -1), wheel=_set(state.wheel, slot, action.kind))
         # MC-SHOP-DRAW, then the 2-3 player double rotation
-        state = attrs.evolve(state, deck=_add(state.deck, k, -1), wheel=_set(state.wheel, 0, action.kind))
+        state = evolve(state, deck=_add(state.deck, k, -1), wheel=_set(state.wheel, 0, action.kind))
         return self._after_draw(state)
 
     def _after_draw(self, state: MechanicaState) -> MechanicaState:
@@ -438,10 +492,10 @@ class MechanicaGame:
         extra on price 7 (once; not repeated)."""
         wheel = state.wheel
         if self.double_rotation and wheel[0] is not None and all(w is None for w in wheel[1:]) and len(wheel) > 1:
-            state = attrs.evolve(state, wheel=(None, *wheel[:-1]))
+            state = evolve(state, wheel=(None, *wheel[:-1]))
             if sum(state.extras):
-                return attrs.evolve(state, phase=Phase.EXTRA)
-        return attrs.evolve(state, phase=Phase.SELL, current=state.current + 1)
+                return evolve(state, phase=Phase.EXTRA)
+        return evolve(state, phase=Phase.SELL, current=state.current + 1)
 
     def _buy(self, state: MechanicaState, action: Buy) -> MechanicaState:
         if state.phase is not Phase.BUY:
@@ -455,7 +509,7 @@ class MechanicaGame:
         kind = state.wheel[action.slot]
         return self._seat(
             state,
-            attrs.evolve(seat, wallet=seat.wallet - price),
+            evolve(seat, wallet=seat.wallet - price),
             wheel=_set(state.wheel, action.slot, None),
             pending=kind,
             phase=Phase.PLACE,
@@ -470,7 +524,7 @@ class MechanicaGame:
         factory, stock = put_in_start_hole(seat.factory, state.stock, action.row, action.hole, bot)
         return self._seat(
             state,
-            attrs.evolve(seat, factory=factory),
+            evolve(seat, factory=factory),
             stock=stock,
             recycler=_add(state.recycler, self.kind_index[key], 1),
         )
@@ -480,7 +534,7 @@ class MechanicaGame:
         assert key is not None
         seat = state.seats[state.current]
         if isinstance(action, Recycle):
-            return attrs.evolve(self._recycle(state, key, action), pending=None, phase=Phase.BUY)
+            return evolve(self._recycle(state, key, action), pending=None, phase=Phase.BUY)
         if isinstance(action, Place):
             factory = install(seat.factory, self.variant, key, action.row, action.col, action.rotation)
             stock = state.stock
@@ -494,7 +548,7 @@ class MechanicaGame:
             raise IllegalAction(
                 "MC-PLACE", f"{action!r}: install the bought {key} (Place / PlaceFabricator) or Recycle it"
             )
-        return self._seat(state, attrs.evolve(seat, factory=factory), stock=stock, pending=None, phase=Phase.BUY)
+        return self._seat(state, evolve(seat, factory=factory), stock=stock, pending=None, phase=Phase.BUY)
 
     def _fabricate(self, state: MechanicaState, action: Fabricate) -> MechanicaState:
         seat = state.seats[state.current]
@@ -506,8 +560,8 @@ class MechanicaGame:
             if declared > Bot.BASIC
             for k in range(1, n)
         )
-        state = self._seat(state, attrs.evolve(seat, factory=factory), stock=stock, gifts=gifts)
-        return attrs.evolve(state, phase=Phase.GIFT) if gifts else self._rotate(state)
+        state = self._seat(state, evolve(seat, factory=factory), stock=stock, gifts=gifts)
+        return evolve(state, phase=Phase.GIFT) if gifts else self._rotate(state)
 
     def _gift(self, state: MechanicaState, action: Any) -> MechanicaState:
         player, declared = state.gifts[0]
@@ -519,22 +573,22 @@ class MechanicaGame:
             if (action.row, action.hole) not in self._holes(seat.factory):
                 raise IllegalAction("MC-FAB-OVERACTIVE", f"Start Zone row {action.row} has no hole {action.hole}")
             factory, stock = put_in_start_hole(seat.factory, state.stock, action.row, action.hole, action.bot)
-            state = self._seat(state, attrs.evolve(seat, factory=factory), who=player, stock=stock)
+            state = self._seat(state, evolve(seat, factory=factory), who=player, stock=stock)
         elif not isinstance(action, Decline):
             raise IllegalAction("MC-FAB-OVERACTIVE", f"{action!r}: make a lower bot (Gift) or Decline")
-        state = attrs.evolve(state, gifts=rest)
+        state = evolve(state, gifts=rest)
         return state if rest else self._rotate(state)
 
     def _rotate(self, state: MechanicaState) -> MechanicaState:
         """MC-SHOP-ROTATE: the Shop turns one slot; the last slot's tile falls into the Recycler."""
         wheel = state.wheel
         fallen = wheel[-1]
-        state = attrs.evolve(state, wheel=(None, *wheel[:-1]), gifts=())
+        state = evolve(state, wheel=(None, *wheel[:-1]), gifts=())
         if fallen is None:
-            return attrs.evolve(state, phase=Phase.DRAW)
+            return evolve(state, phase=Phase.DRAW)
         if self.variant.rulings.shop_recycle == "current":
-            return attrs.evolve(state, phase=Phase.RECYCLE, fallen=fallen)
-        return attrs.evolve(state, recycler=_add(state.recycler, self.kind_index[fallen], 1), phase=Phase.DRAW)
+            return evolve(state, phase=Phase.RECYCLE, fallen=fallen)
+        return evolve(state, recycler=_add(state.recycler, self.kind_index[fallen], 1), phase=Phase.DRAW)
 
     def _anytime(self, state: MechanicaState, action: Any) -> MechanicaState:
         seat = state.seats[state.current]
@@ -544,7 +598,7 @@ class MechanicaGame:
             if seat.wallet < price:
                 raise IllegalAction("MC-FORK-BUY", f"a Fork costs {price}; the wallet holds {seat.wallet}")
             factory = install(seat.factory, self.variant, "fork", action.row, action.col, action.rotation)
-            return self._seat(state, attrs.evolve(seat, factory=factory, wallet=seat.wallet - price))
+            return self._seat(state, evolve(seat, factory=factory, wallet=seat.wallet - price))
         if isinstance(action, BuyTruck):
             price_or_none = (
                 self._truck_price(seat.factory, action.kind, action.row) if action.kind in cat.tiles else None
@@ -555,7 +609,7 @@ class MechanicaGame:
             if seat.wallet < price_or_none:
                 raise IllegalAction("MC-TRUCK-BUY", f"it costs {price_or_none}; the wallet holds {seat.wallet}")
             factory = install_truck(seat.factory, self.variant, action.kind, action.row)
-            return self._seat(state, attrs.evolve(seat, factory=factory, wallet=seat.wallet - price_or_none))
+            return self._seat(state, evolve(seat, factory=factory, wallet=seat.wallet - price_or_none))
         if isinstance(action, Complete):
             return self._complete(state, seat, action)
         if isinstance(action, Demolish):
@@ -568,7 +622,7 @@ class MechanicaGame:
         recycler = state.recycler
         if kind in self.kind_index:  # MC-DEMOLISH: improvements to the Recycler; Forks back to the box
             recycler = _add(recycler, self.kind_index[kind], 1)
-        return self._seat(state, attrs.evolve(seat, factory=factory), stock=(s[0], s[1], s[2]), recycler=recycler)
+        return self._seat(state, evolve(seat, factory=factory), stock=(s[0], s[1], s[2]), recycler=recycler)
 
     def _complete(self, state: MechanicaState, seat: Seat, action: Complete) -> MechanicaState:
         if action.pile not in range(PILES) or state.bp_top[action.pile] is None:
@@ -589,14 +643,14 @@ class MechanicaGame:
                 raise IllegalAction("MC-BP-COMPLETE", f"the truck in row {row} carries no {bot.name.title()} bot")
             load = list(dock[row].load)
             load.remove(bot)
-            dock[row] = attrs.evolve(dock[row], load=tuple(load))
+            dock[row] = evolve(dock[row], load=tuple(load))
         stock = tuple(state.stock[g] + given[g] for g in range(3))
-        factory = attrs.evolve(seat.factory, dock=tuple(dock))
+        factory = evolve(seat.factory, dock=tuple(dock))
         if self.variant.rulings.blueprint_turn == "both":
             turned = tuple(t or top is not None for t, top in zip(state.bp_turned, state.bp_top, strict=True))
         else:
             turned = _set(state.bp_turned, action.pile, True)
-        seat = attrs.evolve(
+        seat = evolve(
             seat, factory=factory, vault=seat.vault + card.value, completed=tuple(sorted((*seat.completed, card_id)))
         )
         return self._seat(state, seat, stock=stock, bp_turned=turned)
@@ -610,12 +664,12 @@ class MechanicaGame:
             if phase is Phase.SETUP_EXTRAS:
                 if sum(state.extras) < self.extras_target and any(state.deck):
                     return state
-                state = attrs.evolve(state, phase=Phase.SETUP_DEAL)
+                state = evolve(state, phase=Phase.SETUP_DEAL)
             elif phase is Phase.SETUP_DEAL:
                 dealt = sum(1 for w in state.wheel if w is not None)
                 if dealt < self.variant.game.dealt and any(state.deck):
                     return state
-                state = attrs.evolve(state, phase=Phase.REVEAL, reveal=0)
+                state = evolve(state, phase=Phase.REVEAL, reveal=0)
             elif phase is Phase.REVEAL:
                 pile = state.reveal
                 if pile >= PILES:
@@ -625,29 +679,27 @@ class MechanicaGame:
                     return state
                 if state.bp_top[pile] is None and state.bp_bottom[pile]:
                     bottom = state.bp_bottom[pile]
-                    state = attrs.evolve(
+                    state = evolve(
                         state,
                         bp_top=_set(state.bp_top, pile, bottom[0]),
                         bp_bottom=_set(state.bp_bottom, pile, bottom[1:]),
                     )
-                state = attrs.evolve(state, reveal=pile + 1)
+                state = evolve(state, reveal=pile + 1)
             elif phase is Phase.RUN:
                 run = state.run
                 assert run is not None
                 if run.phase is not RunPhase.DONE:
                     return state
                 seat = state.seats[state.current]
-                seat = attrs.evolve(
-                    seat, factory=run.factory, wallet=seat.wallet + run.wallet, vault=seat.vault + run.vault
-                )
+                seat = evolve(seat, factory=run.factory, wallet=seat.wallet + run.wallet, vault=seat.vault + run.vault)
                 state = self._seat(state, seat, stock=run.stock, run=None)
                 nxt = state.current + 1
                 if nxt < self._players:
-                    state = attrs.evolve(
+                    state = evolve(
                         state, current=nxt, run=start_run(state.seats[nxt].factory, state.stock, self.variant)
                     )
                 else:
-                    state = attrs.evolve(state, current=0, phase=Phase.SELL)
+                    state = evolve(state, current=0, phase=Phase.SELL)
             elif phase is Phase.DRAW:
                 if not sum(state.deck):
                     state = self._after_draw(state)
@@ -660,7 +712,7 @@ class MechanicaGame:
 
     def _begin_day(self, state: MechanicaState) -> MechanicaState:
         """MC-DAY: every factory runs before the first turn, in seat order."""
-        return attrs.evolve(
+        return evolve(
             state,
             phase=Phase.RUN,
             current=0,
@@ -678,10 +730,10 @@ class MechanicaGame:
             if state.bp_turned[pile] and card is not None:
                 bottoms[pile] = (*bottoms[pile], card)
                 tops[pile] = None
-        state = attrs.evolve(state, bp_top=tuple(tops), bp_bottom=tuple(bottoms), bp_turned=(False,) * PILES)
+        state = evolve(state, bp_top=tuple(tops), bp_bottom=tuple(bottoms), bp_turned=(False,) * PILES)
         if not sum(state.deck) and all(w is None for w in state.wheel):
-            return attrs.evolve(state, phase=Phase.OVER, current=0)
-        return attrs.evolve(state, phase=Phase.REVEAL, reveal=0, day=state.day + 1, current=0)
+            return evolve(state, phase=Phase.OVER, current=0)
+        return evolve(state, phase=Phase.REVEAL, reveal=0, day=state.day + 1, current=0)
 
 
 __all__ = ["ACTION_TYPES", "GAME_NAME", "MechanicaGame", "check_install"]

@@ -149,8 +149,7 @@ _TABLES: dict[tuple[object, ...], tuple[object, dict[Node, tuple[Step, ...]]]] =
 def options_table(factory: Factory, variant: MechanicaVariant) -> dict[Node, tuple[Step, ...]]:
     """A memo of :func:`options` for one floor layout (tiles and rotations; bots do not matter), filled
     lazily by the caller. Keyed on the layout, the rulings and the catalogue's identity."""
-    layout = tuple(None if p is None else (p.kind, p.rotation) for p in factory.floor)
-    key = (id(variant.catalogue), variant.rulings, layout)
+    key = (id(variant.catalogue), variant.rulings, factory.layout[0])
     found = _TABLES.get(key)
     if found is not None and found[0] is variant.catalogue:
         return found[1]

@@ -10,7 +10,7 @@ import attrs
 
 from bgrules.mechanica.components import Bot
 from bgrules.mechanica.factory import Factory
-from bgrules.mechanica.workday import Run, _stock
+from bgrules.mechanica.workday import Run
 
 
 class Phase(enum.Enum):
@@ -34,30 +34,6 @@ class Phase(enum.Enum):
         return f"Phase.{self.name}"
 
 
-def _ints(value: Iterable[int]) -> tuple[int, ...]:
-    return tuple(int(v) for v in value)
-
-
-def _opt_strs(value: Iterable[str | None]) -> tuple[str | None, ...]:
-    return tuple(None if v is None else str(v) for v in value)
-
-
-def _opt_ints(value: Iterable[int | None]) -> tuple[int | None, ...]:
-    return tuple(None if v is None else int(v) for v in value)
-
-
-def _bools(value: Iterable[bool]) -> tuple[bool, ...]:
-    return tuple(bool(v) for v in value)
-
-
-def _int_tuples(value: Iterable[Iterable[int]]) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(int(x) for x in v) for v in value)
-
-
-def _gifts(value: Iterable[Any]) -> tuple[tuple[int, Bot], ...]:
-    return tuple((int(p), Bot(b)) for p, b in value)
-
-
 @attrs.frozen(cache_hash=True)
 class Seat:
     """One player's board and money, and the Blueprints they have completed (MC-BP-ONCE)."""
@@ -65,29 +41,29 @@ class Seat:
     factory: Factory
     wallet: int
     vault: int = 0
-    completed: tuple[int, ...] = attrs.field(default=(), converter=_ints)
+    completed: tuple[int, ...] = ()
 
 
 @attrs.frozen(cache_hash=True)
 class MechanicaState:
     seats: tuple[Seat, ...]
-    stock: tuple[int, int, int] = attrs.field(converter=_stock)
-    deck: tuple[int, ...] = attrs.field(converter=_ints)
+    stock: tuple[int, int, int]
+    deck: tuple[int, ...]
     """Face-down improvements left, counted per kind in the order of ``GameData.improvements``."""
-    extras: tuple[int, ...] = attrs.field(converter=_ints)
+    extras: tuple[int, ...]
     """The improvements set aside in the box as extras, counted per kind."""
-    wheel: tuple[str | None, ...] = attrs.field(converter=_opt_strs)
+    wheel: tuple[str | None, ...]
     """The Shop's price slots, 7 first (``GameData.prices``)."""
-    recycler: tuple[int, ...] = attrs.field(converter=_ints)
+    recycler: tuple[int, ...]
     """Improvements in the Recycler, counted per kind."""
-    bp_pool: tuple[int, ...] = attrs.field(converter=_ints)
+    bp_pool: tuple[int, ...]
     """Blueprint cards never yet seen: each pile's face-down part is drawn from this pool."""
-    bp_hidden: tuple[int, ...] = attrs.field(converter=_ints)
+    bp_hidden: tuple[int, ...]
     """How many never-seen cards each pile still holds."""
-    bp_bottom: tuple[tuple[int, ...], ...] = attrs.field(converter=_int_tuples)
+    bp_bottom: tuple[tuple[int, ...], ...]
     """Cards put back under each pile, in order (they come up after its never-seen cards)."""
-    bp_top: tuple[int | None, ...] = attrs.field(converter=_opt_ints)
-    bp_turned: tuple[bool, ...] = attrs.field(converter=_bools)
+    bp_top: tuple[int | None, ...]
+    bp_turned: tuple[bool, ...]
     day: int
     phase: Phase
     current: int = 0
@@ -97,7 +73,7 @@ class MechanicaState:
     """An improvement bought this turn, to install or recycle (phase PLACE)."""
     fallen: str | None = None
     """The improvement that fell into the Recycler this turn, whose bot is to be placed (phase RECYCLE)."""
-    gifts: tuple[tuple[int, Bot], ...] = attrs.field(default=(), converter=_gifts)
+    gifts: tuple[tuple[int, Bot], ...] = ()
     """Overactive Fabricator gifts still to offer: (player, the declared bot; theirs must be lower)."""
     reveal: int = 0
     """Phase REVEAL: the pile whose top is being turned up."""

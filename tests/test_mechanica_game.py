@@ -491,11 +491,6 @@ def test_no_gift_when_a_basic_bot_is_declared(declared):
     check_invariants(g, s)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: an Overactive Fabricator that makes nothing (its hole occupied and not replaced, or the "
-    "stock out of the declared grade) still offers every other player a gift lower than the declared bot",
-)
 @pytest.mark.parametrize("why", ["hole occupied", "stock empty"])
 def test_no_gift_when_the_overactive_fabricator_makes_nothing(why):
     g, s = _overactive_turn(3)
@@ -510,11 +505,6 @@ def test_no_gift_when_the_overactive_fabricator_makes_nothing(why):
     assert s.phase is not Phase.GIFT
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: with fabricator_over_fabricator=true a fabricator tile laid over another one makes the "
-    "covered tile vanish from the game (26 improvements left; it neither stays under nor goes anywhere)",
-)
 def test_a_covered_fabricator_tile_is_not_lost():
     g = load(2, fabricator_over_fabricator=True)
     s = setup(g, deal=("advanced_fabricator", "overactive_fabricator"))

@@ -21,7 +21,7 @@ def evolve(inst: T, **changes: Any) -> T:
         if any(not a.init or (a.alias or a.name) != a.name for a in fields):
             raise TypeError(f"{cls.__name__} has fields that fast evolve does not handle; use attrs.evolve")
         names = _NAMES[cls] = tuple(a.name for a in fields)
-    unknown = changes.keys() - set(names)
-    if unknown:
-        raise TypeError(f"{cls.__name__} has no field(s) {', '.join(sorted(unknown))}")
-    return cls(*[changes[n] if n in changes else getattr(inst, n) for n in names])
+    args = [changes.pop(n) if n in changes else getattr(inst, n) for n in names]
+    if changes:
+        raise TypeError(f"{cls.__name__} has no field(s) {', '.join(sorted(changes))}")
+    return cls(*args)

@@ -62,8 +62,12 @@ def fabricate_options(factory: Factory, variant: MechanicaVariant) -> list[Fabri
     return out
 
 
-def fabricate(factory: Factory, stock: Stock, variant: MechanicaVariant, action: Fabricate) -> tuple[Factory, Stock]:
-    """Every fabricator makes its bot (MC-FAB); raises IllegalAction for a malformed declaration."""
+def fabricate(
+    factory: Factory, stock: Stock, variant: MechanicaVariant, action: Fabricate
+) -> tuple[Factory, Stock, tuple[Bot, ...]]:
+    """Every fabricator makes its bot (MC-FAB); raises IllegalAction for a malformed declaration.
+    Also returns the bots the Overactive Fabricators actually made (MC-FAB-OVERACTIVE: only these
+    let the other players make a lower bot)."""
     if action not in fabricate_options(factory, variant):
         raise IllegalAction(
             "MC-FAB",
@@ -72,6 +76,7 @@ def fabricate(factory: Factory, stock: Stock, variant: MechanicaVariant, action:
         )
     s = list(stock)
     declared = iter(action.declare)
+    made_any: list[Bot] = []
     for r, slot, makes in fabricators(factory, variant):
         bot = next(declared) if makes == "any" else Bot[makes.upper()]
         holes = list(slot.holes)
@@ -83,8 +88,10 @@ def fabricate(factory: Factory, stock: Stock, variant: MechanicaVariant, action:
         if s[bot] > 0:  # MC-STOCK
             s[bot] -= 1
             holes[0] = bot
+            if makes == "any":
+                made_any.append(bot)
         factory = factory.with_start(r, attrs.evolve(slot, holes=tuple(holes)))
-    return factory, (s[0], s[1], s[2])
+    return factory, (s[0], s[1], s[2]), tuple(made_any)
 
 
 def sell_options(factory: Factory) -> list[Sell]:

@@ -114,17 +114,17 @@ class Factory:
     def with_cell(self, row: int, col: int, placed: Placed | None) -> Factory:
         floor = list(self.floor)
         floor[cell_index(row, col)] = placed
-        return attrs.evolve(self, floor=tuple(floor))
+        return Factory(tuple(floor), self.start, self.dock)
 
     def with_start(self, row: int, slot: StartSlot) -> Factory:
         start = list(self.start)
         start[row] = slot
-        return attrs.evolve(self, start=tuple(start))
+        return Factory(self.floor, tuple(start), self.dock)
 
     def with_truck(self, row: int, truck: Truck) -> Factory:
         dock = list(self.dock)
         dock[row] = truck
-        return attrs.evolve(self, dock=tuple(dock))
+        return Factory(self.floor, self.start, tuple(dock))
 
 
 def printed_start(row: int) -> StartSlot:

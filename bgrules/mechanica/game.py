@@ -539,7 +539,10 @@ class MechanicaGame:
             factory = install(seat.factory, self.variant, key, action.row, action.col, action.rotation)
             stock = state.stock
         elif isinstance(action, PlaceFabricator):
+            covered = seat.factory.start[action.row].kind if action.row in range(ROWS) else None
             factory, spilled = install_start(seat.factory, self.variant, key, action.row)
+            if covered in self.kind_index:  # MC-PLACE-START: a covered fabricator tile goes to the Recycler
+                state = evolve(state, recycler=_add(state.recycler, self.kind_index[covered], 1))
             s = list(state.stock)
             for b in spilled:
                 s[b] += 1
@@ -552,13 +555,10 @@ class MechanicaGame:
 
     def _fabricate(self, state: MechanicaState, action: Fabricate) -> MechanicaState:
         seat = state.seats[state.current]
-        factory, stock = fabricate(seat.factory, state.stock, self.variant, action)
+        factory, stock, made = fabricate(seat.factory, state.stock, self.variant, action)
         n = self._players
         gifts = tuple(
-            ((state.current + k) % n, declared)
-            for declared in action.declare
-            if declared > Bot.BASIC
-            for k in range(1, n)
+            ((state.current + k) % n, declared) for declared in made if declared > Bot.BASIC for k in range(1, n)
         )
         state = self._seat(state, evolve(seat, factory=factory), stock=stock, gifts=gifts)
         return evolve(state, phase=Phase.GIFT) if gifts else self._rotate(state)

@@ -391,7 +391,7 @@ class FactoryGame:
         return attrs.evolve(state, factory=factory, stock=tuple(s), selling=False)
 
     def _fabricate(self, state: SandboxState, action: Fabricate) -> SandboxState:
-        factory, stock = fabricate(state.factory, state.stock, self.variant, action)
+        factory, stock, _made = fabricate(state.factory, state.stock, self.variant, action)
         state = attrs.evolve(state, factory=factory, stock=stock, selling=False)
         if state.day >= self.days:
             return attrs.evolve(state, phase=Phase.OVER)

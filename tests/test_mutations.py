@@ -18,9 +18,13 @@ import pytest
 from bgrules.core.specs import Budget, load_specs, run_spec
 from bgrules.mechanica import workday
 from bgrules.mechanica.components import Bot, Effect
+from bgrules.mechanica.fabricate import Sell
+from bgrules.mechanica.factory import install
+from bgrules.mechanica.game import MechanicaGame
 from bgrules.mechanica.movement import options
 from bgrules.mechanica.notation import parse_factory
-from bgrules.mechanica.sandbox import FactoryGame
+from bgrules.mechanica.sandbox import Demolish, FactoryGame
+from bgrules.mechanica.state import Buy, BuyFork, MechanicaState, Phase
 from bgrules.mechanica.variant import default_variant
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -293,3 +297,263 @@ def test_loop_rule_removed_on_a_fork_loop_hits_the_decision_limit(monkeypatch):
         loop_rule_removed(mp)
         state, taken = _route_east_repeatedly(game, 200)
         assert taken == 200 and state.run is not None and state.run.moving, "the mutated run goes on forever"
+
+
+# --- the whole game (specs/mechanica.toml) ------------------------------------------------------------
+# Each whole-game spec is run on ``load_game("mechanica", players=n)`` with the spec's own players, its
+# budget cut to GAME_BUDGET and MC-END-BOUND's maximum length (millions of steps) replaced by GAME_LENGTH
+# (patched in both the real and the mutated run): random games on the real rules end within ~500 steps,
+# so the ENDS specs hold on the real rules and are violated by a rule that keeps a game going.
+
+GAME_LENGTH = 1500
+GAME_BUDGET = {"games": 10, "examples": 4, "max_steps": "game"}
+
+# A variant whose two Blueprints ask for one Basic bot each: random play completes them often, and as
+# each pile holds one card, a completed card comes back on top the next day (MC-BP-DAYEND).
+CHEAP_BLUEPRINTS = """
+[[blueprints]]
+id = 1
+basic = 1
+plus = 0
+deluxe = 0
+value = 10
+
+[[blueprints]]
+id = 2
+basic = 1
+plus = 0
+deluxe = 0
+value = 12
+"""
+
+
+def _with_seat(state: MechanicaState, player: int, **changes) -> MechanicaState:
+    seats = list(state.seats)
+    seats[player] = attrs.evolve(seats[player], **changes)
+    return attrs.evolve(state, seats=tuple(seats))
+
+
+def _wrap_anytime(mp: pytest.MonkeyPatch, action_type: type, hook) -> None:
+    """Run ``hook(game, before, action, after)`` after every anytime action of ``action_type``."""
+    orig = MechanicaGame._anytime
+
+    def mutated(self, state, action):
+        after = orig(self, state, action)
+        return hook(self, state, action, after) if isinstance(action, action_type) else after
+
+    mp.setattr(MechanicaGame, "_anytime", mutated)
+
+
+def fork_bought_free(mp: pytest.MonkeyPatch) -> None:
+    """MC-FORK-BUY broken: a Fork is installed but its price is not deducted."""
+    _wrap_anytime(mp, BuyFork, lambda game, before, action, after: _with_seat(
+        after, before.current, wallet=before.seats[before.current].wallet))
+
+
+def shop_buy_charged_twice(mp: pytest.MonkeyPatch) -> None:
+    """MC-SHOP-BUY broken: buying from the Shop takes the price twice."""
+    orig = MechanicaGame._buy
+
+    def mutated(self, state, action):
+        after = orig(self, state, action)
+        seat = after.seats[state.current]
+        return _with_seat(after, state.current, wallet=seat.wallet - self.prices[action.slot])
+
+    mp.setattr(MechanicaGame, "_buy", mutated)
+
+
+def forks_beyond_the_wallet(mp: pytest.MonkeyPatch) -> None:
+    """MC-FORK-BUY broken: a Fork may be bought whatever the wallet holds."""
+    orig_options = MechanicaGame._anytime_options
+    orig_anytime = MechanicaGame._anytime
+
+    def options(self, state, seat):
+        out = orig_options(self, state, seat)
+        if seat.wallet < self.fork_price:
+            out = [*self._board_options(seat.factory)[0], *out]
+        return out
+
+    def anytime(self, state, action):
+        if isinstance(action, BuyFork):
+            seat = state.seats[state.current]
+            factory = install(seat.factory, self.variant, "fork", action.row, action.col, action.rotation)
+            return self._seat(state, attrs.evolve(seat, factory=factory, wallet=seat.wallet - self.fork_price))
+        return orig_anytime(self, state, action)
+
+    mp.setattr(MechanicaGame, "_anytime_options", options)
+    mp.setattr(MechanicaGame, "_anytime", anytime)
+
+
+def shop_buys_beyond_the_wallet(mp: pytest.MonkeyPatch) -> None:
+    """MC-SHOP-BUY broken: every Shop tile is offered and sold whatever the wallet holds."""
+    orig_legal = MechanicaGame._legal_actions
+    orig_buy = MechanicaGame._buy
+
+    def legal(self, state):
+        out = orig_legal(self, state)
+        if state.phase is Phase.BUY:
+            unaffordable = [Buy(i) for i, kind in enumerate(state.wheel) if kind is not None and Buy(i) not in out]
+            out = (*unaffordable, *out)
+        return out
+
+    def buy(self, state, action):
+        seat = state.seats[state.current]
+        rich = _with_seat(state, state.current, wallet=seat.wallet + self.prices[action.slot])
+        after = orig_buy(self, rich, action)
+        return _with_seat(after, state.current, wallet=seat.wallet - self.prices[action.slot])
+
+    mp.setattr(MechanicaGame, "_legal_actions", legal)
+    mp.setattr(MechanicaGame, "_buy", buy)
+
+
+def sale_paid_into_vault(mp: pytest.MonkeyPatch) -> None:
+    """MC-SELL broken: a sold bot's coins go into the vault instead of the wallet."""
+    orig = MechanicaGame.apply
+
+    def mutated(self, state, action):
+        after = orig(self, state, action)
+        if isinstance(action, Sell):
+            seat, was = after.seats[state.current], state.seats[state.current]
+            after = _with_seat(after, state.current, wallet=was.wallet, vault=seat.vault + seat.wallet - was.wallet)
+        return after
+
+    mp.setattr(MechanicaGame, "apply", mutated)
+
+
+def blueprint_paid_into_wallet(mp: pytest.MonkeyPatch) -> None:
+    """MC-BP-COMPLETE broken: a Blueprint's value goes into the wallet instead of the vault."""
+    orig = MechanicaGame._complete
+
+    def mutated(self, state, seat, action):
+        after = orig(self, state, seat, action)
+        value = self.cards[state.bp_top[action.pile]].value
+        done = after.seats[state.current]
+        return _with_seat(after, state.current, vault=done.vault - value, wallet=done.wallet + value)
+
+    mp.setattr(MechanicaGame, "_complete", mutated)
+
+
+def blueprint_bots_not_returned(mp: pytest.MonkeyPatch) -> None:
+    """MC-BP-COMPLETE broken: the bots taken off the trucks are not returned to the stock."""
+    orig = MechanicaGame._complete
+
+    def mutated(self, state, seat, action):
+        return attrs.evolve(orig(self, state, seat, action), stock=state.stock)
+
+    mp.setattr(MechanicaGame, "_complete", mutated)
+
+
+def demolished_bots_lost(mp: pytest.MonkeyPatch) -> None:
+    """MC-DEMOLISH broken: the bots on a demolished tile are destroyed but not returned to the stock."""
+    _wrap_anytime(mp, Demolish, lambda game, before, action, after: attrs.evolve(after, stock=before.stock))
+
+
+def blueprint_once_unchecked(mp: pytest.MonkeyPatch) -> None:
+    """MC-BP-ONCE removed: a player may complete a Blueprint they have already completed."""
+    orig_options = MechanicaGame._complete_options
+    orig_complete = MechanicaGame._complete
+
+    def options(self, state, seat):
+        return orig_options(self, state, attrs.evolve(seat, completed=()))
+
+    def complete(self, state, seat, action):
+        after = orig_complete(self, state, attrs.evolve(seat, completed=()), action)
+        done = after.seats[state.current]
+        return _with_seat(after, state.current, completed=tuple(sorted((*seat.completed, *done.completed))))
+
+    mp.setattr(MechanicaGame, "_complete_options", options)
+    mp.setattr(MechanicaGame, "_complete", complete)
+
+
+def fallen_tile_dropped(mp: pytest.MonkeyPatch) -> None:
+    """MC-SHOP-ROTATE broken: the tile falling off the Shop vanishes instead of going to the Recycler."""
+    orig = MechanicaGame._rotate
+
+    def mutated(self, state):
+        if state.wheel[-1] is None:
+            return orig(self, state)
+        return orig(self, attrs.evolve(state, wheel=(*state.wheel[:-1], None)))
+
+    mp.setattr(MechanicaGame, "_rotate", mutated)
+
+
+def no_action_when_recycling(mp: pytest.MonkeyPatch) -> None:
+    """MC-SHOP-RECYCLE broken: the player who must place a fallen tile's bot is offered nothing."""
+    orig = MechanicaGame._legal_actions
+    mp.setattr(MechanicaGame, "_legal_actions",
+               lambda self, state: () if state.phase is Phase.RECYCLE else orig(self, state))
+
+
+def end_never_fires(mp: pytest.MonkeyPatch) -> None:
+    """MC-END broken: the game goes on with new days when the deck and the Shop are empty."""
+    orig = MechanicaGame._end_day
+
+    def mutated(self, state):
+        after = orig(self, state)
+        if after.phase is Phase.OVER:
+            return attrs.evolve(after, phase=Phase.REVEAL, reveal=0, day=state.day + 1, current=0)
+        return after
+
+    mp.setattr(MechanicaGame, "_end_day", mutated)
+
+
+def deck_never_shrinks(mp: pytest.MonkeyPatch) -> None:
+    """MC-SHOP-DRAW broken: a tile drawn onto the Shop is not taken from the deck."""
+    orig = MechanicaGame._chance
+
+    def mutated(self, state, action):
+        after = orig(self, state, action)
+        return attrs.evolve(after, deck=state.deck) if state.phase is Phase.DRAW else after
+
+    mp.setattr(MechanicaGame, "_chance", mutated)
+
+
+# (spec id, mutation, variant TOML or None): each row must turn the whole-game spec's verdict to violated
+GAME_CASES = [
+    ("MC-GAME-MONEY-NONNEGATIVE", forks_beyond_the_wallet, None),
+    ("MC-GAME-MONEY-NONNEGATIVE", shop_buys_beyond_the_wallet, None),
+    ("MC-GAME-WALLET-CHANGES", fork_bought_free, None),
+    ("MC-GAME-WALLET-CHANGES", shop_buy_charged_twice, None),
+    ("MC-GAME-WALLET-CHANGES", blueprint_paid_into_wallet, CHEAP_BLUEPRINTS),
+    ("MC-GAME-WALLET-CHANGES-3P", fork_bought_free, None),
+    ("MC-GAME-WALLET-CHANGES-2P", fork_bought_free, None),
+    ("MC-GAME-VAULT-CHANGES", sale_paid_into_vault, None),
+    ("MC-GAME-VAULT-CHANGES", blueprint_paid_into_wallet, None),
+    ("MC-GAME-VAULT-CHANGES", blueprint_paid_into_wallet, CHEAP_BLUEPRINTS),
+    ("MC-GAME-IMPROVEMENTS-CONSERVED", fallen_tile_dropped, None),
+    ("MC-GAME-IMPROVEMENTS-CONSERVED-3P", fallen_tile_dropped, None),
+    ("MC-GAME-IMPROVEMENTS-CONSERVED-2P", fallen_tile_dropped, None),
+    ("MC-GAME-BOTS-CONSERVED", demolished_bots_lost, None),
+    ("MC-GAME-BOTS-CONSERVED", blueprint_bots_not_returned, None),
+    ("MC-GAME-BOTS-CONSERVED", blueprint_bots_not_returned, CHEAP_BLUEPRINTS),
+    ("MC-GAME-BLUEPRINT-ONCE", blueprint_once_unchecked, None),
+    ("MC-GAME-BLUEPRINT-ONCE", blueprint_once_unchecked, CHEAP_BLUEPRINTS),
+    ("MC-GAME-NEVER-STUCK", no_action_when_recycling, None),
+    ("MC-GAME-NEVER-STUCK-3P", no_action_when_recycling, None),
+    ("MC-GAME-NEVER-STUCK-2P", no_action_when_recycling, None),
+    ("MC-GAME-ENDS-4P", end_never_fires, None),
+    ("MC-GAME-ENDS-4P", deck_never_shrinks, None),
+    ("MC-GAME-ENDS-3P", end_never_fires, None),
+    ("MC-GAME-ENDS-2P", end_never_fires, None),
+]
+
+
+def _game_verdicts(spec_id: str, variant: str | None, tmp_path: Path) -> list[str]:
+    if spec_id not in SPECS:
+        pytest.skip(f"{spec_id} is no longer in specs/")
+    spec = attrs.evolve(SPECS[spec_id], budget=dict(GAME_BUDGET))
+    if variant is not None:
+        path = tmp_path / "variant.toml"
+        path.write_text(variant, encoding="utf-8")
+        spec = attrs.evolve(spec, variant=str(path))
+    with mock.patch.object(MechanicaGame, "_max_length", lambda self: GAME_LENGTH):
+        return [r.verdict for r in run_spec(spec, Budget())]
+
+
+@pytest.mark.parametrize(("spec_id", "mutation", "variant"), GAME_CASES,
+                         ids=[f"{s}-{m.__name__}{'-variant' if v else ''}" for s, m, v in GAME_CASES])
+def test_game_mutation_is_caught(spec_id, mutation, variant, monkeypatch, tmp_path):
+    assert set(_game_verdicts(spec_id, variant, tmp_path)) == {"holds"}, "the spec must hold on the real rules"
+    with monkeypatch.context() as mp:
+        mutation(mp)
+        assert "violated" in _game_verdicts(spec_id, variant, tmp_path), f"{mutation.__name__} slipped past {spec_id}"

@@ -21,9 +21,9 @@ def _mechanica(players: int, variant: Any, **options: Any) -> Game:
     return MechanicaGame(players=players, variant=variant, **options)
 
 
-GAMES: dict[str, tuple[Callable[..., Game], tuple[int, int]]] = {
-    "mechanica": (_mechanica, (2, 4)),
-    "mechanica-factory": (_mechanica_factory, (1, 1)),
+GAMES: dict[str, tuple[Callable[..., Game], tuple[int, int], int]] = {
+    "mechanica": (_mechanica, (2, 4), 4),
+    "mechanica-factory": (_mechanica_factory, (1, 1), 1),
 }
 
 
@@ -35,8 +35,8 @@ def load_game(name: str, players: int | None = None, variant: Any = None, **opti
     """Load a game by name. ``variant`` is None (the seeds' reading), a variant object or a TOML path."""
     if name not in GAMES:
         raise InputError("game", f"unknown game {name!r}; known: {', '.join(game_names())}")
-    factory, (lo, hi) = GAMES[name]
-    n = lo if players is None else players
+    factory, (lo, hi), default = GAMES[name]
+    n = default if players is None else players
     if not isinstance(n, int) or isinstance(n, bool) or not lo <= n <= hi:
         allowed = f"{lo}" if lo == hi else f"{lo} to {hi}"
         raise InputError("players", f"{name} is for {allowed} player(s), not {players!r}")

@@ -68,7 +68,14 @@ def fabricate(
     """Every fabricator makes its bot (MC-FAB); raises IllegalAction for a malformed declaration.
     Also returns the bots the Overactive Fabricators actually made (MC-FAB-OVERACTIVE: only these
     let the other players make a lower bot)."""
-    if action not in fabricate_options(factory, variant):
+    fabs = fabricators(factory, variant)
+    overactive = sum(1 for _, _, makes in fabs if makes == "any")
+    occupied = {r for r, s, _ in fabs if s.holes[0] is not None}
+    if (
+        len(action.declare) != overactive
+        or not set(action.replace) <= occupied
+        or list(action.replace) != sorted(set(action.replace))
+    ):
         raise IllegalAction(
             "MC-FAB",
             f"{action!r}: declare one bot per Overactive Fabricator (top row first) and replace only "
@@ -77,7 +84,7 @@ def fabricate(
     s = list(stock)
     declared = iter(action.declare)
     made_any: list[Bot] = []
-    for r, slot, makes in fabricators(factory, variant):
+    for r, slot, makes in fabs:
         bot = next(declared) if makes == "any" else Bot[makes.upper()]
         holes = list(slot.holes)
         if holes[0] is not None:

@@ -130,12 +130,18 @@ class MechanicaGame:
         uses_extras = players in (2, 3) or rulings.extras_4p == "unused"
         self.extras_target = min(data.extras, self.total_tiles) if uses_extras else 0
         self.double_rotation = players in (2, 3)
+        if min(self.variant.rulings.bots_per_grade - players * n for n in starting_factory().bot_counts()) < 0:
+            raise InputError(
+                "variant", f"bots_per_grade {self.variant.rulings.bots_per_grade} is too small for {players} players"
+            )
         self._board_memo: dict[
             tuple[object, ...],
             tuple[tuple[BuyFork, ...], tuple[tuple[BuyTruck, int], ...], tuple[Demolish | DemolishFabricator, ...]],
         ] = {}
         self._truck_prices = self._price_table()
         self._last_legal: tuple[MechanicaState, tuple[Any, ...]] | None = None
+        self._draw_memo: dict[tuple[int, ...], tuple[tuple[Any, Fraction], ...]] = {}
+        self._reveal_memo: dict[tuple[int, ...], tuple[tuple[Any, Fraction], ...]] = {}
         fork = self.variant.catalogue.tiles.get("fork")
         self.fork_price = fork.price if fork is not None and fork.price is not None else 1_000_000
         self._info = GameInfo(
@@ -185,6 +191,7 @@ class MechanicaGame:
         per = self.variant.rulings.bots_per_grade
         placed = factory.bot_counts()
         stock = (per - self._players * placed[0], per - self._players * placed[1], per - self._players * placed[2])
+
         n_cards = len(data.blueprints)
         state = MechanicaState(
             seats=seats,
@@ -246,13 +253,21 @@ class MechanicaGame:
         if phase is Phase.EXTRA:
             return self._draws(state.extras)
         if phase is Phase.REVEAL:
-            n = len(state.bp_pool)
-            return tuple((Reveal(c), Fraction(1, n)) for c in state.bp_pool)
+            found = self._reveal_memo.get(state.bp_pool)
+            if found is None:
+                n = len(state.bp_pool)
+                found = self._reveal_memo[state.bp_pool] = tuple((Reveal(c), Fraction(1, n)) for c in state.bp_pool)
+            return found
         return ()
 
     def _draws(self, counts: tuple[int, ...]) -> tuple[tuple[Any, Fraction], ...]:
-        total = sum(counts)
-        return tuple((Draw(k), Fraction(n, total)) for k, n in zip(self.kinds, counts, strict=True) if n)
+        """Each kind left, with probability (copies left) / (tiles left) (memoised per count vector)."""
+        found = self._draw_memo.get(counts)
+        if found is None:
+            total = sum(counts)
+            found = tuple((Draw(k), Fraction(n, total)) for k, n in zip(self.kinds, counts, strict=True) if n)
+            self._draw_memo[counts] = found
+        return found
 
     # --- legal actions ------------------------------------------------------------------------------
 
@@ -456,8 +471,7 @@ class MechanicaGame:
         return evolve(state, seats=_set(state.seats, i, seat), **changes)
 
     def _chance(self, state: MechanicaState, action: Any) -> MechanicaState:
-        legal = self.legal_actions(state)
-        if action not in legal:
+        if not any(action == a for a, _p in self.chance_outcomes(state)):
             raise IllegalAction("MC-CHANCE", f"{action!r} is not a possible chance outcome here")
         phase = state.phase
         if isinstance(action, Reveal):

@@ -16,7 +16,14 @@ import attrs
 
 from bgrules.core.codec import read_toml, structure
 from bgrules.core.errors import InputError
-from bgrules.mechanica.components import Catalogue, catalogue_from_data, default_catalogue, default_component_data
+from bgrules.mechanica.components import (
+    PROVENANCES,
+    Catalogue,
+    Zone,
+    catalogue_from_data,
+    default_catalogue,
+    default_component_data,
+)
 
 
 @attrs.frozen
@@ -96,6 +103,11 @@ def _game_data(data: Mapping[str, Any], source: str) -> GameData:
         },
     }
     game = structure(raw, GameData, source)
+    bad = {k: v for k, v in game.provenance.items() if v not in PROVENANCES}
+    bad.update({f"blueprint {b.id}": b.provenance for b in game.blueprints if b.provenance not in PROVENANCES})
+    if bad:
+        name, value = next(iter(bad.items()))
+        raise InputError(f"{source} {name}", f"provenance {value!r}; expected one of {', '.join(PROVENANCES)}")
     ids = [b.id for b in game.blueprints]
     if len(set(ids)) != len(ids):
         raise InputError(f"{source} blueprints", "Blueprint ids must be distinct")
@@ -182,8 +194,12 @@ def variant_from_data(data: Mapping[str, Any], source: str = "variant") -> Mecha
     else:
         game = default_game()
     for key in game.improvements:
-        if key not in catalogue.tiles or catalogue.tiles[key].printed:
+        tile = catalogue.tiles.get(key)
+        if tile is None or tile.printed or tile.price is not None or tile.zone is Zone.DOCK:
             raise InputError(f"{source} setup.improvements", f"{key!r} is not an improvement tile")
+    for key, tile in catalogue.tiles.items():
+        if tile.price is not None and tile.price < 1:
+            raise InputError(f"{source} tiles.{key}", "a bought tile's price is at least 1")
     return MechanicaVariant(rulings=rulings, catalogue=catalogue, game=game, source=source)
 
 

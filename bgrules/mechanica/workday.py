@@ -146,6 +146,8 @@ def _take(stock: tuple[int, int, int], bot: Bot, n: int) -> tuple[tuple[int, int
 def start_run(factory: Factory, stock: tuple[int, int, int], variant: MechanicaVariant) -> Run:
     """MC-MOVE-SRC: empty every output and fabricator hole at once and set those bots moving."""
     launches = launch_nodes(factory, variant)
+    if not launches and not any(p is not None and p.inputs for p in factory.floor):
+        return Run(factory, stock, phase=RunPhase.DONE, cursor=len(factory.floor))
     moving = []
     floor = list(factory.floor)
     start = list(factory.start)

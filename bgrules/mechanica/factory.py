@@ -68,6 +68,10 @@ class Truck:
     load: tuple[Bot, ...] = attrs.field(default=(), converter=_sorted_bots)
 
 
+Layout = tuple[tuple[tuple[str, int] | None, ...], tuple[str, ...], tuple[str, ...]]
+"""A board's tiles without its bots: floor (kind, rotation) or None per cell, Start Zone kinds, truck kinds."""
+
+
 def _sized(n: int, what: str) -> Callable[[object, object, tuple[object, ...]], None]:
     def check(inst: object, attribute: object, value: tuple[object, ...]) -> None:
         if len(value) != n:
@@ -83,7 +87,7 @@ class Factory:
     dock: tuple[Truck, ...] = attrs.field(validator=_sized(ROWS, "the Loading Dock"))
 
     @functools.cached_property
-    def layout(self) -> tuple[object, ...]:
+    def layout(self) -> Layout:
         """The tiles without the bots: floor (kind, rotation) cells, Start Zone kinds, truck kinds."""
         return (
             tuple(None if p is None else (p.kind, p.rotation) for p in self.floor),
@@ -106,6 +110,11 @@ class Factory:
             yield from truck.load
 
     def bot_counts(self) -> tuple[int, int, int]:
+        """Bots on the board by grade (Basic, Plus, Deluxe)."""
+        return self._bot_counts
+
+    @functools.cached_property
+    def _bot_counts(self) -> tuple[int, int, int]:
         counts = [0, 0, 0]
         for bot in self.bots():
             counts[bot] += 1

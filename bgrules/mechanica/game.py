@@ -99,6 +99,9 @@ ACTION_TYPES: tuple[type, ...] = (
     Reveal,
 )
 PILES = 2
+_TRUCK_ACTIONS = {(k, r): BuyTruck(k, r) for k in ("big_truck", "huge_truck") for r in range(ROWS)}
+_DEMOLISH_ACTIONS = tuple(Demolish(i // COLS, i % COLS) for i in range(ROWS * COLS))
+_DEMOLISH_START_ACTIONS = tuple(DemolishFabricator(r) for r in range(ROWS))
 _FORK_ACTIONS = {(r, c, rot): BuyFork(r, c, rot) for r in range(ROWS) for c in range(COLS) for rot in range(4)}
 
 
@@ -140,6 +143,7 @@ class MechanicaGame:
         ] = {}
         self._truck_prices = self._price_table()
         self._last_legal: tuple[MechanicaState, tuple[Any, ...]] | None = None
+        self._complete_memo: dict[tuple[object, ...], tuple[Complete, ...]] = {}
         self._draw_memo: dict[tuple[int, ...], tuple[tuple[Any, Fraction], ...]] = {}
         self._reveal_memo: dict[tuple[int, ...], tuple[tuple[Any, Fraction], ...]] = {}
         fork = self.variant.catalogue.tiles.get("fork")
@@ -389,21 +393,34 @@ class MechanicaGame:
                 for r in range(ROWS):
                     price = self._truck_prices.get((factory.dock[r].kind, key))
                     if price is not None:
-                        trucks.append((BuyTruck(key, r), price))
+                        trucks.append((_TRUCK_ACTIONS[(key, r)], price))
         demolitions: list[Demolish | DemolishFabricator] = [
-            Demolish(i // COLS, i % COLS) for i, p in enumerate(factory.floor) if p is not None
+            _DEMOLISH_ACTIONS[i] for i, p in enumerate(factory.floor) if p is not None
         ]
-        demolitions.extend(DemolishFabricator(r) for r, s in enumerate(factory.start) if not cat.tile(s.kind).printed)
+        demolitions.extend(
+            _DEMOLISH_START_ACTIONS[r] for r, s in enumerate(factory.start) if not cat.tile(s.kind).printed
+        )
         if len(self._board_memo) > 50_000:
             self._board_memo.clear()
         found = self._board_memo[factory.layout] = (forks, tuple(trucks), tuple(demolitions))
         return found
 
-    def _complete_options(self, state: MechanicaState, seat: Seat) -> list[Complete]:
+    def _complete_options(self, state: MechanicaState, seat: Seat) -> tuple[Complete, ...]:
+        """MC-BP-COMPLETE: every way to complete a face-up Blueprint from the trucks (memoised)."""
+        dock = seat.factory.dock
+        if not any(t.load for t in dock):
+            return ()
+        key = (dock, state.bp_top, seat.completed)
+        found = self._complete_memo.get(key)
+        if found is None:
+            if len(self._complete_memo) > 50_000:
+                self._complete_memo.clear()
+            found = self._complete_memo[key] = tuple(self._complete_uncached(state, seat))
+        return found
+
+    def _complete_uncached(self, state: MechanicaState, seat: Seat) -> list[Complete]:
         out: list[Complete] = []
         loads = [t.load for t in seat.factory.dock]
-        if not any(loads):
-            return out
         on_trucks = [sum(load.count(g) for load in loads) for g in Bot]
         for pile in range(PILES):
             card_id = state.bp_top[pile]

@@ -26,9 +26,18 @@ def money_never_negative(game: MechanicaGame, state: MechanicaState) -> str | No
     return None
 
 
-def _installed(game: MechanicaGame, factory: Factory) -> list[str]:
-    kinds = [p.kind for p in factory.floor if p is not None] + [s.kind for s in factory.start]
-    return [k for k in kinds if k in game.kind_index]
+def _installed(game: MechanicaGame, factory: Factory) -> int:
+    """How many of the 27 improvements stand on this board (Forks and printed tiles are not counted)."""
+    floor, start, _dock = factory.layout
+    found = _INSTALLED.get((id(game), floor, start))
+    if found is None:
+        kinds = [cell[0] for cell in floor if cell is not None] + list(start)
+        found = _INSTALLED[(id(game), floor, start)] = sum(1 for k in kinds if k in game.kind_index)
+    return found
+
+
+_INSTALLED: dict[tuple[object, ...], int] = {}
+_SUMS_TO_ONE: dict[tuple[tuple[Any, Any], ...], bool] = {}
 
 
 def improvements_conserved(game: MechanicaGame, state: MechanicaState) -> str | None:
@@ -38,7 +47,7 @@ def improvements_conserved(game: MechanicaGame, state: MechanicaState) -> str | 
             return f"the {name} holds a negative count {counts}"
     total = sum(state.deck) + sum(state.extras) + sum(state.recycler)
     total += sum(1 for w in state.wheel if w is not None)
-    total += sum(len(_installed(game, seat.factory)) for seat in state.seats)
+    total += sum(_installed(game, seat.factory) for seat in state.seats)
     total += (state.pending is not None) + (state.fallen is not None)
     if total != game.total_tiles:
         return f"{total} improvements accounted for, not {game.total_tiles}"
@@ -83,7 +92,10 @@ def never_stuck(game: MechanicaGame, state: MechanicaState) -> str | None:
         return None
     if game.to_move(state) is CHANCE:
         outcomes = game.chance_outcomes(state)
-        if not outcomes or sum(p for _a, p in outcomes) != 1:
+        ok = _SUMS_TO_ONE.get(outcomes)
+        if ok is None:
+            ok = _SUMS_TO_ONE[outcomes] = bool(outcomes) and sum(p for _a, p in outcomes) == 1
+        if not ok:
             return f"chance node in phase {state.phase.value} without outcomes summing to 1"
         return None
     if not game.legal_actions(state):

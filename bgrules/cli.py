@@ -206,14 +206,26 @@ def prove(proofs_dir: Path, timeout_ms: int, only: str | None, as_json: bool, ju
 # --- simulate --------------------------------------------------------------------------------------
 
 
-def _game_predicates(game_name: str, specs_dir: Path) -> list[tuple[str, str, Callable[..., str | None]]]:
+def _game_predicates(
+    game_name: str, players: int, specs_dir: Path
+) -> list[tuple[str, str, Callable[..., str | None]]]:
+    """The invariants of specs/ for this game and player count on its default rules (one per predicate)."""
     from bgrules.core.specs import load_specs, resolve_predicate
 
     if not specs_dir.is_dir():
         return []
     out = []
+    seen: set[str] = set()
     for spec in load_specs(specs_dir):
-        if spec.game == game_name and spec.expected == "holds" and spec.variant is None and not spec.options:
+        if (
+            spec.game == game_name
+            and spec.players in (None, players)
+            and spec.expected == "holds"
+            and spec.variant is None
+            and not spec.options
+            and spec.predicate not in seen
+        ):
+            seen.add(spec.predicate)
             out.append((spec.id, spec.kind, resolve_predicate(spec.predicate, spec.source)))
     return out
 
@@ -247,7 +259,9 @@ def simulate(
     if n_games < 1:
         raise InputError("--games", "play at least one game")
     game = load_game(game_name, players=players, variant=str(variant) if variant else None, **_parse_options(options))
-    preds = _game_predicates(game_name, specs_dir) if check else []
+    preds = _game_predicates(game_name, game.players, specs_dir) if check else []
+    step_preds = [p for p in preds if p[1] != "game"]
+    game_preds = [p for p in preds if p[1] == "game"]
     lengths: list[int] = []
     scores: list[tuple[int, ...]] = []
     wins = [0] * game.players
@@ -261,11 +275,15 @@ def simulate(
             state = game.initial_state()
             for before, action, after in walk(game, s):
                 steps += 1
-                for spec_id, kind, pred in preds:
+                for spec_id, kind, pred in step_preds:
                     msg = pred(game, after) if kind == "state" else pred(game, before, action, after)
                     if msg:
                         violations.append({"id": spec_id, "seed": s, "step": steps, "detail": msg})
                 state = after
+            for spec_id, _kind, pred in game_preds:
+                msg = pred(game, state, steps)
+                if msg:
+                    violations.append({"id": spec_id, "seed": s, "step": steps, "detail": msg})
             if not game.is_terminal(state):
                 truncated += 1
             lengths.append(steps)

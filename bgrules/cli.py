@@ -206,9 +206,7 @@ def prove(proofs_dir: Path, timeout_ms: int, only: str | None, as_json: bool, ju
 # --- simulate --------------------------------------------------------------------------------------
 
 
-def _game_predicates(
-    game_name: str, players: int, specs_dir: Path
-) -> list[tuple[str, str, Callable[..., str | None]]]:
+def _game_predicates(game_name: str, players: int, specs_dir: Path) -> list[tuple[str, str, Callable[..., str | None]]]:
     """The invariants of specs/ for this game and player count on its default rules (one per predicate)."""
     from bgrules.core.specs import load_specs, resolve_predicate
 

@@ -336,6 +336,14 @@ value = 12
 """
 
 
+# A variant in which every player starts with 40 coins: random play then buys from the Shop often
+# (with the seed's 8 coins it mostly buys Forks and Shop buys are rare).
+RICH = """
+[setup]
+money = [40]
+"""
+
+
 def _with_seat(state: MechanicaState, player: int, **changes) -> MechanicaState:
     seats = list(state.seats)
     seats[player] = attrs.evolve(seats[player], **changes)
@@ -363,6 +371,16 @@ def shop_buy_charged_twice(mp: pytest.MonkeyPatch) -> None:
         after = orig(self, state, action)
         seat = after.seats[state.current]
         return _with_seat(after, state.current, wallet=seat.wallet - self.prices[action.slot])
+
+    mp.setattr(MechanicaGame, "_buy", mutated)
+
+
+def shop_buy_not_charged(mp: pytest.MonkeyPatch) -> None:
+    """MC-SHOP-BUY broken: a tile bought from the Shop costs nothing."""
+    orig = MechanicaGame._buy
+
+    def mutated(self, state, action):
+        return _with_seat(orig(self, state, action), state.current, wallet=state.seats[state.current].wallet)
 
     mp.setattr(MechanicaGame, "_buy", mutated)
 
@@ -522,15 +540,17 @@ def deck_never_shrinks(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(MechanicaGame, "_chance", mutated)
 
 
-# (spec id, mutation, variant TOML or None): each row must turn the whole-game spec's verdict to violated
+# (spec id, mutation, variant TOML or None for the seed's figures): each row must turn the whole-game spec's verdict to violated
 GAME_CASES = [
     ("MC-GAME-MONEY-NONNEGATIVE", forks_beyond_the_wallet, None),
     ("MC-GAME-MONEY-NONNEGATIVE", shop_buys_beyond_the_wallet, None),
     ("MC-GAME-WALLET-CHANGES", fork_bought_free, None),
-    ("MC-GAME-WALLET-CHANGES", shop_buy_charged_twice, None),
+    ("MC-GAME-WALLET-CHANGES", shop_buy_charged_twice, RICH),
     ("MC-GAME-WALLET-CHANGES", blueprint_paid_into_wallet, CHEAP_BLUEPRINTS),
     ("MC-GAME-WALLET-CHANGES-3P", fork_bought_free, None),
+    ("MC-GAME-WALLET-CHANGES-3P", shop_buy_not_charged, RICH),
     ("MC-GAME-WALLET-CHANGES-2P", fork_bought_free, None),
+    ("MC-GAME-WALLET-CHANGES-2P", shop_buy_not_charged, RICH),
     ("MC-GAME-VAULT-CHANGES", sale_paid_into_vault, None),
     ("MC-GAME-VAULT-CHANGES", blueprint_paid_into_wallet, None),
     ("MC-GAME-VAULT-CHANGES", blueprint_paid_into_wallet, CHEAP_BLUEPRINTS),
@@ -551,6 +571,7 @@ GAME_CASES = [
 ]
 
 
+_VARIANT_NAMES = {CHEAP_BLUEPRINTS: "-cheap-blueprints", RICH: "-rich"}
 _REAL_GAME_VERDICTS: dict[tuple[str, str | None], list[str]] = {}
 
 
@@ -575,7 +596,7 @@ def _game_verdicts(spec_id: str, variant: str | None, tmp_path: Path) -> list[st
 
 
 @pytest.mark.parametrize(("spec_id", "mutation", "variant"), GAME_CASES,
-                         ids=[f"{s}-{m.__name__}{'-variant' if v else ''}" for s, m, v in GAME_CASES])
+                         ids=[f"{s}-{m.__name__}{_VARIANT_NAMES.get(v, '')}" for s, m, v in GAME_CASES])
 def test_game_mutation_is_caught(spec_id, mutation, variant, monkeypatch, tmp_path):
     assert set(_real_game_verdicts(spec_id, variant, tmp_path)) == {"holds"}, "the spec must hold on the real rules"
     with monkeypatch.context() as mp:

@@ -136,6 +136,12 @@ class Factory:
         return Factory(self.floor, self.start, tuple(dock))
 
 
+def installed_value(factory: Factory, cat: Catalogue) -> int:
+    """MC-SCORE: the values of the tiles installed on the floor and in the Start Zone (printed ones are 0)."""
+    value = sum(cat.tile(p.kind).value for p in factory.floor if p is not None)
+    return value + sum(cat.tile(s.kind).value for s in factory.start if not cat.tile(s.kind).printed)
+
+
 def printed_start(row: int) -> StartSlot:
     """MC-BOARD: the Basic Fabricator is printed in the middle row; the others are plain holes."""
     return StartSlot("basic_fabricator" if row == 1 else "start_hole", (None,))

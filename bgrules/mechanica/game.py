@@ -41,6 +41,7 @@ from bgrules.mechanica.factory import (
     install,
     install_start,
     install_truck,
+    installed_value,
     legal_placements,
     starting_factory,
 )
@@ -230,13 +231,7 @@ class MechanicaGame:
     def scores(self, state: MechanicaState) -> tuple[int, ...]:
         """MC-SCORE: wallet + vault + the values of installed improvements."""
         cat = self.variant.catalogue
-        out = []
-        for seat in state.seats:
-            f = seat.factory
-            value = sum(cat.tile(p.kind).value for p in f.floor if p is not None)
-            value += sum(cat.tile(s.kind).value for s in f.start if not cat.tile(s.kind).printed)
-            out.append(seat.wallet + seat.vault + value)
-        return tuple(out)
+        return tuple(seat.wallet + seat.vault + installed_value(seat.factory, cat) for seat in state.seats)
 
     def winners(self, state: MechanicaState) -> tuple[int, ...]:
         """MC-END-TIE: the highest score wins; ties shared, or broken by money in hand (variant)."""

@@ -34,6 +34,7 @@ from bgrules.mechanica.factory import (
     install,
     install_start,
     install_truck,
+    installed_value,
     legal_placements,
     starting_factory,
 )
@@ -277,11 +278,7 @@ class FactoryGame:
 
     def scores(self, state: SandboxState) -> tuple[int, ...]:
         """MC-SCORE: wallet + vault + the values of the installed improvements."""
-        cat = self.variant.catalogue
-        board = state.board
-        value = sum(cat.tile(p.kind).value for p in board.floor if p is not None)
-        value += sum(cat.tile(s.kind).value for s in board.start if not cat.tile(s.kind).printed)
-        return (state.wallet + state.vault + value,)
+        return (state.wallet + state.vault + installed_value(state.board, self.variant.catalogue),)
 
     def winners(self, state: SandboxState) -> tuple[int, ...]:
         return (0,)

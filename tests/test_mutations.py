@@ -540,7 +540,7 @@ def deck_never_shrinks(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(MechanicaGame, "_chance", mutated)
 
 
-# (spec id, mutation, variant TOML or None for the seed's figures): each row must turn the whole-game spec's verdict to violated
+# (spec id, mutation, variant TOML or None for the seed's figures): each row must turn the spec to violated
 GAME_CASES = [
     ("MC-GAME-MONEY-NONNEGATIVE", forks_beyond_the_wallet, None),
     ("MC-GAME-MONEY-NONNEGATIVE", shop_buys_beyond_the_wallet, None),
@@ -564,6 +564,14 @@ GAME_CASES = [
     ("MC-GAME-NEVER-STUCK", no_action_when_recycling, None),
     ("MC-GAME-NEVER-STUCK-3P", no_action_when_recycling, None),
     ("MC-GAME-NEVER-STUCK-2P", no_action_when_recycling, None),
+    ("MC-GAME-MONEY-NONNEGATIVE-3P", forks_beyond_the_wallet, None),
+    ("MC-GAME-MONEY-NONNEGATIVE-2P", forks_beyond_the_wallet, None),
+    ("MC-GAME-VAULT-CHANGES-3P", sale_paid_into_vault, None),
+    ("MC-GAME-VAULT-CHANGES-2P", sale_paid_into_vault, None),
+    ("MC-GAME-BOTS-CONSERVED-3P", sold_bot_not_restocked, None),
+    ("MC-GAME-BOTS-CONSERVED-2P", sold_bot_not_restocked, None),
+    ("MC-GAME-BLUEPRINT-ONCE-3P", blueprint_once_unchecked, CHEAP_BLUEPRINTS),
+    ("MC-GAME-BLUEPRINT-ONCE-2P", blueprint_once_unchecked, CHEAP_BLUEPRINTS),
     ("MC-GAME-ENDS-4P", end_never_fires, None),
     ("MC-GAME-ENDS-4P", deck_never_shrinks, None),
     ("MC-GAME-ENDS-3P", end_never_fires, None),

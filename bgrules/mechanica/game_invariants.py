@@ -29,10 +29,13 @@ def money_never_negative(game: MechanicaGame, state: MechanicaState) -> str | No
 def _installed(game: MechanicaGame, factory: Factory) -> int:
     """How many of the 27 improvements stand on this board (Forks and printed tiles are not counted)."""
     floor, start, _dock = factory.layout
-    found = _INSTALLED.get((id(game), floor, start))
+    key = (game.kinds, floor, start)
+    found = _INSTALLED.get(key)
     if found is None:
+        if len(_INSTALLED) > 100_000:
+            _INSTALLED.clear()
         kinds = [cell[0] for cell in floor if cell is not None] + list(start)
-        found = _INSTALLED[(id(game), floor, start)] = sum(1 for k in kinds if k in game.kind_index)
+        found = _INSTALLED[key] = sum(1 for k in kinds if k in game.kind_index)
     return found
 
 
@@ -94,6 +97,8 @@ def never_stuck(game: MechanicaGame, state: MechanicaState) -> str | None:
         outcomes = game.chance_outcomes(state)
         ok = _SUMS_TO_ONE.get(outcomes)
         if ok is None:
+            if len(_SUMS_TO_ONE) > 100_000:
+                _SUMS_TO_ONE.clear()
             ok = _SUMS_TO_ONE[outcomes] = bool(outcomes) and sum(p for _a, p in outcomes) == 1
         if not ok:
             return f"chance node in phase {state.phase.value} without outcomes summing to 1"

@@ -77,7 +77,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args()
-    result: dict[str, Any] = {"python": platform.python_version(), "machine": platform.machine(), "players": args.players}
+    result: dict[str, Any] = {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "players": args.players,
+    }
     chess_figures = chess_random_play(args.seconds)
     result.update(chess_figures or {"chess": "not installed (pip install chess)"})
     # fresh seeds for each measurement, so no game is played twice

@@ -21,7 +21,14 @@ def _mechanica(players: int, variant: Any, **options: Any) -> Game:
     return MechanicaGame(players=players, variant=variant, **options)
 
 
+def _botfactory(players: int, variant: Any, **options: Any) -> Game:
+    from bgrules.botfactory.game import BotFactoryGame
+
+    return BotFactoryGame(players=players, variant=variant, **options)
+
+
 GAMES: dict[str, tuple[Callable[..., Game], tuple[int, int], int]] = {
+    "botfactory": (_botfactory, (2, 4), 4),
     "mechanica": (_mechanica, (2, 4), 4),
     "mechanica-factory": (_mechanica_factory, (1, 1), 1),
 }

@@ -1,0 +1,215 @@
+"""Bot Factory rulings and component data in one frozen object; the default is the seed's reading.
+
+A TOML variant file may hold ``[rulings]`` (fields of :class:`Rulings`) and any of the component tables of
+``data/components.toml`` (``[counts]``, ``[wheel]``, ``[boards]``, ``[finance]``, ``[[contracts]]``), whose
+keys replace the default figures.
+"""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+import attrs
+
+from bgrules.core.codec import read_toml, structure
+from bgrules.core.errors import InputError
+
+PROVENANCES = ("seed", "official", "assumed")
+BOARDS = ("assembly", "production", "project", "finance")
+
+
+@attrs.frozen
+class Rulings:
+    """Readings of the seed's open questions (docs/rules/botfactory.md, Ambiguities)."""
+
+    unpaid_share: Literal["additional_only", "nothing"] = "additional_only"
+    """BF-SANDRA-SHARE: a player sharing Sandra's board who does not pay may still take additional actions,
+    or may do nothing at all."""
+    bots_per_colour_to_end: int = 0
+    """BF-END: how many bots of one colour end the game once built; 0 = all of that colour's bots."""
+
+
+@attrs.frozen
+class Contract:
+    id: int
+    needs: dict[str, int]
+    points: int
+    provenance: str = "assumed"
+
+
+@attrs.frozen
+class Counts:
+    tokens_per_colour: int
+    bots_per_colour: int
+    parts_per_colour_slot: int
+    universal_per_slot: int
+    projects_per_colour: int
+    start_tokens: int
+    last_player_extra_token: int
+    token_cap: int
+    part_limit: int
+    project_limit: int
+    bots_to_end: int
+    provenance: dict[str, str] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class Wheel:
+    setup: tuple[str, ...]
+    top: tuple[int, ...]
+    output: tuple[int, ...]
+    marked: tuple[int, ...]
+    sandra_start: int
+    provenance: dict[str, str] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class Boards:
+    assembly: tuple[int, ...]
+    production: tuple[int, ...]
+    project: tuple[int, ...]
+    finance: tuple[int, ...]
+    assembly_last_extra_cost: int
+    icon_slots: tuple[str, ...]
+    spares: int
+    project_columns: int
+    project_rows: int
+    sandra_start: int
+    provenance: dict[str, str] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class Finance:
+    track_max: int
+    start_value: int
+    lines: tuple[int, ...]
+    line_rewards: tuple[str, ...]
+    contracts_face_up: int
+    reservation_costs: tuple[int, ...]
+    provenance: dict[str, str] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class Components:
+    colours: tuple[str, ...]
+    slots: tuple[str, ...]
+    counts: Counts
+    wheel: Wheel
+    boards: Boards
+    finance: Finance
+    contracts: tuple[Contract, ...]
+
+    def spaces(self) -> tuple[tuple[int, int, int], ...]:
+        """Every action space as (board index, space index, action count), left to right across boards."""
+        return tuple((b, s, n) for b, name in enumerate(BOARDS) for s, n in enumerate(getattr(self.boards, name)))
+
+
+def _check(c: Components, where: str) -> None:
+    if len(c.colours) != 4 or len(set(c.colours)) != 4:
+        raise InputError(f"{where} colours", "Bot Factory has four distinct colours")
+    if tuple(c.slots) != ("head", "torso", "legs"):
+        raise InputError(f"{where} slots", "the slots are head, torso, legs")
+    for table in (c.counts, c.wheel, c.boards, c.finance):
+        for key, prov in table.provenance.items():
+            if prov not in PROVENANCES:
+                raise InputError(f"{where} provenance of {key}", f"{prov!r}; expected one of {', '.join(PROVENANCES)}")
+    w = c.wheel
+    if len(w.setup) != 8 or any(col not in c.colours for col in w.setup):
+        raise InputError(f"{where} wheel.setup", "eight colours, one per Wheel space")
+    for name in ("top", "output", "marked"):
+        if any(p not in range(8) for p in getattr(w, name)):
+            raise InputError(f"{where} wheel.{name}", "Wheel positions are 0-7")
+    for name in BOARDS:
+        counts = getattr(c.boards, name)
+        if not counts or any(n < 1 for n in counts):
+            raise InputError(f"{where} boards.{name}", "each board has action spaces with counts of at least 1")
+    if any(s not in c.slots for s in c.boards.icon_slots):
+        raise InputError(f"{where} boards.icon_slots", "icon slots are head, torso or legs")
+    if c.boards.project_columns != 2 or c.boards.project_rows < 1 or c.boards.spares < 0:
+        raise InputError(f"{where} boards", "the Project board has 2 columns and at least 1 row")
+    f = c.finance
+    if len(f.lines) != len(f.line_rewards) or any(r not in ("part", "project") for r in f.line_rewards):
+        raise InputError(f"{where} finance", "each value line has a reward, 'part' or 'project'")
+    if not 0 <= f.start_value <= f.track_max or not f.reservation_costs or min(f.reservation_costs) < 1:
+        raise InputError(f"{where} finance", "start value on the track; reservation costs at least 1")
+    ids = [k.id for k in c.contracts]
+    if len(set(ids)) != len(ids) or len(ids) < f.contracts_face_up:
+        raise InputError(f"{where} contracts", "distinct contract ids, at least as many as are face up")
+    for k in c.contracts:
+        if not k.needs or any(col not in c.colours or n < 1 for col, n in k.needs.items()):
+            raise InputError(f"{where} contract {k.id}", "needs name colours with counts of at least 1")
+        if k.provenance not in PROVENANCES:
+            raise InputError(f"{where} contract {k.id}", f"provenance {k.provenance!r}")
+
+
+def _flatten(data: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "colours": data.get("colours"),
+        "slots": data.get("slots"),
+        "counts": data.get("counts"),
+        "wheel": data.get("wheel"),
+        "boards": data.get("boards"),
+        "finance": data.get("finance"),
+        "contracts": data.get("contracts"),
+    }
+
+
+def default_component_data() -> dict[str, Any]:
+    text = resources.files("bgrules.botfactory").joinpath("data/components.toml").read_text("utf-8")
+    return tomllib.loads(text)
+
+
+_DEFAULT: Components | None = None
+
+
+def default_components() -> Components:
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = structure(_flatten(default_component_data()), Components, "components.toml")
+        _check(_DEFAULT, "components.toml")
+    return _DEFAULT
+
+
+@attrs.frozen
+class BotFactoryVariant:
+    rulings: Rulings = attrs.field(factory=Rulings)
+    components: Components = attrs.field(factory=default_components)
+    source: str = "default"
+
+
+def variant_from_data(data: Mapping[str, Any], source: str = "variant") -> BotFactoryVariant:
+    tables = ("rulings", "counts", "wheel", "boards", "finance", "contracts")
+    unknown = sorted(set(data) - set(tables))
+    if unknown:
+        raise InputError(source, f"unknown table(s) {', '.join(unknown)}; expected {', '.join(tables)}")
+    rulings = structure(data.get("rulings", {}), Rulings, f"{source} [rulings]")
+    if rulings.bots_per_colour_to_end < 0:
+        raise InputError(f"{source} [rulings]", "bots_per_colour_to_end is 0 (all) or more")
+    components = default_components()
+    if set(data) - {"rulings"}:
+        merged = copy.deepcopy(default_component_data())
+        for table in ("counts", "wheel", "boards", "finance"):
+            if table in data:
+                if not isinstance(data[table], Mapping):
+                    raise InputError(f"{source} [{table}]", "expected a table")
+                merged[table].update(data[table])
+        if "contracts" in data:
+            merged["contracts"] = data["contracts"]
+        components = structure(_flatten(merged), Components, source)
+        _check(components, source)
+    return BotFactoryVariant(rulings=rulings, components=components, source=source)
+
+
+def load_variant(spec: BotFactoryVariant | str | Path | Mapping[str, Any] | None) -> BotFactoryVariant:
+    if spec is None:
+        return BotFactoryVariant()
+    if isinstance(spec, BotFactoryVariant):
+        return spec
+    if isinstance(spec, Mapping):
+        return variant_from_data(spec)
+    return variant_from_data(read_toml(spec), str(spec))

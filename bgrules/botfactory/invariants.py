@@ -1,0 +1,124 @@
+"""Named predicates over Bot Factory states: the executable half of specs/botfactory.toml.
+
+State predicates take ``(game, state)``, game predicates ``(game, final_state, steps)``; each returns None
+when the fact holds, or what is wrong.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from bgrules.botfactory.game import BotFactoryGame
+from bgrules.botfactory.state import BotFactoryState
+from bgrules.core.protocol import CHANCE
+
+
+def limits(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+    """BF-LIMIT-TOKENS, BF-LIMIT-PARTS, BF-LIMIT-PROJECTS: at most 9 tokens held; outside a pending choice
+    or discard, at most 5 part tiles and 5 Project tiles (completed ones included)."""
+    c = game.c.counts
+    settling = state.phase.value == "discard" or (state.turn is not None and bool(state.turn.prompt)) or state.draws
+    for seat, hand in enumerate(state.hands):
+        if not 0 <= hand.tokens <= c.token_cap:
+            return f"player {seat} holds {hand.tokens} tokens"
+        if settling:
+            continue
+        if len(hand.parts) > c.part_limit:
+            return f"player {seat} holds {len(hand.parts)} part tiles"
+        if len(hand.projects) + len(hand.done) > c.project_limit and hand.projects:
+            return f"player {seat} holds {len(hand.projects) + len(hand.done)} Project tiles"
+    return None
+
+
+def tokens_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+    """BF-LIMIT-TOKENS: per colour, supply + held + on contracts = 9, with the supply never negative."""
+    c = game.c.counts
+    for seat, hand in enumerate(state.hands):
+        supply = c.tokens_per_colour - hand.tokens - game.on_contracts(state, seat)
+        if supply < 0:
+            return f"player {seat}'s colour: held {hand.tokens} + on contracts {game.on_contracts(state, seat)} > 9"
+    return None
+
+
+def parts_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+    """BF-PILE: every part tile is in a pile, a discard, the Wheel, the spares, a bot or a hand (Universal
+    parts: their supply, a bot or a hand)."""
+    c = game.c.counts
+    seen: Counter[str] = Counter()
+    for ci, colour in enumerate(game.colours):
+        for si, slot in enumerate(game.slots):
+            seen[f"{colour}-{slot}"] += state.piles[ci][si] + state.discards[ci][si]
+    for si, slot in enumerate(game.slots):
+        seen[f"any-{slot}"] += state.universal[si]
+    places = [*state.wheel, *state.spares, *(p for column in state.columns for p in column)]
+    seen.update(p for p in places if p is not None)
+    for hand in state.hands:
+        seen.update(hand.parts)
+    for name, n in seen.items():
+        want = c.universal_per_slot if name.startswith("any-") else c.parts_per_colour_slot
+        if n != want:
+            return f"{n} {name} part tiles, not {want}"
+    return None
+
+
+def bot_slots(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+    """BF-ASM: each space of a bot holds at most one part, of that space's slot and of the bot's colour
+    (or Universal)."""
+    for ci, column in enumerate(state.columns):
+        if len(column) != len(game.slots):
+            return f"the {game.colours[ci]} bot has {len(column)} spaces"
+        for si, part in enumerate(column):
+            if part is None:
+                continue
+            colour, slot = part.split("-")
+            if slot != game.slots[si] or colour not in ("any", game.colours[ci]):
+                return f"{part} stands in the {game.colours[ci]} bot's {game.slots[si]} space"
+    return None
+
+
+def bots_match_projects(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+    """BF-ASM-PROJECT: every built bot sits on a completed Project of its colour: per colour, bots built
+    = completed Projects of that colour."""
+    done = Counter(c for hand in state.hands for c in hand.done)
+    for ci, colour in enumerate(game.colours):
+        built = game.c.counts.bots_per_colour - state.bots_left[ci]
+        if built != done[colour] or built < 0:
+            return f"{built} {colour} bots built, {done[colour]} {colour} Projects completed"
+    return None
+
+
+def reservations(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+    """BF-FIN-CONTRACT: at most two reservations a contract, never two by one player."""
+    most = len(game.c.finance.reservation_costs)
+    for slot, seats in enumerate(state.reserved):
+        if len(seats) > most or len(set(seats)) != len(seats):
+            return f"contract slot {slot} reserved by {seats}"
+    return None
+
+
+def order_is_permutation(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+    """BF-ORDER: the action order is a permutation of the players."""
+    if sorted(state.order) != list(range(game.players)):
+        return f"action order {state.order}"
+    return None
+
+
+def never_stuck(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+    """BF-END: a state that is not terminal has a legal action (or chance outcomes summing to 1)."""
+    if game.is_terminal(state):
+        return None
+    if game.to_move(state) is CHANCE:
+        outcomes = game.chance_outcomes(state)
+        if not outcomes or sum(p for _a, p in outcomes) != 1:
+            return "a chance node without outcomes summing to 1"
+        return None
+    if not game.legal_actions(state):
+        return f"no legal action in phase {state.phase.value}"
+    return None
+
+
+def ends_within_bound(game: BotFactoryGame, final: BotFactoryState, steps: int) -> str | None:
+    """BF-END: every game ends, within the documented maximum length."""
+    if not game.is_terminal(final):
+        return f"not over after {steps} steps (the bound is {game.info.max_length})"
+    return None

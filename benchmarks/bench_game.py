@@ -1,10 +1,10 @@
-"""Random play of whole 4-player Mechanica games, against python-chess random play in the same run.
+"""Random play of whole 4-player games, against python-chess random play in the same run.
 
     python -m pip install chess        # only for the comparison; not a dependency of bgrules
-    python benchmarks/bench_game.py [--seconds 10] [--players 4]
+    python benchmarks/bench_game.py [--game mechanica|botfactory] [--seconds 10] [--players 4]
 
 Reports steps (actions, chance outcomes included) and whole games per second, unchecked and with every
-invariant of specs/mechanica.toml for that player count checked at every step, and python-chess's
+invariant of the game's specs for that player count checked at every step, and python-chess's
 random-play steps per second (legal moves, a random choice, push, game-over test).
 """
 
@@ -43,12 +43,12 @@ def chess_random_play(seconds: float) -> dict[str, float] | None:
     return {"chess_steps_per_second": round(steps / elapsed, 1), "chess_games_per_second": round(games / elapsed, 2)}
 
 
-def mechanica_random_play(players: int, seconds: float, check: bool, first_seed: int) -> dict[str, Any]:
-    game = load_game("mechanica", players=players)
+def random_play(name: str, players: int, seconds: float, check: bool, first_seed: int) -> dict[str, Any]:
+    game = load_game(name, players=players)
     preds = []
     if check:
         for spec in load_specs(ROOT / "specs"):
-            if spec.game == "mechanica" and spec.players == players and spec.kind in ("state", "transition"):
+            if spec.game == name and spec.players == players and spec.kind in ("state", "transition"):
                 preds.append((spec.kind, resolve_predicate(spec.predicate)))
     steps = games = 0
     seed = first_seed
@@ -76,6 +76,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--game", default="mechanica", choices=["mechanica", "botfactory"])
     args = parser.parse_args()
     result: dict[str, Any] = {
         "python": platform.python_version(),
@@ -85,8 +86,9 @@ def main() -> None:
     chess_figures = chess_random_play(args.seconds)
     result.update(chess_figures or {"chess": "not installed (pip install chess)"})
     # fresh seeds for each measurement, so no game is played twice
-    result.update(mechanica_random_play(args.players, args.seconds, False, first_seed=0))
-    result.update(mechanica_random_play(args.players, args.seconds, True, first_seed=100_000))
+    result["game"] = args.game
+    result.update(random_play(args.game, args.players, args.seconds, False, first_seed=0))
+    result.update(random_play(args.game, args.players, args.seconds, True, first_seed=100_000))
     print(json.dumps(result, indent=2))
 
 

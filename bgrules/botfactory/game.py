@@ -94,7 +94,9 @@ class BotFactoryGame:
         self.board_spaces = {b: [i for i, sp in enumerate(self.spaces) if sp[0] == b] for b in range(4)}
         self.contracts = {k.id: k for k in c.contracts}
         per = self.variant.rulings.bots_per_colour_to_end
-        self.end_count = per if per else c.counts.bots_per_colour
+        self.end_count = min(per if per else players, c.counts.bots_per_colour)
+        """BF-END: bots of each colour in play, all of which built ends the game (as many as players)."""
+        self._last_legal: tuple[BotFactoryState, tuple[Any, ...]] | None = None
         self._info = GameInfo(
             name=GAME_NAME,
             min_players=2,
@@ -156,7 +158,7 @@ class BotFactoryGame:
             wheel=(None,) * 8,
             marker=0,
             columns=((None, None, None),) * 4,
-            bots_left=(c.counts.bots_per_colour,) * 4,
+            bots_left=(self.end_count,) * 4,
             spares=(None,) * c.boards.spares,
             grid=((None,) * rows, (None,) * rows),
             project_pile=(c.counts.projects_per_colour,) * 4,
@@ -289,6 +291,15 @@ class BotFactoryGame:
     # --- legal actions ------------------------------------------------------------------------------
 
     def legal_actions(self, state: BotFactoryState) -> tuple[Any, ...]:
+        """Every legal action, in a fixed order (memoised for the last state asked about)."""
+        last = self._last_legal
+        if last is not None and last[0] is state:
+            return last[1]
+        actions = self._legal_actions(state)
+        self._last_legal = (state, actions)
+        return actions
+
+    def _legal_actions(self, state: BotFactoryState) -> tuple[Any, ...]:
         if state.phase is Phase.OVER:
             return ()
         if state.draws:
@@ -636,15 +647,14 @@ class BotFactoryGame:
                 return evolve(state, turn=evolve(turn, prompt=("refill", str(pos))))
         return evolve(state, turn=evolve(turn, prompt=()))
 
+    def _prompt_rule(self, state: BotFactoryState, seat: int, kind: str) -> str:
+        if kind == "place":  # a paid placement: the Production board's marked space or the Project board's left
+            return "BF-PROD-MARK" if self._board_of(state, seat) == PRODUCTION else "BF-PROJ-LEFT"
+        return {"icon": "BF-ASM-ICON", "place_free": "BF-FIN-LINE", "refill": "BF-PROD-ROTATE"}.get(kind, "BF-FIN-LINE")
+
     def _answer(self, state: BotFactoryState, seat: int, turn: Turn, action: Any) -> BotFactoryState:
         if action not in self._prompt_options(state, seat, turn):
-            rule = {
-                "icon": "BF-ASM-ICON",
-                "place": "BF-PROD-MARK",
-                "place_free": "BF-FIN-LINE",
-                "refill": "BF-PROD-ROTATE",
-                "project": "BF-FIN-LINE",
-            }[turn.prompt[0]]
+            rule = self._prompt_rule(state, seat, turn.prompt[0])
             raise IllegalAction(rule, f"{action!r} does not answer the pending choice {turn.prompt[0]!r}")
         kind = turn.prompt[0]
         cleared = evolve(state, turn=evolve(turn, prompt=()))
@@ -665,9 +675,10 @@ class BotFactoryGame:
             )
         if kind in ("place", "place_free"):
             assert isinstance(action, PlacePart)
+            rule = self._prompt_rule(state, seat, kind)
             if kind == "place":
-                cleared = self._pay(cleared, seat, 1, "BF-PROD-MARK")
-            return self._place(cleared, seat, action, "BF-PROD-MARK")
+                cleared = self._pay(cleared, seat, 1, rule)
+            return self._place(cleared, seat, action, rule)
         assert isinstance(action, TakeProject)
         return self._take_project(cleared, seat, action)
 
@@ -815,7 +826,7 @@ class BotFactoryGame:
     def _round_end(self, state: BotFactoryState) -> BotFactoryState:
         """BF-END: the game ends after the maintenance of a round in which a colour's bots were all built or
         a player built a fifth; BF-ORDER: otherwise the next round's order follows the spaces left to right."""
-        built = [self.c.counts.bots_per_colour - left for left in state.bots_left]
+        built = [self.end_count - left for left in state.bots_left]
         if (
             any(b >= self.end_count for b in built)
             or any(len(h.done) >= self.c.counts.bots_to_end for h in state.hands)

@@ -32,11 +32,15 @@ def limits(game: BotFactoryGame, state: BotFactoryState) -> str | None:
 
 def tokens_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     """BF-LIMIT-TOKENS: per colour, supply + held + on contracts = 9, with the supply never negative."""
-    c = game.c.counts
+    per = game.c.counts.tokens_per_colour
+    costs = game.c.finance.reservation_costs
+    placed = [0] * len(state.hands)
+    for seats in state.reserved:
+        for i, seat in enumerate(seats):
+            placed[seat] += costs[i]
     for seat, hand in enumerate(state.hands):
-        supply = c.tokens_per_colour - hand.tokens - game.on_contracts(state, seat)
-        if supply < 0:
-            return f"player {seat}'s colour: held {hand.tokens} + on contracts {game.on_contracts(state, seat)} > 9"
+        if per - hand.tokens - placed[seat] < 0:
+            return f"player {seat}'s colour: held {hand.tokens} + on contracts {placed[seat]} > {per}"
     return None
 
 
@@ -44,21 +48,29 @@ def parts_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     """BF-PILE: every part tile is in a pile, a discard, the Wheel, the spares, a bot or a hand (Universal
     parts: their supply, a bot or a hand)."""
     c = game.c.counts
-    seen: Counter[str] = Counter()
-    for ci, colour in enumerate(game.colours):
-        for si, slot in enumerate(game.slots):
-            seen[f"{colour}-{slot}"] += state.piles[ci][si] + state.discards[ci][si]
-    for si, slot in enumerate(game.slots):
-        seen[f"any-{slot}"] += state.universal[si]
+    names = _part_names(game)
+    index = {name: i for i, name in enumerate(names)}
+    seen = [state.piles[ci][si] + state.discards[ci][si] for ci in range(4) for si in range(3)]
+    seen.extend(state.universal)
     places = [*state.wheel, *state.spares, *(p for column in state.columns for p in column)]
-    seen.update(p for p in places if p is not None)
     for hand in state.hands:
-        seen.update(hand.parts)
-    for name, n in seen.items():
-        want = c.universal_per_slot if name.startswith("any-") else c.parts_per_colour_slot
+        places.extend(hand.parts)
+    for p in places:
+        if p is not None:
+            seen[index[p]] += 1
+    for i, n in enumerate(seen):
+        want = c.universal_per_slot if i >= 12 else c.parts_per_colour_slot
         if n != want:
-            return f"{n} {name} part tiles, not {want}"
+            return f"{n} {names[i]} part tiles, not {want}"
     return None
+
+
+def _part_names(game: BotFactoryGame) -> tuple[str, ...]:
+    """Every part name: the 12 colour parts (colour-major), then the 3 Universal parts."""
+    return (
+        *(f"{colour}-{slot}" for colour in game.colours for slot in game.slots),
+        *(f"any-{slot}" for slot in game.slots),
+    )
 
 
 def bot_slots(game: BotFactoryGame, state: BotFactoryState) -> str | None:
@@ -81,7 +93,7 @@ def bots_match_projects(game: BotFactoryGame, state: BotFactoryState) -> str | N
     = completed Projects of that colour."""
     done = Counter(c for hand in state.hands for c in hand.done)
     for ci, colour in enumerate(game.colours):
-        built = game.c.counts.bots_per_colour - state.bots_left[ci]
+        built = game.end_count - state.bots_left[ci]
         if built != done[colour] or built < 0:
             return f"{built} {colour} bots built, {done[colour]} {colour} Projects completed"
     return None

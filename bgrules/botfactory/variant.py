@@ -27,11 +27,12 @@ BOARDS = ("assembly", "production", "project", "finance")
 class Rulings:
     """Readings of the seed's open questions (docs/rules/botfactory.md, Ambiguities)."""
 
-    unpaid_share: Literal["additional_only", "nothing"] = "additional_only"
-    """BF-SANDRA-SHARE: a player sharing Sandra's board who does not pay may still take additional actions,
-    or may do nothing at all."""
+    unpaid_share: Literal["nothing", "additional_only"] = "nothing"
+    """BF-SANDRA-SHARE: a player sharing Sandra's board who does not pay does nothing at all (the seed:
+    否則不能做任何行動), or may still take the board's additional actions."""
     bots_per_colour_to_end: int = 0
-    """BF-END: how many bots of one colour end the game once built; 0 = all of that colour's bots."""
+    """BF-END: bots of each colour in play, all of which built ends the game; 0 = as many as players (the
+    seed: 四人局每一種顏色有四隻, four per colour with four players). At most the box's four."""
 
 
 @attrs.frozen
@@ -189,7 +190,7 @@ def variant_from_data(data: Mapping[str, Any], source: str = "variant") -> BotFa
         raise InputError(source, f"unknown table(s) {', '.join(unknown)}; expected {', '.join(tables)}")
     rulings = structure(data.get("rulings", {}), Rulings, f"{source} [rulings]")
     if rulings.bots_per_colour_to_end < 0:
-        raise InputError(f"{source} [rulings]", "bots_per_colour_to_end is 0 (all) or more")
+        raise InputError(f"{source} [rulings]", "bots_per_colour_to_end is 0 (as many as players) or more")
     components = default_components()
     if set(data) - {"rulings"}:
         merged = copy.deepcopy(default_component_data())

@@ -16,6 +16,11 @@ from unittest import mock
 import attrs
 import pytest
 
+from bgrules.botfactory.game import FINANCE as FINANCE_BOARD
+from bgrules.botfactory.game import BotFactoryGame
+from bgrules.botfactory.state import Phase as BFPhase
+from bgrules.botfactory.state import PlacePart as BFPlacePart
+from bgrules.botfactory.state import Reserve as BFReserve
 from bgrules.core.specs import Budget, load_specs, run_spec
 from bgrules.mechanica import workday
 from bgrules.mechanica.components import Bot, Effect
@@ -610,3 +615,273 @@ def test_game_mutation_is_caught(spec_id, mutation, variant, monkeypatch, tmp_pa
     with monkeypatch.context() as mp:
         mutation(mp)
         assert "violated" in _game_verdicts(spec_id, variant, tmp_path), f"{mutation.__name__} slipped past {spec_id}"
+
+
+# --- Bot Factory (specs/botfactory.toml) ------------------------------------------------------------------
+# Each spec is run on ``load_game("botfactory", players=n)`` with its own players, its budget cut to BF_BUDGET
+# and the game's maximum length (tens of thousands of steps) replaced by BF_LENGTH (patched in the real and
+# the mutated run). Random games on the real rules all run to the 40-round cap, within ~800 steps (4
+# players), so whole games are checked and the ENDS specs hold; a rule that keeps a game going breaks them.
+# The mutated run uses the sampled checker only: a searched counterexample deep in a game would be shrunk
+# by hundreds of replays of hundreds of steps.
+
+BF_LENGTH = 1500
+BF_BUDGET = {"games": 4, "examples": 2, "max_steps": "game"}
+
+# A variant in which every player starts with 8 Speech tokens: random play then reaches the cap of 9 at
+# once (with the seed's single token nobody holds more than ~7) and reserves contracts more often.
+BF_RICH = """
+[counts]
+start_tokens = 8
+"""
+
+
+def _bf_space(game: BotFactoryGame, action: BFPlacePart) -> tuple[int, int]:
+    return game.colours.index(action.colour), game.slots.index(action.part.split("-")[1])
+
+
+def bf_gain_uncapped(mp: pytest.MonkeyPatch) -> None:
+    """BF-LIMIT-TOKENS broken: every gain is received in full, past the cap of 9 and the colour's supply."""
+
+    def gain(self, state, seat, n):
+        return self._hand(state, seat, tokens=state.hands[seat].tokens + n)
+
+    mp.setattr(BotFactoryGame, "_gain", gain)
+
+
+def bf_gain_ignores_contracts(mp: pytest.MonkeyPatch) -> None:
+    """BF-LIMIT-TOKENS broken: the supply forgets the tokens lying on contracts (only the cap limits a gain)."""
+
+    def gain(self, state, seat, n):
+        hand = state.hands[seat]
+        got = max(0, min(n, self.c.counts.token_cap - hand.tokens))
+        return self._hand(state, seat, tokens=hand.tokens + got)
+
+    mp.setattr(BotFactoryGame, "_gain", gain)
+
+
+def bf_limits_unchecked(mp: pytest.MonkeyPatch) -> None:
+    """BF-LIMIT-PARTS / BF-LIMIT-PROJECTS removed: a player over five tiles never discards."""
+    mp.setattr(BotFactoryGame, "_check_limits", lambda self, state, seat: state)
+
+
+def bf_reserve_unpaid(mp: pytest.MonkeyPatch) -> None:
+    """BF-FIN-CONTRACT broken: a reservation puts tokens on the contract without taking them from the hand."""
+    orig = BotFactoryGame._reserve
+
+    def reserve(self, state, seat, turn, action):
+        after = orig(self, state, seat, turn, action)
+        return self._hand(after, seat, tokens=state.hands[seat].tokens)
+
+    mp.setattr(BotFactoryGame, "_reserve", reserve)
+
+
+def bf_discarded_part_vanishes(mp: pytest.MonkeyPatch) -> None:
+    """BF-PILE broken: a discarded part tile (trade, limit, Sandra's spares, maintenance) goes nowhere."""
+    mp.setattr(BotFactoryGame, "_discard_part_tile", lambda self, state, part: state)
+
+
+def bf_part_in_wrong_slot(mp: pytest.MonkeyPatch) -> None:
+    """BF-ASM broken: a placed part lands in the next space down (wrapping) instead of its own slot's."""
+    orig = BotFactoryGame._place
+
+    def place(self, state, seat, action, rule):
+        after = orig(self, state, seat, action, rule)
+        ci, si = _bf_space(self, action)
+        column = list(after.columns[ci])
+        j = (si + 1) % len(column)
+        column[si], column[j] = column[j], column[si]
+        return attrs.evolve(after, columns=(*after.columns[:ci], tuple(column), *after.columns[ci + 1 :]))
+
+    mp.setattr(BotFactoryGame, "_place", place)
+
+
+def bf_bot_without_project(mp: pytest.MonkeyPatch) -> None:
+    """BF-ASM-PROJECT removed: a bot's last part may be placed without an unfinished Project of its colour;
+    the bot is built (its meeple leaves the supply) but no Project is completed."""
+    orig_placements = BotFactoryGame._placements
+    orig_place = BotFactoryGame._place
+
+    def with_every_project(self, state, seat):
+        hand = state.hands[seat]
+        return self._hand(state, seat, projects=tuple(sorted((*hand.projects, *self.colours))))
+
+    def placements(self, state, seat):
+        return orig_placements(self, with_every_project(self, state, seat), seat)
+
+    def place(self, state, seat, action, rule):
+        hand = state.hands[seat]
+        if action.colour in hand.projects:
+            return orig_place(self, state, seat, action, rule)
+        fake = self._hand(state, seat, projects=tuple(sorted((*hand.projects, action.colour))))
+        after = orig_place(self, fake, seat, action, rule)
+        done = after.hands[seat]
+        if action.colour in done.projects:  # the bot was not completed: the borrowed Project goes back
+            projects = list(done.projects)
+            projects.remove(action.colour)
+            return self._hand(after, seat, projects=tuple(projects))
+        built = list(done.done)  # completed on the borrowed Project: the bot is built, no Project is done
+        built.remove(action.colour)
+        return self._hand(after, seat, done=tuple(built))
+
+    mp.setattr(BotFactoryGame, "_placements", placements)
+    mp.setattr(BotFactoryGame, "_place", place)
+
+
+def bf_bot_meeple_kept(mp: pytest.MonkeyPatch) -> None:
+    """BF-ASM-REWARD broken: a completed bot goes onto its Project but its meeple stays in the supply."""
+    orig = BotFactoryGame._place
+
+    def place(self, state, seat, action, rule):
+        after = orig(self, state, seat, action, rule)
+        return attrs.evolve(after, bots_left=state.bots_left)
+
+    mp.setattr(BotFactoryGame, "_place", place)
+
+
+def _bf_reserve_options(mp: pytest.MonkeyPatch, allowed) -> None:
+    """Offer and accept a Reserve wherever ``allowed(seat, seats, costs)`` says so, costing the last
+    reservation cost past the printed spaces."""
+    orig_options = BotFactoryGame._main_options
+
+    def cost(costs, seats):
+        return costs[min(len(seats), len(costs) - 1)]
+
+    def options(self, state, seat, board, turn):
+        out = orig_options(self, state, seat, board, turn)
+        if board == FINANCE_BOARD:
+            costs = self.c.finance.reservation_costs
+            hand = state.hands[seat]
+            for slot, seats in enumerate(state.reserved):
+                c = cost(costs, seats)
+                if (state.display[slot] is not None and allowed(seat, seats, costs) and BFReserve(slot) not in out
+                        and hand.tokens >= c and turn.left >= c):
+                    out.append(BFReserve(slot))
+        return out
+
+    def reserve(self, state, seat, turn, action):
+        seats = state.reserved[action.slot]
+        c = cost(self.c.finance.reservation_costs, seats)
+        state = self._pay(state, seat, c, "BF-FIN-CONTRACT")
+        return attrs.evolve(
+            state,
+            reserved=(*state.reserved[: action.slot], (*seats, seat), *state.reserved[action.slot + 1 :]),
+            turn=attrs.evolve(turn, left=turn.left - c),
+        )
+
+    mp.setattr(BotFactoryGame, "_main_options", options)
+    mp.setattr(BotFactoryGame, "_reserve", reserve)
+
+
+def bf_reserve_twice(mp: pytest.MonkeyPatch) -> None:
+    """BF-FIN-CONTRACT broken: a player may reserve a contract they have already reserved."""
+    _bf_reserve_options(mp, lambda seat, seats, costs: len(seats) < len(costs))
+
+
+def bf_reserve_a_third_time(mp: pytest.MonkeyPatch) -> None:
+    """BF-FIN-CONTRACT broken: a contract takes a third reservation (at the lower space's cost)."""
+    _bf_reserve_options(mp, lambda seat, seats, costs: seat not in seats)
+
+
+def bf_order_duplicates_a_seat(mp: pytest.MonkeyPatch) -> None:
+    """BF-ORDER broken: the next round's order repeats its first player in place of its last."""
+    orig = BotFactoryGame._round_end
+
+    def round_end(self, state):
+        after = orig(self, state)
+        if after.phase is BFPhase.MOVE:
+            return attrs.evolve(after, order=(after.order[0], *after.order[:-1]))
+        return after
+
+    mp.setattr(BotFactoryGame, "_round_end", round_end)
+
+
+def bf_no_action_when_sharing(mp: pytest.MonkeyPatch) -> None:
+    """BF-SANDRA-SHARE broken: a player sharing Sandra's board (toll unsettled) is offered nothing."""
+    orig = BotFactoryGame.legal_actions
+
+    def legal(self, state):
+        turn = state.turn
+        if not state.draws and state.phase is BFPhase.ACTION and turn is not None and turn.main == "share":
+            return ()
+        return orig(self, state)
+
+    mp.setattr(BotFactoryGame, "legal_actions", legal)
+
+
+def bf_max_rounds_ignored(mp: pytest.MonkeyPatch) -> None:
+    """BF-END broken: the round cap is ignored (random play never builds enough bots to end a game)."""
+    orig = BotFactoryGame._round_end
+
+    def round_end(self, state):
+        cap = self.max_rounds
+        self.max_rounds = 10**9
+        try:
+            return orig(self, state)
+        finally:
+            self.max_rounds = cap
+
+    mp.setattr(BotFactoryGame, "_round_end", round_end)
+
+
+# (spec id, mutation, variant TOML or None for the default figures): each row must turn the spec to violated
+BF_CASES = [
+    ("BF-INV-LIMITS", bf_gain_uncapped, BF_RICH),
+    ("BF-INV-LIMITS", bf_limits_unchecked, None),
+    ("BF-INV-LIMITS-3P", bf_gain_uncapped, BF_RICH),
+    ("BF-INV-LIMITS-2P", bf_gain_uncapped, BF_RICH),
+    ("BF-INV-TOKENS-CONSERVED", bf_reserve_unpaid, BF_RICH),
+    ("BF-INV-TOKENS-CONSERVED", bf_gain_ignores_contracts, BF_RICH),
+    ("BF-INV-TOKENS-CONSERVED-3P", bf_reserve_unpaid, BF_RICH),
+    ("BF-INV-TOKENS-CONSERVED-2P", bf_reserve_unpaid, BF_RICH),
+    ("BF-INV-PARTS-CONSERVED", bf_discarded_part_vanishes, None),
+    ("BF-INV-PARTS-CONSERVED-3P", bf_discarded_part_vanishes, None),
+    ("BF-INV-PARTS-CONSERVED-2P", bf_discarded_part_vanishes, None),
+    ("BF-INV-BOT-SLOTS", bf_part_in_wrong_slot, None),
+    ("BF-INV-BOT-SLOTS-3P", bf_part_in_wrong_slot, None),
+    ("BF-INV-BOT-SLOTS-2P", bf_part_in_wrong_slot, None),
+    ("BF-INV-BOTS-MATCH-PROJECTS", bf_bot_without_project, None),
+    ("BF-INV-BOTS-MATCH-PROJECTS", bf_bot_meeple_kept, None),
+    ("BF-INV-BOTS-MATCH-PROJECTS-3P", bf_bot_without_project, None),
+    ("BF-INV-BOTS-MATCH-PROJECTS-2P", bf_bot_without_project, None),
+    ("BF-INV-RESERVATIONS", bf_reserve_twice, BF_RICH),
+    ("BF-INV-RESERVATIONS", bf_reserve_a_third_time, BF_RICH),
+    ("BF-INV-RESERVATIONS-3P", bf_reserve_twice, BF_RICH),
+    ("BF-INV-RESERVATIONS-2P", bf_reserve_twice, BF_RICH),
+    ("BF-INV-ORDER", bf_order_duplicates_a_seat, None),
+    ("BF-INV-ORDER-3P", bf_order_duplicates_a_seat, None),
+    ("BF-INV-ORDER-2P", bf_order_duplicates_a_seat, None),
+    ("BF-INV-NEVER-STUCK", bf_no_action_when_sharing, None),
+    ("BF-INV-NEVER-STUCK-3P", bf_no_action_when_sharing, None),
+    ("BF-INV-NEVER-STUCK-2P", bf_no_action_when_sharing, None),
+    ("BF-INV-ENDS-4P", bf_max_rounds_ignored, None),
+    ("BF-INV-ENDS-3P", bf_max_rounds_ignored, None),
+    ("BF-INV-ENDS-2P", bf_max_rounds_ignored, None),
+]
+
+_BF_REAL_VERDICTS: dict[tuple[str, str | None], list[str]] = {}
+
+
+def _bf_verdicts(spec_id: str, variant: str | None, tmp_path: Path, checkers: tuple[str, ...] | None = None) -> list[str]:
+    if spec_id not in SPECS:
+        pytest.skip(f"{spec_id} is no longer in specs/")
+    spec = attrs.evolve(SPECS[spec_id], budget=dict(BF_BUDGET))
+    if variant is not None:
+        path = tmp_path / "variant.toml"
+        path.write_text(variant, encoding="utf-8")
+        spec = attrs.evolve(spec, variant=str(path))
+    with mock.patch.object(BotFactoryGame, "_max_length", lambda self: BF_LENGTH):
+        return [r.verdict for r in run_spec(spec, Budget(), checkers)]
+
+
+@pytest.mark.parametrize(("spec_id", "mutation", "variant"), BF_CASES,
+                         ids=[f"{s}-{m.__name__}{'-rich' if v else ''}" for s, m, v in BF_CASES])
+def test_botfactory_mutation_is_caught(spec_id, mutation, variant, monkeypatch, tmp_path):
+    key = (spec_id, variant)
+    if key not in _BF_REAL_VERDICTS:  # run once per spec and variant (several mutations share it)
+        _BF_REAL_VERDICTS[key] = _bf_verdicts(spec_id, variant, tmp_path)
+    assert set(_BF_REAL_VERDICTS[key]) == {"holds"}, "the spec must hold on the real rules"
+    with monkeypatch.context() as mp:
+        mutation(mp)
+        verdicts = _bf_verdicts(spec_id, variant, tmp_path, ("sampled",))
+        assert verdicts == ["violated"], f"{mutation.__name__} slipped past {spec_id}"

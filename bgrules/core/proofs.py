@@ -62,13 +62,19 @@ def _import(path: Path) -> ModuleType:
 
 
 def load_manifest(directory: Path) -> dict[str, tuple[str, str]]:
-    """id -> (module, expected verdict)."""
-    path = directory / "manifest.toml"
+    """id -> (module, expected verdict), from ``manifest.toml`` and any ``*.manifest.toml`` beside it."""
+    out: dict[str, tuple[str, str]] = {}
+    paths = [directory / "manifest.toml", *sorted(directory.glob("*.manifest.toml"))]
+    for path in paths:
+        _read_manifest(path, out)
+    return out
+
+
+def _read_manifest(path: Path, out: dict[str, tuple[str, str]]) -> None:
     data = read_toml(path)
     entries = data.get("obligation")
     if not isinstance(entries, list):
         raise InputError(str(path), "expected [[obligation]] entries")
-    out: dict[str, tuple[str, str]] = {}
     for i, entry in enumerate(entries):
         where = f"{path} obligation[{i}]"
         if not isinstance(entry, dict) or not {"id", "module", "expected"} <= set(entry):
@@ -78,7 +84,6 @@ def load_manifest(directory: Path) -> dict[str, tuple[str, str]]:
         if entry["id"] in out:
             raise InputError(where, f"duplicate id {entry['id']!r}")
         out[entry["id"]] = (str(entry["module"]), str(entry["expected"]))
-    return out
 
 
 def collect(directory: Path) -> list[tuple[Obligation, str]]:

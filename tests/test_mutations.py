@@ -2,8 +2,9 @@
 
 Each mutation is applied with pytest's monkeypatch; the relevant spec from specs/ is then run through
 bgrules.core.specs (with a small Budget, on a factory that exercises the rule for the factory sandbox's
-specs, on whole games of ``load_game("mechanica", players=n)`` for the whole game's) and must become
-``violated``; the same run without the mutation must ``hold``. Every spec expected to hold, in every
+specs, on whole games of ``load_game("mechanica", players=n)`` for the whole game's, on whole games of
+``load_game("botfactory", players=n)`` for Bot Factory's) and must become ``violated``; the same run
+without the mutation must ``hold``. Every spec expected to hold, in every
 spec file, is shown to catch at least one mutation (test_every_holding_spec_catches_a_mutation).
 """
 
@@ -219,15 +220,18 @@ def test_mutation_is_caught(spec_id, mutation, game_options, monkeypatch):
 
 
 def test_every_holding_spec_catches_a_mutation():
-    # a row counts only for the game its runner plays: CASES the factory sandbox, GAME_CASES the whole game
+    # a row counts only for the game its runner plays: CASES the factory sandbox, GAME_CASES the whole game,
+    # BF_CASES Bot Factory
     caught = {s for s, _m, _o in CASES if SPECS[s].game == "mechanica-factory"}
     caught |= {s for s, _m, _v in GAME_CASES if SPECS[s].game == "mechanica"}
+    caught |= {s for s, _m, _v in BF_CASES if SPECS[s].game == "botfactory"}
     by_file: dict[str, list[str]] = {}
     for spec in SPECS.values():
         by_file.setdefault(Path(spec.source.split(" spec[")[0]).name, [])
         if spec.expected == "holds" and spec.id not in caught:
             by_file[Path(spec.source.split(" spec[")[0]).name].append(spec.id)
-    assert {"mechanica-factory.toml", "mechanica.toml"} <= set(by_file), f"spec files read: {sorted(by_file)}"
+    spec_files = {"mechanica-factory.toml", "mechanica.toml", "botfactory.toml"}
+    assert spec_files <= set(by_file), f"spec files read: {sorted(by_file)}"
     missing = {name: ids for name, ids in by_file.items() if ids}
     assert not missing, f"specs no mutation exercises: {missing}"
 
@@ -809,8 +813,23 @@ def bf_no_action_when_sharing(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(BotFactoryGame, "legal_actions", legal)
 
 
+def bf_end_never_fires(mp: pytest.MonkeyPatch) -> None:
+    """BF-END broken: the end never fires (neither the bots built nor the round cap end the game)."""
+    orig = BotFactoryGame._round_end
+
+    def round_end(self, state):
+        after = orig(self, state)
+        if after.phase is BFPhase.OVER:
+            order = tuple(sorted(range(self.players), key=lambda s: state.workers[s] or 0))
+            return attrs.evolve(after, round=state.round + 1, order=order, index=0, phase=BFPhase.MOVE)
+        return after
+
+    mp.setattr(BotFactoryGame, "_round_end", round_end)
+
+
 def bf_max_rounds_ignored(mp: pytest.MonkeyPatch) -> None:
-    """BF-END broken: the round cap is ignored (random play never builds enough bots to end a game)."""
+    """BF-END broken: the round cap is ignored. With 3-4 players random play builds too few bots to end a
+    game within BF_LENGTH steps; with 2 it often ends a game by the bots built before that."""
     orig = BotFactoryGame._round_end
 
     def round_end(self, state):
@@ -854,15 +873,19 @@ BF_CASES = [
     ("BF-INV-NEVER-STUCK", bf_no_action_when_sharing, None),
     ("BF-INV-NEVER-STUCK-3P", bf_no_action_when_sharing, None),
     ("BF-INV-NEVER-STUCK-2P", bf_no_action_when_sharing, None),
+    ("BF-INV-ENDS-4P", bf_end_never_fires, None),
     ("BF-INV-ENDS-4P", bf_max_rounds_ignored, None),
+    ("BF-INV-ENDS-3P", bf_end_never_fires, None),
     ("BF-INV-ENDS-3P", bf_max_rounds_ignored, None),
-    ("BF-INV-ENDS-2P", bf_max_rounds_ignored, None),
+    ("BF-INV-ENDS-2P", bf_end_never_fires, None),
 ]
 
 _BF_REAL_VERDICTS: dict[tuple[str, str | None], list[str]] = {}
 
 
-def _bf_verdicts(spec_id: str, variant: str | None, tmp_path: Path, checkers: tuple[str, ...] | None = None) -> list[str]:
+def _bf_verdicts(
+    spec_id: str, variant: str | None, tmp_path: Path, checkers: tuple[str, ...] | None = None
+) -> list[str]:
     if spec_id not in SPECS:
         pytest.skip(f"{spec_id} is no longer in specs/")
     spec = attrs.evolve(SPECS[spec_id], budget=dict(BF_BUDGET))

@@ -4,14 +4,15 @@ Each mutation is applied with pytest's monkeypatch; the relevant spec from specs
 bgrules.core.specs (with a small Budget, on a factory that exercises the rule for the factory sandbox's
 specs, on whole games of ``load_game("mechanica", players=n)`` for the whole game's, on whole games of
 ``load_game("botfactory", players=n)`` for Bot Factory's) and must become ``violated``; the same run
-without the mutation must ``hold``. Every spec expected to hold, in every
-spec file, is shown to catch at least one mutation (test_every_holding_spec_catches_a_mutation).
+without the mutation must ``hold``. Every spec expected to hold, in every spec file, is shown to catch at
+least one mutation (test_every_holding_spec_catches_a_mutation).
 """
 
 from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 import attrs
@@ -210,8 +211,9 @@ def _verdicts(spec_id: str, game_options: dict) -> list[str]:
     return [r.verdict for r in run_spec(spec, BUDGET)]
 
 
-@pytest.mark.parametrize(("spec_id", "mutation", "game_options"), CASES,
-                         ids=[f"{s}-{m.__name__}" for s, m, _o in CASES])
+@pytest.mark.parametrize(
+    ("spec_id", "mutation", "game_options"), CASES, ids=[f"{s}-{m.__name__}" for s, m, _o in CASES]
+)
 def test_mutation_is_caught(spec_id, mutation, game_options, monkeypatch):
     assert set(_verdicts(spec_id, game_options)) == {"holds"}, "the spec must hold on the real rules"
     with monkeypatch.context() as mp:
@@ -612,8 +614,11 @@ def _game_verdicts(spec_id: str, variant: str | None, tmp_path: Path) -> list[st
         return [r.verdict for r in run_spec(spec, Budget())]
 
 
-@pytest.mark.parametrize(("spec_id", "mutation", "variant"), GAME_CASES,
-                         ids=[f"{s}-{m.__name__}{_VARIANT_NAMES.get(v, '')}" for s, m, v in GAME_CASES])
+@pytest.mark.parametrize(
+    ("spec_id", "mutation", "variant"),
+    GAME_CASES,
+    ids=[f"{s}-{m.__name__}{_VARIANT_NAMES.get(v, '')}" for s, m, v in GAME_CASES],
+)
 def test_game_mutation_is_caught(spec_id, mutation, variant, monkeypatch, tmp_path):
     assert set(_real_game_verdicts(spec_id, variant, tmp_path)) == {"holds"}, "the spec must hold on the real rules"
     with monkeypatch.context() as mp:
@@ -758,8 +763,13 @@ def _bf_reserve_options(mp: pytest.MonkeyPatch, allowed) -> None:
             hand = state.hands[seat]
             for slot, seats in enumerate(state.reserved):
                 c = cost(costs, seats)
-                if (state.display[slot] is not None and allowed(seat, seats, costs) and BFReserve(slot) not in out
-                        and hand.tokens >= c and turn.left >= c):
+                if (
+                    state.display[slot] is not None
+                    and allowed(seat, seats, costs)
+                    and BFReserve(slot) not in out
+                    and hand.tokens >= c
+                    and turn.left >= c
+                ):
                     out.append(BFReserve(slot))
         return out
 
@@ -844,7 +854,35 @@ def bf_max_rounds_ignored(mp: pytest.MonkeyPatch) -> None:
 
 
 # (spec id, mutation, variant TOML or None for the default figures): each row must turn the spec to violated
+def bf_project_kept(mp: pytest.MonkeyPatch) -> None:
+    """A completed bot's Project stays among the unfinished ones as well (a tile appears from nowhere)."""
+    orig = BotFactoryGame._place
+
+    def place(self: BotFactoryGame, state: Any, seat: int, action: Any, rule: str) -> Any:
+        after = orig(self, state, seat, action, rule)
+        if after.hands[seat].done != state.hands[seat].done:
+            after = self._hand(after, seat, projects=state.hands[seat].projects)
+        return after
+
+    mp.setattr(BotFactoryGame, "_place", place)
+
+
+def bf_project_discard_lost(mp: pytest.MonkeyPatch) -> None:
+    """Sandra and maintenance drop the bottom Project tiles without putting them in the discard."""
+    orig = BotFactoryGame._slide_projects
+
+    def slide(self: BotFactoryGame, state: Any) -> Any:
+        after = orig(self, state)
+        return attrs.evolve(after, project_discard=state.project_discard)
+
+    mp.setattr(BotFactoryGame, "_slide_projects", slide)
+
+
 BF_CASES = [
+    ("BF-INV-PROJECTS-CONSERVED", bf_project_kept, None),
+    ("BF-INV-PROJECTS-CONSERVED", bf_project_discard_lost, None),
+    ("BF-INV-PROJECTS-CONSERVED-3P", bf_project_discard_lost, None),
+    ("BF-INV-PROJECTS-CONSERVED-2P", bf_project_discard_lost, None),
     ("BF-INV-LIMITS", bf_gain_uncapped, BF_RICH),
     ("BF-INV-LIMITS", bf_limits_unchecked, None),
     ("BF-INV-LIMITS-3P", bf_gain_uncapped, BF_RICH),
@@ -897,8 +935,11 @@ def _bf_verdicts(
         return [r.verdict for r in run_spec(spec, Budget(), checkers)]
 
 
-@pytest.mark.parametrize(("spec_id", "mutation", "variant"), BF_CASES,
-                         ids=[f"{s}-{m.__name__}{'-rich' if v else ''}" for s, m, v in BF_CASES])
+@pytest.mark.parametrize(
+    ("spec_id", "mutation", "variant"),
+    BF_CASES,
+    ids=[f"{s}-{m.__name__}{'-rich' if v else ''}" for s, m, v in BF_CASES],
+)
 def test_botfactory_mutation_is_caught(spec_id, mutation, variant, monkeypatch, tmp_path):
     key = (spec_id, variant)
     if key not in _BF_REAL_VERDICTS:  # run once per spec and variant (several mutations share it)

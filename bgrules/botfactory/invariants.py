@@ -134,3 +134,16 @@ def ends_within_bound(game: BotFactoryGame, final: BotFactoryState, steps: int) 
     if not game.is_terminal(final):
         return f"not over after {steps} steps (the bound is {game.info.max_length})"
     return None
+
+
+def projects_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+    """BF-PROJ, BF-MAINT: Project tiles are conserved per colour: pile + discard + board + hands (unfinished
+    and completed) = 6."""
+    per = game.c.counts.projects_per_colour
+    for ci, colour in enumerate(game.colours):
+        n = state.project_pile[ci] + state.project_discard[ci]
+        n += sum(1 for column in state.grid for t in column if t == colour)
+        n += sum(hand.projects.count(colour) + hand.done.count(colour) for hand in state.hands)
+        if n != per:
+            return f"{n} {colour} Project tiles, not {per}"
+    return None

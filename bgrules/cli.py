@@ -136,6 +136,12 @@ def _run_proofs(proofs_dir: Path, timeout_ms: int, only: str | None) -> list[dic
     return [r.to_json() for r in run_all(proofs_dir, timeout_ms, only)]
 
 
+def _run_clarifications(paths: list[Path], only: str | None) -> list[dict[str, Any]]:
+    from bgrules.core.clarify import check_files
+
+    return [r.to_json() for r in check_files(paths) if only is None or only in r.id]
+
+
 def _emit(rows: list[dict[str, Any]], title: str, as_json: bool, junit: Path | None) -> None:
     if junit is not None:
         _junit(rows, junit)
@@ -157,6 +163,13 @@ def _emit(rows: list[dict[str, Any]], title: str, as_json: bool, junit: Path | N
 @click.option("--specs", "specs_dir", type=click.Path(path_type=Path), default=Path("specs"), show_default=True)
 @click.option("--proofs", "proofs_dir", type=click.Path(path_type=Path), default=Path("proofs"), show_default=True)
 @click.option(
+    "--clarifications",
+    "clarifications_dir",
+    type=click.Path(path_type=Path),
+    default=Path("specs/clarifications"),
+    show_default=True,
+)
+@click.option(
     "--games", type=int, default=None, help="sampled checker: random games per spec [default: 100, or the spec's]"
 )
 @click.option(
@@ -166,7 +179,7 @@ def _emit(rows: list[dict[str, Any]], title: str, as_json: bool, junit: Path | N
     "--max-steps", type=int, default=None, help="steps per game for both checkers [default: 200, or the spec's]"
 )
 @click.option("--timeout", "timeout_ms", default=10_000, show_default=True, help="solver timeout per proof (ms)")
-@click.option("--checker", "checkers", multiple=True, type=click.Choice(["sampled", "searched", "proved"]))
+@click.option("--checker", "checkers", multiple=True, type=click.Choice(["sampled", "searched", "proved", "clarified"]))
 @click.option("--only", default=None, help="only ids containing this text")
 @click.option("--json", "as_json", is_flag=True, help="print a JSON list of results")
 @click.option("--junit-xml", type=click.Path(path_type=Path), default=None)
@@ -174,6 +187,7 @@ def _emit(rows: list[dict[str, Any]], title: str, as_json: bool, junit: Path | N
 def verify(
     specs_dir: Path,
     proofs_dir: Path,
+    clarifications_dir: Path,
     games: int | None,
     examples: int | None,
     max_steps: int | None,
@@ -183,11 +197,14 @@ def verify(
     as_json: bool,
     junit_xml: Path | None,
 ) -> None:
-    """Check every invariant spec and proof obligation; exit 1 on any unexpected verdict."""
-    chosen = checkers or ("sampled", "searched", "proved")
-    rows = _run_specs(specs_dir, games, examples, max_steps, tuple(c for c in chosen if c != "proved"), only)
+    """Check every invariant spec, proof obligation and clarification; exit 1 on any unexpected verdict."""
+    chosen = checkers or ("sampled", "searched", "proved", "clarified")
+    spec_checkers = tuple(c for c in chosen if c in ("sampled", "searched"))
+    rows = _run_specs(specs_dir, games, examples, max_steps, spec_checkers, only) if spec_checkers else []
     if "proved" in chosen:
         rows += _run_proofs(proofs_dir, timeout_ms, only)
+    if "clarified" in chosen and clarifications_dir.is_dir():
+        rows += _run_clarifications([clarifications_dir], only)
     _emit(rows, "bgrules verify", as_json, junit_xml)
 
 
@@ -201,6 +218,54 @@ def verify(
 def prove(proofs_dir: Path, timeout_ms: int, only: str | None, as_json: bool, junit_xml: Path | None) -> None:
     """Run the z3 proof obligations of proofs/manifest.toml."""
     _emit(_run_proofs(proofs_dir, timeout_ms, only), "bgrules prove", as_json, junit_xml)
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="print a JSON list of results")
+@click.option("--junit-xml", type=click.Path(path_type=Path), default=None)
+@_guard
+def clarify(files: tuple[Path, ...], as_json: bool, junit_xml: Path | None) -> None:
+    """Check rule clarification files (or directories of them): each witness and property with its guarantee."""
+    _emit(_run_clarifications(list(files), None), "bgrules clarify", as_json, junit_xml)
+
+
+@main.command()
+@click.option("--game", "game_name", required=True)
+@click.option("--variant", "variants", multiple=True, required=True, type=click.Path(path_type=Path))
+@click.option("--players", type=int, default=None)
+@click.option("--option", "-o", "options", multiple=True, help="game option key=value")
+@click.option("--depth", default=60, show_default=True, help="the longest action sequence searched")
+@click.option("--nodes", default=20_000, show_default=True, help="the most positions searched")
+@click.option("--json", "as_json", is_flag=True)
+@_guard
+def diff(
+    game_name: str,
+    variants: tuple[Path, ...],
+    players: int | None,
+    options: tuple[str, ...],
+    depth: int,
+    nodes: int,
+    as_json: bool,
+) -> None:
+    """Find the shortest action sequence whose outcome differs between two rulings (two --variant files)."""
+    from bgrules.core.diff import find_difference, render, to_json
+
+    if len(variants) != 2:
+        raise InputError("--variant", f"give exactly two variant files, not {len(variants)}")
+    result = find_difference(
+        game_name,
+        str(variants[0]),
+        str(variants[1]),
+        players=players,
+        options=_parse_options(options),
+        max_depth=depth,
+        max_nodes=nodes,
+    )
+    if as_json:
+        click.echo(json.dumps(to_json(result), indent=2, default=str))
+    else:
+        click.echo(render(result))
 
 
 # --- simulate --------------------------------------------------------------------------------------

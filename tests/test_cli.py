@@ -32,8 +32,18 @@ def factory_file(tmp_path: Path) -> Path:
 
 
 def test_simulate_json_keys() -> None:
-    code, out, _ = run("simulate", "--game", "mechanica-factory", "--games", "5", "--seed", "1", "--json",
-                       "--specs", str(ROOT / "specs"))
+    code, out, _ = run(
+        "simulate",
+        "--game",
+        "mechanica-factory",
+        "--games",
+        "5",
+        "--seed",
+        "1",
+        "--json",
+        "--specs",
+        str(ROOT / "specs"),
+    )
     assert code == 0
     data = json.loads(out)
     for key in ("games", "steps", "invariant_violations", "games_per_second", "steps_per_second"):
@@ -49,8 +59,18 @@ def test_simulate_is_deterministic() -> None:
 
 
 def test_verify_json_reports_each_spec_with_checker_and_guarantee() -> None:
-    code, out, _ = run("verify", "--specs", str(ROOT / "specs"), "--checker", "sampled", "--games", "3",
-                       "--only", "BOTS-CONSERVED", "--json")
+    code, out, _ = run(
+        "verify",
+        "--specs",
+        str(ROOT / "specs"),
+        "--checker",
+        "sampled",
+        "--games",
+        "3",
+        "--only",
+        "BOTS-CONSERVED",
+        "--json",
+    )
     assert code == 0
     rows = json.loads(out)
     assert rows and all(r["checker"] == "sampled" and r["guarantee"].startswith("sampled") for r in rows)
@@ -70,8 +90,19 @@ def test_verify_fails_on_an_unexpected_verdict(tmp_path: Path) -> None:
 
 def test_verify_junit(tmp_path: Path) -> None:
     junit = tmp_path / "r.xml"
-    code, _, _ = run("verify", "--specs", str(ROOT / "specs"), "--checker", "sampled", "--games", "2",
-                     "--only", "MONEY", "--junit-xml", str(junit))
+    code, _, _ = run(
+        "verify",
+        "--specs",
+        str(ROOT / "specs"),
+        "--checker",
+        "sampled",
+        "--games",
+        "2",
+        "--only",
+        "MONEY",
+        "--junit-xml",
+        str(junit),
+    )
     assert code == 0
     assert "<testcase" in junit.read_text()
 
@@ -126,7 +157,7 @@ def test_replay(tmp_path: Path) -> None:
     actions.write_text(json.dumps([{"type": "Fabricate", "declare": [], "replace": []}]))
     code, out, _ = run("replay", str(actions), "--game", "mechanica-factory", "-o", "days=1")
     assert code == 0 and json.loads(out)["phase"] == "over"
-    actions.write_text("[{\"type\": ")
+    actions.write_text('[{"type": ')
     code, _, err = run("replay", str(actions), "--game", "mechanica-factory")
     assert code == 2 and "a.json:1:" in err
     actions.write_text(json.dumps([{"type": "Sell", "row": 1, "bot": "DELUXE"}]))
@@ -135,3 +166,38 @@ def test_replay(tmp_path: Path) -> None:
     actions.write_text(json.dumps([{"type": "Teleport"}]))
     code, _, err = run("replay", str(actions), "--game", "mechanica-factory")
     assert code == 2 and "unknown action type" in err
+
+
+def test_clarify_files_and_errors(tmp_path: Path) -> None:
+    code, out, _ = run("clarify", str(ROOT / "specs" / "clarifications"), "--json")
+    assert code == 0
+    rows = json.loads(out)
+    assert len({r["id"] for r in rows}) >= 12 and all(r["ok"] for r in rows)
+    assert {"witness"} <= {r["checker"] for r in rows}
+    bad = tmp_path / "bad.toml"
+    bad.write_text("id = [\n")
+    code, _, err = run("clarify", str(bad))
+    assert code == 2 and "bad.toml" in err
+
+
+def test_diff_finds_a_difference_and_refuses_one_variant(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.toml", tmp_path / "b.toml"
+    a.write_text('[rulings]\noff_floor = "destroy"\n')
+    b.write_text('[rulings]\noff_floor = "forbid"\n')
+    code, out, _ = run(
+        "diff",
+        "--game",
+        "mechanica-factory",
+        "--variant",
+        str(a),
+        "--variant",
+        str(b),
+        "-o",
+        'supply=["upgrader"]',
+        "--json",
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert data["found"] is True and "MC-MOVE-OFF" in json.dumps(data)
+    code, _, err = run("diff", "--game", "mechanica-factory", "--variant", str(a))
+    assert code == 2 and "two variant files" in err

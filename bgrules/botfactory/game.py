@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from bgrules.botfactory import arith
 from bgrules.botfactory.state import (
     BotFactoryState,
     DiscardPart,
@@ -201,16 +202,15 @@ class BotFactoryGame:
         """BF-LIMIT-TOKENS: a player holds at most 9 tokens (and only the tokens of their colour left in the
         supply); a gain past that is lost."""
         hand = state.hands[seat]
-        supply = self.c.counts.tokens_per_colour - hand.tokens - self.on_contracts(state, seat)
-        room = min(supply, self.c.counts.token_cap - hand.tokens)
-        got = max(0, min(n, room))
-        return evolve(state, hands=_set(state.hands, seat, evolve(hand, tokens=hand.tokens + got)))
+        counts = self.c.counts
+        held = arith.gain(hand.tokens, self.on_contracts(state, seat), n, counts.token_cap, counts.tokens_per_colour)
+        return evolve(state, hands=_set(state.hands, seat, evolve(hand, tokens=held)))
 
     def _pay(self, state: BotFactoryState, seat: int, n: int, rule: str) -> BotFactoryState:
         hand = state.hands[seat]
-        if hand.tokens < n:
+        if not arith.can_pay(hand.tokens, n):
             raise IllegalAction(rule, f"it costs {n} Speech token(s); the player holds {hand.tokens}")
-        return evolve(state, hands=_set(state.hands, seat, evolve(hand, tokens=hand.tokens - n)))
+        return evolve(state, hands=_set(state.hands, seat, evolve(hand, tokens=arith.pay(hand.tokens, n))))
 
     def _hand(self, state: BotFactoryState, seat: int, **changes: Any) -> BotFactoryState:
         return evolve(state, hands=_set(state.hands, seat, evolve(state.hands[seat], **changes)))
@@ -319,7 +319,7 @@ class BotFactoryGame:
         seat = state.discarder
         assert seat is not None
         hand = state.hands[seat]
-        if len(hand.parts) > self.c.counts.part_limit:
+        if arith.parts_over(len(hand.parts), self.c.counts.part_limit):
             return tuple(DiscardPart(p) for p in sorted(set(hand.parts)))
         return tuple(DiscardProject(p) for p in sorted(set(hand.projects)))
 
@@ -626,11 +626,11 @@ class BotFactoryGame:
         if action.slot not in range(len(state.display)) or state.display[action.slot] is None:
             raise IllegalAction("BF-FIN-CONTRACT", f"no contract in display slot {action.slot}")
         seats = state.reserved[action.slot]
-        if seat in seats:
-            raise IllegalAction("BF-FIN-CONTRACT", "a player reserves a contract once only")
-        if len(seats) >= len(costs):
+        if not arith.can_reserve(len(seats), seat in seats, len(costs)):
+            if seat in seats:
+                raise IllegalAction("BF-FIN-CONTRACT", "a player reserves a contract once only")
             raise IllegalAction("BF-FIN-CONTRACT", f"the contract already has {len(seats)} reservations")
-        cost = costs[len(seats)]
+        cost = arith.reservation_cost(costs, len(seats))
         if turn.left < cost:
             raise IllegalAction("BF-FIN", f"reserving costs {cost} tokens; {turn.left} may still be spent")
         state = self._pay(state, seat, cost, "BF-FIN-CONTRACT")
@@ -736,9 +736,10 @@ class BotFactoryGame:
         if turn is not None and turn.prompt:
             return state
         hand = state.hands[seat]
-        over_parts = len(hand.parts) > self.c.counts.part_limit
-        over_projects = len(hand.projects) + len(hand.done) > self.c.counts.project_limit and hand.projects
-        if over_parts or over_projects:
+        counts = self.c.counts
+        if arith.over_limits(
+            len(hand.parts), len(hand.projects), len(hand.done), counts.part_limit, counts.project_limit
+        ):
             return evolve(state, phase=Phase.DISCARD, discarder=seat, after_discard="action")
         return state
 

@@ -1,0 +1,146 @@
+"""Bot Factory's token and hand-limit arithmetic, written once over Python ints or z3 terms.
+
+The game (:mod:`bgrules.botfactory.game`) calls these functions with ints to play; the z3 encodings
+(:mod:`bgrules.botfactory.smt`) call the very same functions with z3 terms to prove. Every function takes
+numbers (``int`` or z3 arithmetic terms) and returns a number or a truth value: a ``bool`` when every
+argument is a Python value, a z3 term as soon as one argument is a z3 term. The component figures (cap,
+tokens per colour, reservation costs, limits) are arguments, read from the variant by the caller.
+
+    gain(held=7, on_contracts=1, n=2, cap=9, per_colour=9)   # 8: the colour's supply has one token left
+    gain(z3.Int("h"), z3.Int("o"), z3.Int("n"), 9, 9)         # the same rule as a z3 term
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TypeAlias
+
+import z3
+
+Num: TypeAlias = Any
+"""An ``int`` or a z3 arithmetic term (z3 is untyped, so this is ``Any`` to mypy)."""
+Truth: TypeAlias = Any
+"""A ``bool`` or a z3 boolean term."""
+
+
+def _symbolic(*xs: object) -> bool:
+    return any(isinstance(x, z3.ExprRef) for x in xs)
+
+
+def ite(cond: Truth, then: Num, other: Num) -> Num:
+    """``then if cond else other``; a z3 ``If`` when any argument is a z3 term."""
+    if _symbolic(cond, then, other):
+        return z3.If(cond, then, other)
+    return then if cond else other
+
+
+def minimum(a: Num, b: Num) -> Num:
+    return ite(a <= b, a, b) if _symbolic(a, b) else min(a, b)
+
+
+def maximum(a: Num, b: Num) -> Num:
+    return ite(a >= b, a, b) if _symbolic(a, b) else max(a, b)
+
+
+def both(a: Truth, b: Truth) -> Truth:
+    return z3.And(a, b) if _symbolic(a, b) else bool(a) and bool(b)
+
+
+def either(a: Truth, b: Truth) -> Truth:
+    return z3.Or(a, b) if _symbolic(a, b) else bool(a) or bool(b)
+
+
+def negate(a: Truth) -> Truth:
+    return z3.Not(a) if _symbolic(a) else not a
+
+
+# --- BF-LIMIT-TOKENS: gains ------------------------------------------------------------------------------
+
+
+def supply_left(held: Num, on_contracts: Num, per_colour: Num) -> Num:
+    """The tokens of the player's colour still in the supply: the box's ``per_colour`` less those held and
+    those lying on contracts."""
+    return per_colour - held - on_contracts
+
+
+def gain_room(held: Num, on_contracts: Num, cap: Num, per_colour: Num) -> Num:
+    """How many tokens a gain may still bring: up to the cap, and no more than the colour's supply holds."""
+    return minimum(supply_left(held, on_contracts, per_colour), cap - held)
+
+
+def gained(held: Num, on_contracts: Num, n: Num, cap: Num, per_colour: Num) -> Num:
+    """BF-LIMIT-TOKENS: the tokens actually received from a gain of ``n`` (the excess is lost; never
+    negative)."""
+    return maximum(0, minimum(n, gain_room(held, on_contracts, cap, per_colour)))
+
+
+def gain(held: Num, on_contracts: Num, n: Num, cap: Num, per_colour: Num) -> Num:
+    """BF-LIMIT-TOKENS: the tokens held after gaining ``n``."""
+    return held + gained(held, on_contracts, n, cap, per_colour)
+
+
+# --- paying ------------------------------------------------------------------------------------------------
+
+
+def can_pay(held: Num, n: Num) -> Truth:
+    """A cost of ``n`` tokens may be paid from ``held`` (the only guard of ``BotFactoryGame._pay``)."""
+    return held >= n
+
+
+def pay(held: Num, n: Num) -> Num:
+    """The tokens held after paying ``n`` (guarded by :func:`can_pay`)."""
+    return held - n
+
+
+# --- BF-FIN-CONTRACT: reservations -------------------------------------------------------------------------
+
+
+def reservation_cost(costs: Sequence[Num], taken: Num) -> Num:
+    """The cost (and value) of the next free reservation space of a contract already reserved ``taken``
+    times: ``costs[taken]`` (the higher space first). Only meaningful when ``taken < len(costs)``; past the
+    printed spaces a z3 term reads the last cost."""
+    if not _symbolic(taken):
+        return costs[taken]
+    out: Num = costs[-1]
+    for i in range(len(costs) - 2, -1, -1):
+        out = ite(taken == i, costs[i], out)
+    return out
+
+
+def reservation_open(taken: Num, spaces: int) -> Truth:
+    """BF-FIN-CONTRACT: a contract reserved ``taken`` times has a free space (at most ``spaces``, two)."""
+    return taken < spaces
+
+
+def can_reserve(taken: Num, already_mine: Truth, spaces: int) -> Truth:
+    """BF-FIN-CONTRACT: a player may reserve a contract with a free space that they have not reserved."""
+    return both(negate(already_mine), reservation_open(taken, spaces))
+
+
+def tokens_on_contract(costs: Sequence[Num], seats: Sequence[Num], taken: Num, seat: Num) -> Num:
+    """The tokens ``seat`` has on one contract whose reservation spaces, in order, hold ``seats`` (the first
+    ``taken`` of them filled): the value of each space they hold (``BotFactoryGame.on_contracts`` sums
+    this over the display)."""
+    total: Num = 0
+    for i, (cost, s) in enumerate(zip(costs, seats, strict=False)):
+        total = total + ite(both(i < taken, s == seat), cost, 0)
+    return total
+
+
+# --- BF-LIMIT-PARTS / BF-LIMIT-PROJECTS --------------------------------------------------------------------
+
+
+def parts_over(parts: Num, part_limit: Num) -> Truth:
+    """BF-LIMIT-PARTS: more part tiles than the limit (these are discarded first)."""
+    return parts > part_limit
+
+
+def projects_over(unfinished: Num, completed: Num, project_limit: Num) -> Truth:
+    """BF-LIMIT-PROJECTS: more Project tiles than the limit, completed ones included, with an unfinished
+    one to discard (completed ones are never discarded)."""
+    return both(unfinished + completed > project_limit, unfinished > 0)
+
+
+def over_limits(parts: Num, unfinished: Num, completed: Num, part_limit: Num, project_limit: Num) -> Truth:
+    """The player must discard before play goes on (``BotFactoryGame._check_limits``)."""
+    return either(parts_over(parts, part_limit), projects_over(unfinished, completed, project_limit))

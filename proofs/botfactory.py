@@ -1,0 +1,301 @@
+"""Bot Factory obligations: the token cap and supply (BF-LIMIT-TOKENS), the hand limits (BF-LIMIT-PARTS,
+BF-LIMIT-PROJECTS) and contract reservations (BF-FIN-CONTRACT), proved by z3 over the encodings of
+bgrules.botfactory.smt, which are built from the arithmetic the game plays with (bgrules.botfactory.arith).
+
+Each rule's property is proved by refuting its negation: the invariant is assumed before one legal step
+of any size and the solver looks for a state after that breaks it (``inductive``: every state, not only
+reachable ones), or along a bounded run (``bounded k=...``). ``BF-PROOF-*-BROKEN-*`` obligations run the
+same proof on a deliberately broken rule and must be ``violated``, with the before-state and the step
+decoded. ``BF-PROOF-SMT-CONFORMANCE`` ties the encodings to the Python game on seeded playouts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import attrs
+import z3
+
+from bgrules.botfactory import smt
+from bgrules.botfactory.game import BotFactoryGame
+from bgrules.botfactory.variant import BotFactoryVariant, load_variant
+from bgrules.core.proofs import Obligation, Outcome
+
+TOKEN_RULES = ("BF-LIMIT-TOKENS",)
+GAIN_RULES = ("BF-LIMIT-TOKENS", "BF-ASM-REWARD", "BF-PROJ-RIGHT")
+PAY_RULES = ("BF-LIMIT-TOKENS", "BF-SANDRA-SHARE", "BF-ASM-ICON", "BF-ASM-SWAP", "BF-PROD-MARK", "BF-PROJ-LEFT")
+PAY_RULES = (*PAY_RULES, "BF-FIN-RAISE")
+RESERVE_RULES = ("BF-LIMIT-TOKENS", "BF-FIN-CONTRACT")
+LIMIT_RULES = ("BF-LIMIT-PARTS", "BF-LIMIT-PROJECTS")
+TOKEN_INVARIANT = "0 <= held <= 9 and held + tokens on contracts <= 9 (the colour's tokens)"
+INDUCTIVE = "inductive: every state satisfying the invariant, one step of any size"
+CONFORMANCE_SEEDS = (20_240_611,)
+RICH = {"counts": {"start_tokens": 8}}
+"""Every player starts with 8 tokens: random play reaches the cap and reserves contracts often."""
+
+
+def _default() -> BotFactoryVariant:
+    return load_variant(None)
+
+
+def _ms(result: smt.Result) -> str:
+    return f"[{result.seconds * 1000:.1f} ms]"
+
+
+def _tokens(step: str, symbolic: bool = False, fault: smt.Fault | None = None) -> Callable[[int], Outcome]:
+    def check(timeout_ms: int) -> Outcome:
+        fig = smt.Figures.symbolic() if symbolic else smt.Figures.of(_default())
+        result = smt.prove_tokens(step, fig, timeout_ms, fault)
+        if result.witness is None:
+            return Outcome(result.verdict, f"{result.detail} {_ms(result)}")
+        return Outcome(result.verdict, f"{smt.describe_token_witness(result.witness)} {_ms(result)}", result.witness)
+
+    return check
+
+
+def _setup(symbolic: bool) -> Callable[[int], Outcome]:
+    def check(timeout_ms: int) -> Outcome:
+        fig = smt.Figures.of(_default())
+        if symbolic:  # the set-up figures a variant file may change, the others as printed
+            start, extra = z3.Ints("fig_start fig_extra")
+            fig = attrs.evolve(fig, start=start, extra=extra, assumptions=(start >= 0, extra >= 0))
+        result = smt.prove_token_setup(fig, timeout_ms)
+        detail = result.detail
+        if result.witness is not None:
+            w = result.witness
+            detail = (
+                f"a variant with start_tokens {w['start']}, "
+                f"last_player_extra_token {w['extra']}, token_cap {w['cap']}, tokens_per_colour "
+                f"{w['per_colour']}: the {'last' if w['last_in_order'] else 'first'} player starts with "
+                f"{w['held']} tokens ({', '.join(w['failing'])} fails)"
+            )
+        return Outcome(result.verdict, f"{detail} {_ms(result)}", result.witness)
+
+    return check
+
+
+def _hand(
+    prove: Callable[[smt.Figures, int, smt.Fault | None], smt.Result], fault: smt.Fault | None = None
+) -> Callable[[int], Outcome]:
+    def check(timeout_ms: int) -> Outcome:
+        result = prove(smt.Figures.of(_default()), timeout_ms, fault)
+        if result.witness is None:
+            return Outcome(result.verdict, f"{result.detail} {_ms(result)}")
+        shown = ", ".join(f"{k} {v}" for k, v in result.witness.items() if k != "failing")
+        return Outcome(
+            result.verdict,
+            f"counterexample: {shown} ({', '.join(result.witness['failing'])} fails) {_ms(result)}",
+            result.witness,
+        )
+
+    return check
+
+
+def _projects_strict(timeout_ms: int) -> Outcome:
+    """The bounded search; a witness is reported only once replayed in the Python game."""
+    variant = _default()
+    fig = smt.Figures.of(variant)
+    result = smt.shortest_projects_overflow(fig, timeout_ms, k=3)
+    if result.witness is None:
+        return Outcome(result.verdict, f"{result.detail} {_ms(result)}")
+    w = result.witness
+    trace = smt.describe_hand_trace(w)
+    game = BotFactoryGame(players=4, variant=variant)
+    state, actions = smt.projects_overflow_scenario(game, w["rest_completed"])
+    for action in actions:
+        if action not in game.legal_actions(state):
+            return Outcome("unknown", f"z3 found {trace}, but {action!r} is not legal in the Python replay", w)
+        state = game.apply(state, action)
+    hand = state.hands[0]
+    held = len(hand.projects) + len(hand.done)
+    if held <= fig.project_limit:
+        return Outcome("unknown", f"z3 found {trace}, but the Python replay holds {held} Project tiles", w)
+    return Outcome(
+        "violated",
+        f"{trace}; replayed in the Python game (TakeProject(0, 0) with {w['rest_completed']} completed, then "
+        f"PlacePart('red-legs', 'red') at the BF-PROJ-LEFT prompt): the player holds {held} Project tiles, "
+        f"{len(hand.done)} completed, phase {state.phase.value} {_ms(result)}",
+        {**w, "replay": [repr(a) for a in actions]},
+    )
+
+
+def _contracts(fault: smt.Fault | None = None) -> Callable[[int], Outcome]:
+    def check(timeout_ms: int) -> Outcome:
+        fig = smt.Figures.of(_default())
+        result = smt.prove_contracts(fig, 4, timeout_ms, fault)
+        if result.witness is None:
+            return Outcome(result.verdict, f"{result.detail} (players 0-3) {_ms(result)}")
+        text = smt.describe_contract_witness(result.witness, len(fig.costs))
+        return Outcome(result.verdict, f"{text} {_ms(result)}", result.witness)
+
+    return check
+
+
+def _conformance(timeout_ms: int) -> Outcome:
+    cases = [(4, None), (2, None), (3, RICH), (4, RICH)]
+    total = {"steps": 0, "gains": 0, "pays": 0, "reserves": 0, "discards": 0}
+    problems: list[str] = []
+    for players, variant in cases:
+        seen = smt.conformance(BotFactoryGame(players=players, variant=variant), CONFORMANCE_SEEDS)
+        for key in total:
+            total[key] += getattr(seen, key)
+        problems.extend(f"{players} players{' (rich)' if variant else ''}: {p}" for p in seen.problems)
+    summary = ", ".join(f"{v} {k}" for k, v in total.items())
+    if problems:
+        return Outcome("violated", f"the Python game and the encodings disagree ({summary})", problems[:10])
+    return Outcome("holds", f"the Python game and the encodings agree: {summary}")
+
+
+def obligations() -> list[Obligation]:
+    tokens = [
+        Obligation(
+            "BF-PROOF-TOKENS-SETUP",
+            f"every player's set-up tokens satisfy {TOKEN_INVARIANT} (the base case)",
+            ("BF-LIMIT-TOKENS", "BF-SETUP-TOKENS"),
+            "base case: every seat, the default figures",
+            _setup(False),
+        ),
+        Obligation(
+            "BF-PROOF-TOKENS-GAIN",
+            f"a gain of any size (BotFactoryGame._gain: Assembly rewards, the right column) keeps {TOKEN_INVARIANT}",
+            GAIN_RULES,
+            INDUCTIVE,
+            _tokens("gain"),
+        ),
+        Obligation(
+            "BF-PROOF-TOKENS-PAY",
+            f"paying any cost the player can pay (BotFactoryGame._pay) keeps {TOKEN_INVARIANT}",
+            PAY_RULES,
+            INDUCTIVE,
+            _tokens("pay"),
+        ),
+        Obligation(
+            "BF-PROOF-TOKENS-RESERVE",
+            f"reserving a contract (BotFactoryGame._reserve: the space's cost moves from the hand onto the "
+            f"contract) keeps {TOKEN_INVARIANT}",
+            RESERVE_RULES,
+            INDUCTIVE,
+            _tokens("reserve"),
+        ),
+        Obligation(
+            "BF-PROOF-TOKENS-ANY-FIGURES",
+            "for any cap, tokens per colour and reservation costs (>= 1), every gain, pay or reservation keeps "
+            "0 <= held <= cap and held + on contracts <= tokens per colour",
+            (*PAY_RULES, "BF-FIN-CONTRACT"),
+            f"{INDUCTIVE}; every variant's figures",
+            _tokens("any", symbolic=True),
+        ),
+        Obligation(
+            "BF-PROOF-TOKENS-SETUP-ANY-FIGURES",
+            "for any start_tokens and last_player_extra_token a variant file sets, the set-up tokens satisfy the "
+            "token invariant (they do not: variant files are not checked for start + extra <= token_cap)",
+            ("BF-LIMIT-TOKENS", "BF-SETUP-TOKENS"),
+            "base case: every variant's set-up figures",
+            _setup(True),
+        ),
+        Obligation(
+            "BF-PROOF-TOKENS-BROKEN-UNCAPPED",
+            f"broken rule: a gain received in full (cap and supply dropped) must break {TOKEN_INVARIANT}",
+            GAIN_RULES,
+            INDUCTIVE,
+            _tokens("any", fault="gain_uncapped"),
+        ),
+        Obligation(
+            "BF-PROOF-TOKENS-BROKEN-NO-SUPPLY",
+            f"broken rule: a gain that forgets the tokens on contracts must break {TOKEN_INVARIANT}",
+            GAIN_RULES,
+            INDUCTIVE,
+            _tokens("any", fault="gain_no_supply"),
+        ),
+        Obligation(
+            "BF-PROOF-TOKENS-BROKEN-RESERVE-UNPAID",
+            f"broken rule: a reservation that does not take its tokens from the hand must break {TOKEN_INVARIANT}",
+            RESERVE_RULES,
+            INDUCTIVE,
+            _tokens("any", fault="reserve_unpaid"),
+        ),
+    ]
+    limits = [
+        Obligation(
+            "BF-PROOF-LIMITS-DISCARD-STEP",
+            "while a player is over a limit, a discard is on offer, and each discard lowers parts + unfinished "
+            "Projects by one (the loop ends), keeps every count >= 0 and leaves completed Projects alone",
+            LIMIT_RULES,
+            "inductive: every hand over a limit, one discard",
+            _hand(smt.prove_discard_step),
+        ),
+        Obligation(
+            "BF-PROOF-LIMITS-RESOLVED",
+            "when the discard loop stops, the player holds at most 5 parts and at most 5 Project tiles counting "
+            "completed ones, unless no unfinished tile is left to discard",
+            LIMIT_RULES,
+            "inductive: every hand the discard loop stops at",
+            _hand(smt.prove_limits_exit),
+        ),
+        Obligation(
+            "BF-PROOF-LIMITS-COMPLETED-KEPT",
+            "no hand change (parts taken, placed, bots completed, Projects taken, trades, swaps, discards) lowers "
+            "the completed Projects",
+            (*LIMIT_RULES, "BF-ASM-PROJECT", "BF-PROJ-TRADE", "BF-PROD-TRADE", "BF-ASM-SWAP"),
+            "inductive: every hand, one change",
+            _hand(smt.prove_completed_kept),
+        ),
+        Obligation(
+            "BF-PROOF-LIMITS-PROJECTS-STRICT",
+            "after every resolution a player holds at most 5 Project tiles, completed ones included (it fails: a "
+            "hand of 5 completed takes a Project at BF-PROJ-LEFT and completes a 6th bot on it before the limit "
+            "check, which then has no unfinished tile to discard)",
+            (*LIMIT_RULES, "BF-PROJ-LEFT", "BF-ASM-PROJECT"),
+            "bounded k=3 hand changes of one action, then the whole discard loop; witness replayed in Python",
+            _projects_strict,
+        ),
+        Obligation(
+            "BF-PROOF-LIMITS-BROKEN-DISCARD-COMPLETED",
+            "broken rule: a discard loop that may discard a completed Project must lower the completed Projects",
+            LIMIT_RULES,
+            "inductive: every hand, one change",
+            _hand(smt.prove_completed_kept, "discard_completed"),
+        ),
+        Obligation(
+            "BF-PROOF-LIMITS-BROKEN-IGNORE-COMPLETED",
+            "broken rule: a Project limit counting unfinished tiles only must let a loop stop over 5 Project tiles",
+            LIMIT_RULES,
+            "inductive: every hand the discard loop stops at",
+            _hand(smt.prove_limits_exit, "limit_ignores_completed"),
+        ),
+    ]
+    contracts = [
+        Obligation(
+            "BF-PROOF-CONTRACTS-RESERVE",
+            "a reservation keeps every contract at most two reservations, none twice by one player, and puts "
+            "exactly the space's cost of the player's tokens on it",
+            ("BF-FIN-CONTRACT",),
+            "inductive: every contract state, one reservation by any of 4 players",
+            _contracts(),
+        ),
+        Obligation(
+            "BF-PROOF-CONTRACTS-BROKEN-TWICE",
+            "broken rule: without the once-only guard a player reserves a contract twice",
+            ("BF-FIN-CONTRACT",),
+            "inductive: every contract state, one reservation by any of 4 players",
+            _contracts("reserve_twice"),
+        ),
+        Obligation(
+            "BF-PROOF-CONTRACTS-BROKEN-THIRD",
+            "broken rule: without the two-space guard a contract takes a third reservation",
+            ("BF-FIN-CONTRACT",),
+            "inductive: every contract state, one reservation by any of 4 players",
+            _contracts("reserve_third"),
+        ),
+    ]
+    conformance = Obligation(
+        "BF-PROOF-SMT-CONFORMANCE",
+        "every _gain, _pay and _reserve of the Python game is a step of its z3 encoding evaluated on the same "
+        "values and keeps the token invariant; tokens change through them only; every discard is a discard "
+        "step; the discard phase starts exactly when the encoded limit check says so; hands at rest are "
+        "within the limits",
+        (*TOKEN_RULES, *LIMIT_RULES, "BF-FIN-CONTRACT"),
+        f"sampled: seeds {list(CONFORMANCE_SEEDS)} at 4 and 2 players, and 3 and 4 players starting with 8 tokens",
+        _conformance,
+    )
+    return [*tokens, *limits, *contracts, conformance]

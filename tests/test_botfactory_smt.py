@@ -1,0 +1,200 @@
+"""Bot Factory's shared arithmetic (bgrules.botfactory.arith) and z3 encodings (bgrules.botfactory.smt)
+against each other and against the Python game: ints and z3 terms give the same numbers; the game's token
+changes and discards over random playouts are steps of the encodings; every broken-rule encoding is
+refuted and every real one proved."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import z3
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bgrules.botfactory import arith, smt
+from bgrules.botfactory.game import BotFactoryGame
+from bgrules.botfactory.variant import load_variant
+
+FIG = smt.Figures.of(load_variant(None))
+SMALL = st.integers(-3, 20)
+FAST = settings(max_examples=150, deadline=None)
+
+
+def z(x: int) -> Any:
+    return z3.IntVal(x)
+
+
+def ev(term: Any) -> Any:
+    """A z3 term over constants, evaluated to an int or a bool (a plain int or bool is returned as is)."""
+    if not isinstance(term, z3.ExprRef):
+        return term
+    v = z3.simplify(term)
+    return v.as_long() if z3.is_int_value(v) else z3.is_true(v)
+
+
+# --- ints and z3 terms agree ---------------------------------------------------------------------------
+
+
+@FAST
+@given(SMALL, SMALL, SMALL, st.integers(0, 12), st.integers(0, 12))
+def test_gain_ints_and_z3_agree(held: int, on: int, n: int, cap: int, per: int) -> None:
+    got = arith.gain(held, on, n, cap, per)
+    assert isinstance(got, int)
+    assert ev(arith.gain(z(held), z(on), z(n), z(cap), z(per))) == got
+    assert ev(arith.gain(z(held), on, n, cap, per)) == got  # mixed ints and terms
+    # the arithmetic BotFactoryGame._gain had before it called arith
+    assert got == held + max(0, min(n, min(per - held - on, cap - held)))
+
+
+@FAST
+@given(SMALL, SMALL)
+def test_pay_ints_and_z3_agree(held: int, n: int) -> None:
+    assert arith.can_pay(held, n) is (held >= n)
+    assert ev(arith.can_pay(z(held), z(n))) == (held >= n)
+    assert arith.pay(held, n) == ev(arith.pay(z(held), z(n))) == held - n
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 5), min_size=1, max_size=4), st.data())
+def test_reservation_ints_and_z3_agree(costs: list[int], data: st.DataObject) -> None:
+    taken = data.draw(st.integers(0, len(costs) - 1))
+    mine = data.draw(st.booleans())
+    assert ev(arith.reservation_cost(costs, z(taken))) == arith.reservation_cost(costs, taken) == costs[taken]
+    for t in range(len(costs) + 2):
+        want = not mine and t < len(costs)
+        assert arith.can_reserve(t, mine, len(costs)) is want
+        assert ev(arith.can_reserve(z(t), z3.BoolVal(mine), len(costs))) == want
+    seats = data.draw(st.lists(st.integers(0, 3), min_size=len(costs), max_size=len(costs), unique=True))
+    seat = data.draw(st.integers(0, 3))
+    want_on = sum(c for i, (c, s) in enumerate(zip(costs, seats, strict=True)) if i < taken and s == seat)
+    assert arith.tokens_on_contract(costs, seats, taken, seat) == want_on
+    assert ev(arith.tokens_on_contract(costs, [z(s) for s in seats], z(taken), z(seat))) == want_on
+
+
+@FAST
+@given(st.integers(0, 9), st.integers(0, 9), st.integers(0, 9), st.integers(0, 6), st.integers(0, 6))
+def test_limits_ints_and_z3_agree(parts: int, unfinished: int, done: int, part_limit: int, project_limit: int) -> None:
+    want = parts > part_limit or (unfinished + done > project_limit and unfinished > 0)
+    assert arith.over_limits(parts, unfinished, done, part_limit, project_limit) is want
+    assert ev(arith.over_limits(z(parts), z(unfinished), z(done), part_limit, project_limit)) == want
+    assert ev(arith.parts_over(z(parts), part_limit)) == arith.parts_over(parts, part_limit) == (parts > part_limit)
+
+
+@FAST
+@given(st.integers(0, 9), st.integers(0, 9), SMALL)
+def test_gain_step_encoding_matches_arith(held: int, on: int, n: int) -> None:
+    """The encoded gain step, evaluated on concrete values, admits exactly arith.gain's result."""
+    t = smt.TokenState(z(held), z(on))
+    after = arith.gain(held, on, n, FIG.cap, FIG.per_colour)
+    for h2 in range(-1, 12):
+        ok = smt.true_at(smt.gain_step(t, smt.TokenState(z(h2), z(on)), z(n), FIG))
+        assert ok is (h2 == after)
+
+
+# --- the Python game's token changes and discards are steps of the encodings ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("players", "variant", "seed"),
+    [(4, None, 1), (2, None, 2), (3, {"counts": {"start_tokens": 8}}, 3), (4, {"counts": {"start_tokens": 8}}, 4)],
+)
+def test_playouts_follow_the_encodings(players: int, variant: Any, seed: int) -> None:
+    seen = smt.conformance(BotFactoryGame(players=players, variant=variant), [seed])
+    assert seen.problems == ()
+    assert seen.steps > 100 and seen.gains > 0 and seen.pays > 0
+
+
+def test_rich_playouts_reserve_and_discard() -> None:
+    game = BotFactoryGame(players=4, variant={"counts": {"start_tokens": 8}})
+    seen = smt.conformance(game, [5, 6])
+    assert seen.problems == ()
+    assert seen.reserves > 0 and seen.discards > 0
+
+
+def _uncapped_gain(self: BotFactoryGame, state: Any, seat: int, n: int) -> Any:
+    return self._hand(state, seat, tokens=state.hands[seat].tokens + n)
+
+
+def test_conformance_catches_a_broken_gain(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tie is real: a game whose _gain ignores the cap and the supply disagrees with the encoding."""
+    monkeypatch.setattr(BotFactoryGame, "_gain", _uncapped_gain)
+    seen = smt.conformance(BotFactoryGame(players=4, variant={"counts": {"start_tokens": 8}}), [0], max_steps=300)
+    assert any("gain" in p and "not a step of the encoding" in p for p in seen.problems)
+
+
+# --- proofs: the real rules hold, each broken rule is refuted ----------------------------------------------
+
+T = 10_000
+
+
+@pytest.mark.parametrize("step", ["gain", "pay", "reserve", "any"])
+def test_token_steps_are_inductive(step: str) -> None:
+    assert smt.prove_tokens(step, FIG, T).verdict == "holds"
+    assert smt.prove_tokens(step, smt.Figures.symbolic(), T).verdict == "holds"
+
+
+def test_token_setup() -> None:
+    assert smt.prove_token_setup(FIG, T).verdict == "holds"
+
+
+@pytest.mark.parametrize(
+    ("fault", "failing"),
+    [
+        ("gain_uncapped", "held <= cap"),
+        ("gain_no_supply", "held + on contracts <= tokens per colour"),
+        ("reserve_unpaid", "held + on contracts <= tokens per colour"),
+    ],
+)
+def test_broken_token_rules_are_refuted(fault: smt.Fault, failing: str) -> None:
+    result = smt.prove_tokens("any", FIG, T, fault)
+    assert result.verdict == "violated" and result.witness is not None
+    w = result.witness
+    assert failing in w["failing"]
+    assert 0 <= w["held"] <= FIG.cap and w["held"] + w["on_contracts"] <= FIG.per_colour  # a legal before-state
+    assert w["step"] in smt.TOKEN_STEPS
+    assert "before: held" in smt.describe_token_witness(w)
+
+
+def test_limits_hold() -> None:
+    assert smt.prove_discard_step(FIG, T).verdict == "holds"
+    assert smt.prove_limits_exit(FIG, T).verdict == "holds"
+    assert smt.prove_completed_kept(FIG, T).verdict == "holds"
+
+
+@pytest.mark.parametrize(
+    ("prove", "fault"),
+    [(smt.prove_completed_kept, "discard_completed"), (smt.prove_limits_exit, "limit_ignores_completed")],
+)
+def test_broken_limit_rules_are_refuted(prove: Callable[..., smt.Result], fault: smt.Fault) -> None:
+    result = prove(FIG, T, fault)
+    assert result.verdict == "violated" and result.witness is not None
+
+
+def test_contracts_hold_and_broken_guards_are_refuted() -> None:
+    assert smt.prove_contracts(FIG, 4, T).verdict == "holds"
+    for fault in ("reserve_twice", "reserve_third"):
+        result = smt.prove_contracts(FIG, 4, T, fault)
+        assert result.verdict == "violated" and result.witness is not None
+
+
+def test_project_overflow_is_found_and_replays() -> None:
+    """BF-PROOF-LIMITS-PROJECTS-STRICT: z3's shortest witness, and the same situation in the Python game."""
+    result = smt.shortest_projects_overflow(FIG, T)
+    assert result.verdict == "violated" and result.witness is not None
+    w = result.witness
+    assert w["rest_completed"] == FIG.project_limit and w["resolved_completed"] == FIG.project_limit + 1
+    game = BotFactoryGame(players=4)
+    state, actions = smt.projects_overflow_scenario(game, w["rest_completed"])
+    for action in actions:
+        assert action in game.legal_actions(state)
+        state = game.apply(state, action)
+    hand = state.hands[0]
+    assert len(hand.done) == FIG.project_limit + 1 and not hand.projects
+
+
+def test_variant_start_tokens_past_the_cap() -> None:
+    """BF-PROOF-TOKENS-SETUP-ANY-FIGURES: nothing stops a variant's set-up from passing the cap."""
+    game = BotFactoryGame(players=2, variant={"counts": {"start_tokens": 9}})
+    assert game.initial_state().hands[-1].tokens == 10

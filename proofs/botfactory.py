@@ -242,9 +242,8 @@ def obligations() -> list[Obligation]:
         ),
         Obligation(
             "BF-PROOF-LIMITS-PROJECTS-STRICT",
-            "after every resolution a player holds at most 5 Project tiles, completed ones included (it fails: a "
-            "hand of 5 completed takes a Project at BF-PROJ-LEFT and completes a 6th bot on it before the limit "
-            "check, which then has no unfinished tile to discard)",
+            "after every resolution a player holds at most 5 Project tiles, completed ones included (a Project "
+            "taken over the limit is discarded at once, so no sixth bot can be completed on it at BF-PROJ-LEFT)",
             (*LIMIT_RULES, "BF-PROJ-LEFT", "BF-ASM-PROJECT"),
             "bounded k=3 hand changes of one action, then the whole discard loop; witness replayed in Python",
             _projects_strict,

@@ -179,22 +179,24 @@ def test_contracts_hold_and_broken_guards_are_refuted() -> None:
         assert result.verdict == "violated" and result.witness is not None
 
 
-def test_project_overflow_is_found_and_replays() -> None:
-    """BF-PROOF-LIMITS-PROJECTS-STRICT: z3's shortest witness, and the same situation in the Python game."""
-    result = smt.shortest_projects_overflow(FIG, T)
-    assert result.verdict == "violated" and result.witness is not None
-    w = result.witness
-    assert w["rest_completed"] == FIG.project_limit and w["resolved_completed"] == FIG.project_limit + 1
+def test_project_overflow_is_refuted_and_the_game_discards_at_once() -> None:
+    """BF-PROOF-LIMITS-PROJECTS-STRICT: with the Project limit applied as soon as a Project is taken, z3 finds
+    no overflow; the old scenario (5 completed, take the bottom-left Project) now asks for a discard first,
+    and the bot can no longer be completed on it."""
+    assert smt.shortest_projects_overflow(FIG, T).verdict == "holds"
     game = BotFactoryGame(players=4)
-    state, actions = smt.projects_overflow_scenario(game, w["rest_completed"])
-    for action in actions:
-        assert action in game.legal_actions(state)
-        state = game.apply(state, action)
+    state, actions = smt.projects_overflow_scenario(game, FIG.project_limit)
+    state = game.apply(state, actions[0])
+    assert state.phase.value == "discard" and state.discarder == 0
+    state = game.apply(state, game.legal_actions(state)[0])
+    assert actions[1] not in game.legal_actions(state)
     hand = state.hands[0]
-    assert len(hand.done) == FIG.project_limit + 1 and not hand.projects
+    assert len(hand.done) + len(hand.projects) <= FIG.project_limit
 
 
 def test_variant_start_tokens_past_the_cap() -> None:
-    """BF-PROOF-TOKENS-SETUP-ANY-FIGURES: nothing stops a variant's set-up from passing the cap."""
-    game = BotFactoryGame(players=2, variant={"counts": {"start_tokens": 9}})
-    assert game.initial_state().hands[-1].tokens == 10
+    """BF-PROOF-TOKENS-SETUP-ANY-FIGURES finds set-up figures past the cap; variant checking refuses them."""
+    import bgrules
+
+    with pytest.raises(bgrules.InputError, match="set-up tokens"):
+        BotFactoryGame(players=2, variant={"counts": {"start_tokens": 9}})

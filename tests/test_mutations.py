@@ -878,7 +878,21 @@ def bf_project_discard_lost(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(BotFactoryGame, "_slide_projects", slide)
 
 
+def bf_reserve_paid_twice(mp: pytest.MonkeyPatch) -> None:
+    """Reserving takes the cost from the hand twice (the second lot vanishes)."""
+    orig = BotFactoryGame._reserve
+
+    def reserve(self: BotFactoryGame, state: Any, seat: int, turn: Any, action: Any) -> Any:
+        after = orig(self, state, seat, turn, action)
+        cost = self.c.finance.reservation_costs[len(state.reserved[action.slot])]
+        hand = after.hands[seat]
+        return self._hand(after, seat, tokens=max(0, hand.tokens - cost))
+
+    mp.setattr(BotFactoryGame, "_reserve", reserve)
+
+
 BF_CASES = [
+    ("BF-INV-TOKENS-CONSERVED", bf_reserve_paid_twice, BF_RICH),
     ("BF-INV-PROJECTS-CONSERVED", bf_project_kept, None),
     ("BF-INV-PROJECTS-CONSERVED", bf_project_discard_lost, None),
     ("BF-INV-PROJECTS-CONSERVED-3P", bf_project_discard_lost, None),

@@ -153,6 +153,7 @@ class BotFactoryGame:
         jobs += [("project", -1, "grid", col, row) for col in range(2) for row in range(rows)]
         state = BotFactoryState(
             hands=hands,
+            supply=tuple(c.counts.tokens_per_colour - hand.tokens for hand in hands),
             piles=((per, per, per),) * 4,
             discards=((0, 0, 0),) * 4,
             universal=(c.counts.universal_per_slot,) * 3,
@@ -204,13 +205,22 @@ class BotFactoryGame:
         hand = state.hands[seat]
         counts = self.c.counts
         held = arith.gain(hand.tokens, self.on_contracts(state, seat), n, counts.token_cap, counts.tokens_per_colour)
-        return evolve(state, hands=_set(state.hands, seat, evolve(hand, tokens=held)))
+        taken = held - hand.tokens
+        return evolve(
+            state,
+            hands=_set(state.hands, seat, evolve(hand, tokens=held)),
+            supply=_set(state.supply, seat, state.supply[seat] - taken),
+        )
 
-    def _pay(self, state: BotFactoryState, seat: int, n: int, rule: str) -> BotFactoryState:
+    def _pay(self, state: BotFactoryState, seat: int, n: int, rule: str, to_supply: bool = True) -> BotFactoryState:
+        """Pay ``n`` tokens: back to the supply, or (``to_supply=False``) onto a contract (BF-FIN-CONTRACT)."""
         hand = state.hands[seat]
         if not arith.can_pay(hand.tokens, n):
             raise IllegalAction(rule, f"it costs {n} Speech token(s); the player holds {hand.tokens}")
-        return evolve(state, hands=_set(state.hands, seat, evolve(hand, tokens=arith.pay(hand.tokens, n))))
+        state = evolve(state, hands=_set(state.hands, seat, evolve(hand, tokens=arith.pay(hand.tokens, n))))
+        if to_supply:
+            state = evolve(state, supply=_set(state.supply, seat, state.supply[seat] + n))
+        return state
 
     def _hand(self, state: BotFactoryState, seat: int, **changes: Any) -> BotFactoryState:
         return evolve(state, hands=_set(state.hands, seat, evolve(state.hands[seat], **changes)))
@@ -319,7 +329,8 @@ class BotFactoryGame:
         seat = state.discarder
         assert seat is not None
         hand = state.hands[seat]
-        if arith.parts_over(len(hand.parts), self.c.counts.part_limit):
+        pending = state.turn is not None and bool(state.turn.prompt)
+        if not pending and arith.parts_over(len(hand.parts), self.c.counts.part_limit):
             return tuple(DiscardPart(p) for p in sorted(set(hand.parts)))
         return tuple(DiscardProject(p) for p in sorted(set(hand.projects)))
 
@@ -633,7 +644,7 @@ class BotFactoryGame:
         cost = arith.reservation_cost(costs, len(seats))
         if turn.left < cost:
             raise IllegalAction("BF-FIN", f"reserving costs {cost} tokens; {turn.left} may still be spent")
-        state = self._pay(state, seat, cost, "BF-FIN-CONTRACT")
+        state = self._pay(state, seat, cost, "BF-FIN-CONTRACT", to_supply=False)
         return evolve(
             state, reserved=_set(state.reserved, action.slot, (*seats, seat)), turn=evolve(turn, left=turn.left - cost)
         )
@@ -733,10 +744,14 @@ class BotFactoryGame:
         """BF-LIMIT-PARTS / BF-LIMIT-PROJECTS: once an action is resolved, a player over five part tiles or
         five Project tiles (completed ones count and are never discarded) discards, choosing what."""
         turn = state.turn
-        if turn is not None and turn.prompt:
-            return state
         hand = state.hands[seat]
         counts = self.c.counts
+        if turn is not None and turn.prompt:
+            # a pending choice may still use a part; a Project taken counts at once (so a bot completed
+            # by the pending placement never lands on a sixth Project)
+            if arith.projects_over(len(hand.projects), len(hand.done), counts.project_limit):
+                return evolve(state, phase=Phase.DISCARD, discarder=seat, after_discard="action")
+            return state
         if arith.over_limits(
             len(hand.parts), len(hand.projects), len(hand.done), counts.part_limit, counts.project_limit
         ):
@@ -747,7 +762,7 @@ class BotFactoryGame:
         seat = state.discarder
         assert seat is not None
         if action not in self._discard_options(state):
-            rule = "BF-LIMIT-PARTS" if isinstance(action, DiscardPart) else "BF-LIMIT-PROJECTS"
+            rule = "BF-LIMIT-PARTS" if isinstance(self._discard_options(state)[0], DiscardPart) else "BF-LIMIT-PROJECTS"
             raise IllegalAction(rule, f"{action!r}: discard one of {self._discard_options(state)!r}")
         hand = state.hands[seat]
         if isinstance(action, DiscardPart):

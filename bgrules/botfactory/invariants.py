@@ -25,7 +25,7 @@ def limits(game: BotFactoryGame, state: BotFactoryState) -> str | None:
             continue
         if len(hand.parts) > c.part_limit:
             return f"player {seat} holds {len(hand.parts)} part tiles"
-        if len(hand.projects) + len(hand.done) > c.project_limit and hand.projects:
+        if len(hand.projects) + len(hand.done) > c.project_limit:
             return f"player {seat} holds {len(hand.projects) + len(hand.done)} Project tiles"
     return None
 
@@ -39,8 +39,11 @@ def tokens_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None
         for i, seat in enumerate(seats):
             placed[seat] += costs[i]
     for seat, hand in enumerate(state.hands):
-        if per - hand.tokens - placed[seat] < 0:
-            return f"player {seat}'s colour: held {hand.tokens} + on contracts {placed[seat]} > {per}"
+        supply = state.supply[seat]
+        if supply < 0 or supply + hand.tokens + placed[seat] != per:
+            return (
+                f"player {seat}'s colour: supply {supply} + held {hand.tokens} + on contracts {placed[seat]} != {per}"
+            )
     return None
 
 

@@ -388,16 +388,22 @@ def discard_step(h: HandState, h2: HandState, which: Any, fig: Figures, fault: F
     return [over(h, fig, fault), z3.Or(*options)]
 
 
-def action_step(h: HandState, h2: HandState, which: Any) -> list[Any]:
-    """One hand change of an action (``which`` indexes :data:`ACTION_STEPS`)."""
+def action_step(h: HandState, h2: HandState, which: Any, project_limit: Any = None) -> list[Any]:
+    """One hand change of an action (``which`` indexes :data:`ACTION_STEPS`). With ``project_limit`` given,
+    a Project taken over the limit is discarded at once, before any pending choice (BF-LIMIT-PROJECTS, as
+    ``BotFactoryGame._check_limits`` does): an unfinished one goes, so the unfinished count stays."""
     p, u, d = h.parts, h.unfinished, h.completed
     p2, u2, d2 = h2.parts, h2.unfinished, h2.completed
+    if project_limit is not None:
+        take = z3.And(which == 3, p2 == p, d2 == d, u2 == z3.If(u + 1 + d > project_limit, u, u + 1))
+    else:
+        take = z3.And(which == 3, p2 == p, u2 == u + 1, d2 == d)
     return [
         z3.Or(
             z3.And(which == 0, p2 == p + 1, u2 == u, d2 == d),
             z3.And(which == 1, p >= 1, p2 == p - 1, u2 == u, d2 == d),
             z3.And(which == 2, p >= 1, u >= 1, p2 == p - 1, u2 == u - 1, d2 == d + 1),
-            z3.And(which == 3, p2 == p, u2 == u + 1, d2 == d),
+            take,
             z3.And(which == 4, u >= 2, p2 == p + 1, u2 == u - 2, d2 == d),
             z3.And(which == 5, p >= 3, p2 == p - 2, u2 == u, d2 == d),
             z3.And(which == 6, p >= 1, p2 == p, u2 == u, d2 == d),
@@ -473,8 +479,9 @@ def prove_completed_kept(fig: Figures, timeout_ms: int, fault: Fault | None = No
 
 def prove_projects_strict(fig: Figures, timeout_ms: int, k: int = 3) -> Result:
     """Bounded: from a hand at rest with unfinished + completed <= the Project limit (and parts within
-    theirs), up to ``k`` hand changes of one action with its pending choices (the limit check waits for
-    them), then the discard loop to its end: is unfinished + completed still within the limit?"""
+    theirs), up to ``k`` hand changes of one action with its pending choices (the part limit waits for
+    them; a Project taken over the limit is discarded at once), then the discard loop to its end: is
+    unfinished + completed still within the limit?"""
     hands = [HandState.fresh(f"h{i}") for i in range(k + 1)]
     whiches = [z3.Int(f"step{i}") for i in range(k)]
     assumptions: list[Any] = [*fig.assumptions, *nonnegative(hands[0])]
@@ -487,7 +494,8 @@ def prove_projects_strict(fig: Figures, timeout_ms: int, k: int = 3) -> Result:
             hands[i + 1].unfinished == hands[i].unfinished,
             hands[i + 1].completed == hands[i].completed,
         )
-        assumptions.append(z3.If(i < used, z3.And(*action_step(hands[i], hands[i + 1], whiches[i])), same))
+        step = action_step(hands[i], hands[i + 1], whiches[i], fig.project_limit)
+        assumptions.append(z3.If(i < used, z3.And(*step), same))
     last = hands[-1]
     # the discard loop: it ends (prove_discard_step) with the completed count untouched, in a hand no
     # longer over with at most the parts and unfinished Projects it started with
@@ -668,8 +676,8 @@ def conformance(game: BotFactoryGame, seeds: Sequence[int], max_steps: int | Non
         calls.append(("gain", state, seat, n, after, depth[0]))
         return after
 
-    def pay(state: BotFactoryState, seat: int, n: int, rule: str) -> BotFactoryState:
-        after: BotFactoryState = real["_pay"](state, seat, n, rule)
+    def pay(state: BotFactoryState, seat: int, n: int, rule: str, to_supply: bool = True) -> BotFactoryState:
+        after: BotFactoryState = real["_pay"](state, seat, n, rule, to_supply)
         calls.append(("pay", state, seat, n, after, depth[0]))
         return after
 

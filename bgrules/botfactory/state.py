@@ -57,6 +57,9 @@ Distribution marker, destination: "wheel" / "spare" / "hand" / "grid" / "display
 @attrs.frozen(cache_hash=True)
 class BotFactoryState:
     hands: tuple[Hand, ...]
+    supply: tuple[int, ...]
+    """Each player's colour: Speech tokens in the general supply (BF-LIMIT-TOKENS: supply + held + on
+    contracts = 9)."""
     piles: tuple[tuple[int, int, int], ...]
     """Part tiles left in each colour's pile, by slot (head, torso, legs)."""
     discards: tuple[tuple[int, int, int], ...]

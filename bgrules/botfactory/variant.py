@@ -119,6 +119,15 @@ def _check(c: Components, where: str) -> None:
         for key, prov in table.provenance.items():
             if prov not in PROVENANCES:
                 raise InputError(f"{where} provenance of {key}", f"{prov!r}; expected one of {', '.join(PROVENANCES)}")
+    counts = c.counts
+    numbers = {k: v for k, v in attrs.asdict(counts).items() if k != "provenance"}
+    negative = [k for k, v in numbers.items() if v < 0]
+    if negative:
+        raise InputError(f"{where} counts.{negative[0]}", "counts are not negative")
+    if counts.start_tokens + counts.last_player_extra_token > min(counts.token_cap, counts.tokens_per_colour):
+        raise InputError(f"{where} counts", "the set-up tokens must fit under the cap and in the colour's supply")
+    if c.boards.assembly_last_extra_cost < 0:
+        raise InputError(f"{where} boards.assembly_last_extra_cost", "a cost is not negative")
     w = c.wheel
     if len(w.setup) != 8 or any(col not in c.colours for col in w.setup):
         raise InputError(f"{where} wheel.setup", "eight colours, one per Wheel space")

@@ -211,6 +211,10 @@ def _verdicts(spec_id: str, game_options: dict) -> list[str]:
     return [r.verdict for r in run_spec(spec, BUDGET)]
 
 
+CATCHES: dict[str, bool] = {}
+"""Every mutation run in this session: caught or not (read by the catch-rate test at the end of the file)."""
+
+
 @pytest.mark.parametrize(
     ("spec_id", "mutation", "game_options"), CASES, ids=[f"{s}-{m.__name__}" for s, m, _o in CASES]
 )
@@ -218,7 +222,9 @@ def test_mutation_is_caught(spec_id, mutation, game_options, monkeypatch):
     assert set(_verdicts(spec_id, game_options)) == {"holds"}, "the spec must hold on the real rules"
     with monkeypatch.context() as mp:
         mutation(mp)
-        assert "violated" in _verdicts(spec_id, game_options), f"{mutation.__name__} slipped past {spec_id}"
+        caught = "violated" in _verdicts(spec_id, game_options)
+    CATCHES[f"{spec_id}/{mutation.__name__}"] = caught
+    assert caught, f"{mutation.__name__} slipped past {spec_id}"
 
 
 def test_every_holding_spec_catches_a_mutation():
@@ -623,7 +629,9 @@ def test_game_mutation_is_caught(spec_id, mutation, variant, monkeypatch, tmp_pa
     assert set(_real_game_verdicts(spec_id, variant, tmp_path)) == {"holds"}, "the spec must hold on the real rules"
     with monkeypatch.context() as mp:
         mutation(mp)
-        assert "violated" in _game_verdicts(spec_id, variant, tmp_path), f"{mutation.__name__} slipped past {spec_id}"
+        caught = "violated" in _game_verdicts(spec_id, variant, tmp_path)
+    CATCHES[f"{spec_id}/{mutation.__name__}/{_VARIANT_NAMES.get(variant, '')}"] = caught
+    assert caught, f"{mutation.__name__} slipped past {spec_id}"
 
 
 # --- Bot Factory (specs/botfactory.toml) ------------------------------------------------------------------
@@ -962,4 +970,18 @@ def test_botfactory_mutation_is_caught(spec_id, mutation, variant, monkeypatch, 
     with monkeypatch.context() as mp:
         mutation(mp)
         verdicts = _bf_verdicts(spec_id, variant, tmp_path, ("sampled",))
-        assert verdicts == ["violated"], f"{mutation.__name__} slipped past {spec_id}"
+    caught = verdicts == ["violated"]
+    CATCHES[f"{spec_id}/{mutation.__name__}/{'rich' if variant else ''}"] = caught
+    assert caught, f"{mutation.__name__} slipped past {spec_id}"
+
+
+def test_zz_catch_rate_is_one_hundred_percent(capsys: pytest.CaptureFixture[str]) -> None:
+    """The mutation check: every deliberately broken rule above is caught by at least one checker. Runs last
+    (pytest keeps file order); skipped when a -k selection ran only some of the mutations."""
+    total = len(CASES) + len(GAME_CASES) + len(BF_CASES)
+    if len(CATCHES) < total:
+        pytest.skip(f"only {len(CATCHES)} of {total} mutations ran in this session")
+    caught = sum(CATCHES.values())
+    with capsys.disabled():
+        print(f"\nmutation catch rate: {caught}/{len(CATCHES)} ({100 * caught / len(CATCHES):.0f}%)")
+    assert caught == len(CATCHES), sorted(k for k, v in CATCHES.items() if not v)

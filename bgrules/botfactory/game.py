@@ -98,6 +98,7 @@ class BotFactoryGame:
         self.end_count = min(per if per else players, c.counts.bots_per_colour)
         """BF-END: bots of each colour in play, all of which built ends the game (as many as players)."""
         self._last_legal: tuple[BotFactoryState, tuple[Any, ...]] | None = None
+        self._chance_memo: dict[tuple[Any, ...], tuple[tuple[Any, Fraction], ...]] = {}
         self._info = GameInfo(
             name=GAME_NAME,
             min_players=2,
@@ -228,22 +229,30 @@ class BotFactoryGame:
     # --- chance -------------------------------------------------------------------------------------
 
     def chance_outcomes(self, state: BotFactoryState) -> tuple[tuple[Any, Fraction], ...]:
+        """The next draw's outcomes with exact probabilities (memoised per pile contents)."""
         if not state.draws:
             return ()
         what, source, _dest, _a, _b = state.draws[0]
         if what == "contract":
-            n = len(state.contract_pool)
-            return tuple((DrawContract(i), Fraction(1, n)) for i in state.contract_pool)
+            key: tuple[Any, ...] = ("contract", state.contract_pool)
+        elif what == "project":
+            key = ("project", state.project_pile)
+        else:
+            key = ("part", state.piles[self._source(state, source)])
+        found = self._chance_memo.get(key)
+        if found is None:
+            found = self._chance_memo[key] = self._outcomes(what, key[1])
+        return found
+
+    def _outcomes(self, what: str, counts: tuple[int, ...]) -> tuple[tuple[Any, Fraction], ...]:
+        if what == "contract":
+            return tuple((DrawContract(i), Fraction(1, len(counts))) for i in counts)
+        total = sum(counts)
         if what == "project":
-            total = sum(state.project_pile)
             return tuple(
-                (DrawProject(col), Fraction(k, total))
-                for col, k in zip(self.colours, state.project_pile, strict=True)
-                if k
+                (DrawProject(col), Fraction(k, total)) for col, k in zip(self.colours, counts, strict=True) if k
             )
-        pile = state.piles[self._source(state, source)]
-        total = sum(pile)
-        return tuple((DrawPart(slot), Fraction(k, total)) for slot, k in zip(self.slots, pile, strict=True) if k)
+        return tuple((DrawPart(slot), Fraction(k, total)) for slot, k in zip(self.slots, counts, strict=True) if k)
 
     @staticmethod
     def _source(state: BotFactoryState, source: int) -> int:

@@ -52,14 +52,17 @@ def parts_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     parts: their supply, a bot or a hand)."""
     c = game.c.counts
     names = _part_names(game)
-    index = {name: i for i, name in enumerate(names)}
-    seen = [state.piles[ci][si] + state.discards[ci][si] for ci in range(4) for si in range(3)]
+    index = _INDEX.get(names)
+    if index is None:
+        index = _INDEX[names] = {name: i for i, name in enumerate(names)}
+    seen = [n for ci in range(4) for n in map(int.__add__, state.piles[ci], state.discards[ci])]
     seen.extend(state.universal)
-    places = [*state.wheel, *state.spares, *(p for column in state.columns for p in column)]
+    for group in (state.wheel, state.spares, *state.columns):
+        for p in group:
+            if p is not None:
+                seen[index[p]] += 1
     for hand in state.hands:
-        places.extend(hand.parts)
-    for p in places:
-        if p is not None:
+        for p in hand.parts:
             seen[index[p]] += 1
     for i, n in enumerate(seen):
         want = c.universal_per_slot if i >= 12 else c.parts_per_colour_slot
@@ -70,10 +73,20 @@ def parts_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
 
 def _part_names(game: BotFactoryGame) -> tuple[str, ...]:
     """Every part name: the 12 colour parts (colour-major), then the 3 Universal parts."""
-    return (
-        *(f"{colour}-{slot}" for colour in game.colours for slot in game.slots),
-        *(f"any-{slot}" for slot in game.slots),
-    )
+    key = (game.colours, game.slots)
+    names = _NAMES.get(key)
+    if names is None:
+        names = _NAMES[key] = (
+            *(f"{colour}-{slot}" for colour in game.colours for slot in game.slots),
+            *(f"any-{slot}" for slot in game.slots),
+        )
+    return names
+
+
+_NAMES: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[str, ...]] = {}
+_SUMS_TO_ONE: dict[int, tuple[object, bool]] = {}
+"""Chance outcome tuples already summed (by identity: the game memoises them)."""
+_INDEX: dict[tuple[str, ...], dict[str, int]] = {}
 
 
 def bot_slots(game: BotFactoryGame, state: BotFactoryState) -> str | None:
@@ -124,7 +137,10 @@ def never_stuck(game: BotFactoryGame, state: BotFactoryState) -> str | None:
         return None
     if game.to_move(state) is CHANCE:
         outcomes = game.chance_outcomes(state)
-        if not outcomes or sum(p for _a, p in outcomes) != 1:
+        ok = _SUMS_TO_ONE.get(id(outcomes))
+        if ok is None or ok[0] is not outcomes:
+            ok = _SUMS_TO_ONE[id(outcomes)] = (outcomes, bool(outcomes) and sum(p for _a, p in outcomes) == 1)
+        if not ok[1]:
             return "a chance node without outcomes summing to 1"
         return None
     if not game.legal_actions(state):
@@ -143,10 +159,17 @@ def projects_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | No
     """BF-PROJ, BF-MAINT: Project tiles are conserved per colour: pile + discard + board + hands (unfinished
     and completed) = 6."""
     per = game.c.counts.projects_per_colour
-    for ci, colour in enumerate(game.colours):
-        n = state.project_pile[ci] + state.project_discard[ci]
-        n += sum(1 for column in state.grid for t in column if t == colour)
-        n += sum(hand.projects.count(colour) + hand.done.count(colour) for hand in state.hands)
+    counts = dict(zip(game.colours, map(int.__add__, state.project_pile, state.project_discard), strict=True))
+    for column in state.grid:
+        for t in column:
+            if t is not None:
+                counts[t] += 1
+    for hand in state.hands:
+        for t in hand.projects:
+            counts[t] += 1
+        for t in hand.done:
+            counts[t] += 1
+    for colour, n in counts.items():
         if n != per:
             return f"{n} {colour} Project tiles, not {per}"
     return None

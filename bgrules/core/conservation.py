@@ -1,0 +1,290 @@
+"""Bounded conservation proofs over counts of pieces by place and kind, for any game.
+
+A :class:`System` names the places (a stock, a board, a pile, a hand ...) and the kinds of piece (grades of
+bot, kinds of tile), how many of each kind the box holds, and the moves of the rules. A :class:`Move` is a
+function from counts to counts written once over numbers that are Python ints or z3 terms (the helpers
+:func:`ite`, :func:`minimum`, :func:`both`, :func:`either` pick the right one), with free whole-number
+parameters (how many tiles, which choice) and a guard. The same move therefore
+
+* proves: :func:`prove_conserved` unrolls ``k`` steps, each one of the moves, from every start whose counts
+  are non-negative and add up to the box's figures, and refutes "some later count is negative or some
+  kind's total has changed" (``holds`` when that is unsatisfiable; a ``violated`` witness is decoded into
+  the moves taken and the counts after each);
+* checks the Python game: :func:`allows` asks the solver whether one concrete before/after pair of counts,
+  read off the game's own states, is a step of the system (the parameters left free).
+
+    system = System("bots", ("stock", "board"), ("B", "P", "D"), totals, moves)
+    prove_conserved(system, k=6, timeout_ms=10_000)       # Result(verdict="holds", ...)
+    allows(system, before={("stock", "B"): 3, ...}, after={...})
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeAlias
+
+import attrs
+import z3
+
+Num: TypeAlias = Any
+"""An ``int`` or a z3 arithmetic term."""
+Truth: TypeAlias = Any
+"""A ``bool`` or a z3 boolean term."""
+Key: TypeAlias = tuple[str, str]
+"""(place, kind)."""
+
+
+def _symbolic(*xs: object) -> bool:
+    return any(isinstance(x, z3.ExprRef) for x in xs)
+
+
+def ite(cond: Truth, then: Num, other: Num) -> Num:
+    """``then if cond else other``; a z3 ``If`` when any argument is a z3 term."""
+    if _symbolic(cond, then, other):
+        return z3.If(cond, then, other)
+    return then if cond else other
+
+
+def minimum(a: Num, b: Num) -> Num:
+    return ite(a <= b, a, b) if _symbolic(a, b) else min(a, b)
+
+
+def both(*xs: Truth) -> Truth:
+    return z3.And(*xs) if _symbolic(*xs) else all(bool(x) for x in xs)
+
+
+def either(*xs: Truth) -> Truth:
+    return z3.Or(*xs) if _symbolic(*xs) else any(bool(x) for x in xs)
+
+
+class Counts:
+    """Counts by (place, kind), each an int or a z3 term; immutable (:meth:`add` returns new counts)."""
+
+    __slots__ = ("_c",)
+
+    def __init__(self, counts: Mapping[Key, Num]) -> None:
+        self._c: dict[Key, Num] = dict(counts)
+
+    def __getitem__(self, key: Key) -> Num:
+        return self._c.get(key, 0)
+
+    def keys(self) -> list[Key]:
+        return list(self._c)
+
+    def add(self, key: Key, n: Num) -> Counts:
+        out = dict(self._c)
+        out[key] = self[key] + n
+        return Counts(out)
+
+    def move(self, src: str | None, dst: str | None, kind: str, n: Num) -> Counts:
+        """``n`` pieces of ``kind`` from ``src`` to ``dst``; ``None`` is outside the game (a broken rule)."""
+        out = self
+        if src is not None:
+            out = out.add((src, kind), -n)
+        if dst is not None:
+            out = out.add((dst, kind), n)
+        return out
+
+
+Effect: TypeAlias = Callable[[Counts, Mapping[str, Num]], tuple[Counts, Truth]]
+
+
+@attrs.frozen
+class Move:
+    """One move of the rules: ``effect(counts, params) -> (counts after, guard)``. ``params`` maps each name
+    to a whole number in ``0..hi`` (``hi`` None: unbounded)."""
+
+    name: str
+    rules: tuple[str, ...]
+    effect: Effect
+    params: tuple[tuple[str, int | None], ...] = ()
+
+
+def flow(name: str, rules: tuple[str, ...], routes: Sequence[tuple[str, str | None, str | None]]) -> Move:
+    """Any number of pieces along each route (kind, from, to), never more than the source holds."""
+    params = tuple((f"n{i}", None) for i in range(len(routes)))
+
+    def effect(counts: Counts, p: Mapping[str, Num]) -> tuple[Counts, Truth]:
+        guards = []
+        for i, (kind, src, dst) in enumerate(routes):
+            n = p[f"n{i}"]
+            if src is not None:
+                guards.append(n <= counts[(src, kind)])
+            counts = counts.move(src, dst, kind, n)
+        return counts, both(True, *guards)
+
+    return Move(name, rules, effect, params)
+
+
+def sequence(name: str, rules: tuple[str, ...], moves: Sequence[Move]) -> Move:
+    """The moves one after the other (each may move nothing): one step made of several."""
+    params = tuple((f"{m.name}.{p}", hi) for m in moves for p, hi in m.params)
+
+    def effect(counts: Counts, p: Mapping[str, Num]) -> tuple[Counts, Truth]:
+        guards = []
+        for m in moves:
+            counts, g = m.effect(counts, {q: p[f"{m.name}.{q}"] for q, _hi in m.params})
+            guards.append(g)
+        return counts, both(True, *guards)
+
+    return Move(name, rules, effect, params)
+
+
+@attrs.frozen
+class System:
+    name: str
+    places: tuple[str, ...]
+    kinds: tuple[str, ...]
+    totals: Mapping[str, int]
+    """How many pieces of each kind the box holds."""
+    moves: tuple[Move, ...]
+
+
+@attrs.frozen
+class Result:
+    verdict: str
+    detail: str
+    witness: Any
+    seconds: float
+
+
+def _state(system: System, prefix: str) -> Counts:
+    return Counts({(p, k): z3.Int(f"{prefix}[{p},{k}]") for p in system.places for k in system.kinds})
+
+
+def _params(move: Move, prefix: str) -> tuple[dict[str, Num], list[Any]]:
+    vals: dict[str, Num] = {}
+    bounds: list[Any] = []
+    for name, hi in move.params:
+        v = z3.Int(f"{prefix}.{move.name}.{name}")
+        vals[name] = v
+        bounds.append(v >= 0)
+        if hi is not None:
+            bounds.append(v <= hi)
+    return vals, bounds
+
+
+def step(
+    system: System, before: Counts, after: Counts, prefix: str, only: Sequence[str] | None = None
+) -> tuple[list[Any], Any, list[tuple[Move, dict[str, Num]]]]:
+    """The constraints of one step: ``choice`` names the move taken (its index in ``system.moves``)."""
+    choice = z3.Int(f"{prefix}.move")
+    cases = []
+    used = []
+    for i, m in enumerate(system.moves):
+        if only is not None and m.name not in only:
+            continue
+        vals, bounds = _params(m, prefix)
+        out, guard = m.effect(before, vals)
+        same = [after[(p, k)] == out[(p, k)] for p in system.places for k in system.kinds]
+        cases.append(z3.And(choice == i, guard, *bounds, *same))
+        used.append((m, vals))
+    return [z3.Or(*cases) if cases else z3.BoolVal(False)], choice, used
+
+
+def allows(
+    system: System,
+    before: Mapping[Key, int],
+    after: Mapping[Key, int],
+    only: Sequence[str] | None = None,
+    timeout_ms: int = 5_000,
+) -> bool:
+    """Is the concrete ``before -> after`` one step of the system (of the moves ``only``, if given)?"""
+    b = Counts({(p, k): z3.IntVal(before.get((p, k), 0)) for p in system.places for k in system.kinds})
+    a = Counts({(p, k): z3.IntVal(after.get((p, k), 0)) for p in system.places for k in system.kinds})
+    constraints, _choice, _used = step(system, b, a, "c", only)
+    s = z3.Solver()
+    s.set("timeout", timeout_ms)
+    s.add(*constraints)
+    return bool(s.check() == z3.sat)
+
+
+def _fmt(system: System, model: Any, counts: Counts) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    for p in system.places:
+        row = {k: model.eval(counts[(p, k)], model_completion=True).as_long() for k in system.kinds}
+        nonzero = {k: v for k, v in row.items() if v}
+        if nonzero:
+            out[p] = nonzero
+    return out
+
+
+def prove_conserved(system: System, k: int, timeout_ms: int, nonneg: Sequence[str] | None = None) -> Result:
+    """Refute: from counts >= 0 adding up to ``system.totals`` per kind, some run of at most ``k`` steps
+    reaches counts with a kind's total changed or a count of the places ``nonneg`` (default every place)
+    negative. ``holds``: no such run; ``violated``: the run, decoded."""
+    start = time.perf_counter()
+    watched = system.places if nonneg is None else tuple(nonneg)
+    states = [_state(system, f"s{i}") for i in range(k + 1)]
+    s = z3.Solver()
+    s.set("timeout", timeout_ms)
+    s0 = states[0]
+    for kind in system.kinds:
+        s.add(z3.Sum([s0[(p, kind)] for p in system.places]) == system.totals[kind])
+        for p in system.places:
+            s.add(s0[(p, kind)] >= 0)
+    steps = []
+    for i in range(k):
+        constraints, choice, used = step(system, states[i], states[i + 1], f"t{i}")
+        s.add(*constraints)
+        steps.append((choice, used))
+    bad = []
+    for i in range(1, k + 1):
+        for kind in system.kinds:
+            bad.append(z3.Sum([states[i][(p, kind)] for p in system.places]) != system.totals[kind])
+            bad.extend(states[i][(p, kind)] < 0 for p in watched)
+    s.add(z3.Or(*bad))
+    verdict = s.check()
+    seconds = time.perf_counter() - start
+    what = f"{len(system.kinds)} kinds x {len(system.places)} places, {len(system.moves)} moves"
+    if verdict == z3.unsat:
+        return Result("holds", f"no run of at most {k} steps changes a total or empties below zero ({what})", None, seconds)
+    if verdict != z3.sat:
+        return Result("unknown", f"solver: {s.reason_unknown()} ({what})", None, seconds)
+    m = s.model()
+    trace: list[dict[str, Any]] = [{"counts": _fmt(system, m, s0)}]
+    broke = None
+    for i, (choice, used) in enumerate(steps):
+        idx = m.eval(choice, model_completion=True).as_long()
+        move, vals = next((mv, v) for mv, v in used if system.moves.index(mv) == idx)
+        params = {n: m.eval(v, model_completion=True).as_long() for n, v in vals.items()}
+        after = states[i + 1]
+        trace.append(
+            {
+                "move": move.name,
+                "rules": list(move.rules),
+                "params": {n: v for n, v in params.items() if v},
+                "counts": _fmt(system, m, after),
+            }
+        )
+        failing = [
+            f"{kind} total {m.eval(z3.Sum([after[(p, kind)] for p in system.places])).as_long()} "
+            f"!= {system.totals[kind]}"
+            for kind in system.kinds
+            if m.eval(z3.Sum([after[(p, kind)] for p in system.places])).as_long() != system.totals[kind]
+        ]
+        failing += [
+            f"{p}[{kind}] = {m.eval(after[(p, kind)]).as_long()} < 0"
+            for p in watched
+            for kind in system.kinds
+            if m.eval(after[(p, kind)], model_completion=True).as_long() < 0
+        ]
+        if failing:
+            broke = {"step": i + 1, "failing": failing}
+            break
+    witness = {"trace": trace, "broken": broke}
+    return Result("violated", describe(witness), witness, seconds)
+
+
+def describe(witness: Mapping[str, Any]) -> str:
+    """A decoded witness in one line: the start counts, each move with its parameters, what failed."""
+    trace = witness["trace"]
+    parts = [f"start {trace[0]['counts']}"]
+    for i, st in enumerate(trace[1:], 1):
+        params = f"({', '.join(f'{k}={v}' for k, v in st['params'].items())})" if st["params"] else ""
+        parts.append(f"step {i}: {st['move']}{params} -> {st['counts']}")
+    broke = witness.get("broken")
+    if broke:
+        parts.append(f"after step {broke['step']}: {'; '.join(broke['failing'])}")
+    return "counterexample: " + "; ".join(parts)

@@ -101,17 +101,28 @@ class Move:
     params: tuple[tuple[str, int | None], ...] = ()
 
 
-def flow(name: str, rules: tuple[str, ...], routes: Sequence[tuple[str, str | None, str | None]]) -> Move:
-    """Any number of pieces along each route (kind, from, to), never more than the source holds."""
-    params = tuple((f"n{i}", None) for i in range(len(routes)))
+def _route(kind: str, src: str | None, dst: str | None) -> str:
+    return f"{kind}:{src or 'nowhere'}->{dst or 'nowhere'}"
+
+
+def flow(
+    name: str, rules: tuple[str, ...], routes: Sequence[tuple[str, str | None, str | None]], most: int | None = None
+) -> Move:
+    """Any number of pieces along each route (kind, from, to), never more than the source holds, and at
+    most ``most`` pieces in all (None: no bound)."""
+    params = tuple((_route(*r), None) for r in routes)
 
     def effect(counts: Counts, p: Mapping[str, Num]) -> tuple[Counts, Truth]:
         guards = []
-        for i, (kind, src, dst) in enumerate(routes):
-            n = p[f"n{i}"]
+        moved = []
+        for kind, src, dst in routes:
+            n = p[_route(kind, src, dst)]
+            moved.append(n)
             if src is not None:
                 guards.append(n <= counts[(src, kind)])
             counts = counts.move(src, dst, kind, n)
+        if most is not None:
+            guards.append(sum(moved) <= most)
         return counts, both(True, *guards)
 
     return Move(name, rules, effect, params)
@@ -139,6 +150,13 @@ class System:
     totals: Mapping[str, int]
     """How many pieces of each kind the box holds."""
     moves: tuple[Move, ...]
+    where: Mapping[str, tuple[str, ...]] | None = None
+    """The places each kind may be in (None: any); a piece anywhere else is a failure too."""
+
+    def outside(self, kind: str) -> tuple[str, ...]:
+        if self.where is None or kind not in self.where:
+            return ()
+        return tuple(p for p in self.places if p not in self.where[kind])
 
 
 @attrs.frozen
@@ -183,6 +201,43 @@ def step(
     return [z3.Or(*cases) if cases else z3.BoolVal(False)], choice, used
 
 
+class Checker:
+    """Checks concrete before/after pairs against one system: the step relation is built once per set of
+    moves and each check only pins the counts (push / check / pop)."""
+
+    def __init__(self, system: System, timeout_ms: int = 5_000) -> None:
+        self.system = system
+        self.timeout_ms = timeout_ms
+        self._solvers: dict[tuple[str, ...] | None, tuple[Any, Counts, Counts]] = {}
+
+    def _solver(self, only: Sequence[str] | None) -> tuple[Any, Counts, Counts]:
+        key = None if only is None else tuple(sorted(only))
+        found = self._solvers.get(key)
+        if found is None:
+            b, a = _state(self.system, "b"), _state(self.system, "a")
+            constraints, _choice, _used = step(self.system, b, a, "c", only)
+            s = z3.Solver()
+            s.set("timeout", self.timeout_ms)
+            s.add(*constraints)
+            found = self._solvers[key] = (s, b, a)
+        return found
+
+    def allows(self, before: Mapping[Key, int], after: Mapping[Key, int], only: Sequence[str] | None = None) -> bool:
+        """Is the concrete ``before -> after`` one step of the system (of the moves ``only``, if given)?
+        Counts not given are 0; a (place, kind) the system does not know makes the answer False."""
+        sysk = {(p, k) for p in self.system.places for k in self.system.kinds}
+        if any(v and key not in sysk for key, v in (*before.items(), *after.items())):
+            return False
+        s, b, a = self._solver(only)
+        s.push()
+        try:
+            for p, k in sysk:
+                s.add(b[(p, k)] == before.get((p, k), 0), a[(p, k)] == after.get((p, k), 0))
+            return bool(s.check() == z3.sat)
+        finally:
+            s.pop()
+
+
 def allows(
     system: System,
     before: Mapping[Key, int],
@@ -190,14 +245,8 @@ def allows(
     only: Sequence[str] | None = None,
     timeout_ms: int = 5_000,
 ) -> bool:
-    """Is the concrete ``before -> after`` one step of the system (of the moves ``only``, if given)?"""
-    b = Counts({(p, k): z3.IntVal(before.get((p, k), 0)) for p in system.places for k in system.kinds})
-    a = Counts({(p, k): z3.IntVal(after.get((p, k), 0)) for p in system.places for k in system.kinds})
-    constraints, _choice, _used = step(system, b, a, "c", only)
-    s = z3.Solver()
-    s.set("timeout", timeout_ms)
-    s.add(*constraints)
-    return bool(s.check() == z3.sat)
+    """Is the concrete ``before -> after`` one step of the system? (One-off: see :class:`Checker`.)"""
+    return Checker(system, timeout_ms).allows(before, after, only)
 
 
 def _fmt(system: System, model: Any, counts: Counts) -> dict[str, dict[str, int]]:
@@ -224,6 +273,8 @@ def prove_conserved(system: System, k: int, timeout_ms: int, nonneg: Sequence[st
         s.add(z3.Sum([s0[(p, kind)] for p in system.places]) == system.totals[kind])
         for p in system.places:
             s.add(s0[(p, kind)] >= 0)
+        for p in system.outside(kind):
+            s.add(s0[(p, kind)] == 0)
     steps = []
     for i in range(k):
         constraints, choice, used = step(system, states[i], states[i + 1], f"t{i}")
@@ -234,12 +285,18 @@ def prove_conserved(system: System, k: int, timeout_ms: int, nonneg: Sequence[st
         for kind in system.kinds:
             bad.append(z3.Sum([states[i][(p, kind)] for p in system.places]) != system.totals[kind])
             bad.extend(states[i][(p, kind)] < 0 for p in watched)
+            bad.extend(states[i][(p, kind)] != 0 for p in system.outside(kind))
     s.add(z3.Or(*bad))
     verdict = s.check()
     seconds = time.perf_counter() - start
     what = f"{len(system.kinds)} kinds x {len(system.places)} places, {len(system.moves)} moves"
     if verdict == z3.unsat:
-        return Result("holds", f"no run of at most {k} steps changes a total or empties below zero ({what})", None, seconds)
+        return Result(
+            "holds",
+            f"no run of at most {k} steps changes a total, drops a count below zero or misplaces a piece ({what})",
+            None,
+            seconds,
+        )
     if verdict != z3.sat:
         return Result("unknown", f"solver: {s.reason_unknown()} ({what})", None, seconds)
     m = s.model()
@@ -269,6 +326,12 @@ def prove_conserved(system: System, k: int, timeout_ms: int, nonneg: Sequence[st
             for p in watched
             for kind in system.kinds
             if m.eval(after[(p, kind)], model_completion=True).as_long() < 0
+        ]
+        failing += [
+            f"{p}[{kind}] = {m.eval(after[(p, kind)]).as_long()}: no {kind} belongs there"
+            for kind in system.kinds
+            for p in system.outside(kind)
+            if m.eval(after[(p, kind)], model_completion=True).as_long() != 0
         ]
         if failing:
             broke = {"step": i + 1, "failing": failing}

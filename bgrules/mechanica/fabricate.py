@@ -101,8 +101,11 @@ def fabricate(
     return factory, (s[0], s[1], s[2]), tuple(made_any)
 
 
+_SELLS = {(r, b): Sell(r, b) for r in range(ROWS) for b in Bot}
+
+
 def sell_options(factory: Factory) -> list[Sell]:
-    return [Sell(r, b) for r, truck in enumerate(factory.dock) for b in sorted(set(truck.load))]
+    return [_SELLS[(r, b)] for r, truck in enumerate(factory.dock) for b in sorted(set(truck.load))]
 
 
 def sell(factory: Factory, stock: Stock, variant: MechanicaVariant, action: Sell) -> tuple[Factory, Stock, int]:

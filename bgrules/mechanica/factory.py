@@ -128,12 +128,33 @@ class Factory:
     def with_start(self, row: int, slot: StartSlot) -> Factory:
         start = list(self.start)
         start[row] = slot
-        return Factory(self.floor, tuple(start), self.dock)
+        new = Factory(self.floor, tuple(start), self.dock)
+        return self._same_tiles(new) if slot.kind == self.start[row].kind else new
 
     def with_truck(self, row: int, truck: Truck) -> Factory:
         dock = list(self.dock)
         dock[row] = truck
-        return Factory(self.floor, self.start, tuple(dock))
+        new = Factory(self.floor, self.start, tuple(dock))
+        return self._same_tiles(new) if truck.kind == self.dock[row].kind else new
+
+    def _same_tiles(self, new: Factory) -> Factory:
+        """``new`` differs from this board only in its bots: hand it the memoised layout (a derived value,
+        recomputed on demand when absent; it takes no part in equality or hashing)."""
+        if "layout" in _cached(self):
+            object.__setattr__(new, "layout", self.layout)
+        return new
+
+
+def _cached(factory: Factory) -> set[str]:
+    """Which memoised properties a board already holds."""
+    out = set()
+    for name in ("layout",):
+        try:
+            object.__getattribute__(factory, name)
+        except AttributeError:
+            continue
+        out.add(name)
+    return out
 
 
 def installed_value(factory: Factory, cat: Catalogue) -> int:
@@ -320,7 +341,9 @@ def check_install(factory: Factory, variant: MechanicaVariant, key: str, row: in
 
 
 def install(factory: Factory, variant: MechanicaVariant, key: str, row: int, col: int, rotation: int) -> Factory:
-    check_install(factory, variant, key, row, col, rotation)
+    """Install ``key`` at (row, col) turned ``rotation``, or raise IllegalAction naming the rule broken."""
+    if (row, col, rotation) not in legal_placements(factory, variant, key):
+        check_install(factory, variant, key, row, col, rotation)  # raises, naming the rule
     return factory.with_cell(row, col, new_placed(variant.catalogue.tiles[key], rotation))
 
 

@@ -103,6 +103,7 @@ PILES = 2
 _TRUCK_ACTIONS = {(k, r): BuyTruck(k, r) for k in ("big_truck", "huge_truck") for r in range(ROWS)}
 _DEMOLISH_ACTIONS = tuple(Demolish(i // COLS, i % COLS) for i in range(ROWS * COLS))
 _DEMOLISH_START_ACTIONS = tuple(DemolishFabricator(r) for r in range(ROWS))
+_NEXT = Next()
 _FORK_ACTIONS = {(r, c, rot): BuyFork(r, c, rot) for r in range(ROWS) for c in range(COLS) for rot in range(4)}
 
 
@@ -143,6 +144,7 @@ class MechanicaGame:
             tuple[tuple[BuyFork, ...], tuple[tuple[BuyTruck, int], ...], tuple[Demolish | DemolishFabricator, ...]],
         ] = {}
         self._truck_prices = self._price_table()
+        self._buys = tuple(Buy(i) for i in range(len(self.prices)))
         self._last_legal: tuple[MechanicaState, tuple[Any, ...]] | None = None
         self._complete_memo: dict[tuple[object, ...], tuple[Complete, ...]] = {}
         self._draw_memo: dict[tuple[int, ...], tuple[tuple[Any, Fraction], ...]] = {}
@@ -299,19 +301,16 @@ class MechanicaGame:
                 *(Gift(b, r, h) for b in Bot if b < declared for r, h in self._holes(seat.factory)),
                 Decline(),
             )
-        out: list[Any] = []
         if phase is Phase.SELL:
-            out.extend(sell_options(seat.factory))
-            out.append(Next())
+            first: tuple[Any, ...] = (*sell_options(seat.factory), _NEXT)
         elif phase is Phase.BUY:
-            out.extend(
-                Buy(i) for i, kind in enumerate(state.wheel) if kind is not None and seat.wallet >= self.prices[i]
+            first = (
+                *(self._buys[i] for i, kind in enumerate(state.wheel) if kind is not None and seat.wallet >= self.prices[i]),
+                _NEXT,
             )
-            out.append(Next())
         else:
-            out.extend(fabricate_options(seat.factory, self.variant))
-        out.extend(self._anytime_options(state, seat))
-        return tuple(out)
+            first = tuple(fabricate_options(seat.factory, self.variant))
+        return first + self._anytime_options(state, seat)
 
     @staticmethod
     def _holes(factory: Factory) -> list[tuple[int, int]]:
@@ -360,16 +359,17 @@ class MechanicaGame:
             return kind.upgrade_price
         return kind.price
 
-    def _anytime_options(self, state: MechanicaState, seat: Seat) -> list[Any]:
+    def _anytime_options(self, state: MechanicaState, seat: Seat) -> tuple[Any, ...]:
         """MC-ANYTIME: Fork and truck buys, Blueprints and demolitions, at any time in one's own turn."""
         forks, trucks, demolitions = self._board_options(seat.factory)
-        out: list[Any] = []
-        if seat.wallet >= self.fork_price:
-            out.extend(forks)
-        out.extend(action for action, price in trucks if seat.wallet >= price)
-        out.extend(self._complete_options(state, seat))
-        out.extend(demolitions)
-        return out
+        wallet = seat.wallet
+        affordable = tuple(action for action, price in trucks if wallet >= price) if trucks else ()
+        return (
+            (forks if wallet >= self.fork_price else ())
+            + affordable
+            + self._complete_options(state, seat)
+            + demolitions
+        )
 
     def _board_options(
         self, factory: Factory

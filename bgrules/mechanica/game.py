@@ -304,10 +304,9 @@ class MechanicaGame:
         if phase is Phase.SELL:
             first: tuple[Any, ...] = (*sell_options(seat.factory), _NEXT)
         elif phase is Phase.BUY:
-            first = (
-                *(self._buys[i] for i, kind in enumerate(state.wheel) if kind is not None and seat.wallet >= self.prices[i]),
-                _NEXT,
-            )
+            wallet, prices = seat.wallet, self.prices
+            buys = (self._buys[i] for i, kind in enumerate(state.wheel) if kind is not None and wallet >= prices[i])
+            first = (*buys, _NEXT)
         else:
             first = tuple(fabricate_options(seat.factory, self.variant))
         return first + self._anytime_options(state, seat)

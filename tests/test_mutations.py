@@ -410,7 +410,7 @@ def forks_beyond_the_wallet(mp: pytest.MonkeyPatch) -> None:
     def options(self, state, seat):
         out = orig_options(self, state, seat)
         if seat.wallet < self.fork_price:
-            out = [*self._board_options(seat.factory)[0], *out]
+            out = (*self._board_options(seat.factory)[0], *out)
         return out
 
     def anytime(self, state, action):

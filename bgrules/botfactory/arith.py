@@ -13,45 +13,11 @@ tokens per colour, reservation costs, limits) are arguments, read from the varia
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypeAlias
 
-import z3
+from bgrules.core.arith import Num, Truth, both, either, ite, maximum, minimum, negate, symbolic
 
-Num: TypeAlias = Any
-"""An ``int`` or a z3 arithmetic term (z3 is untyped, so this is ``Any`` to mypy)."""
-Truth: TypeAlias = Any
-"""A ``bool`` or a z3 boolean term."""
-
-
-def _symbolic(*xs: object) -> bool:
-    return any(isinstance(x, z3.ExprRef) for x in xs)
-
-
-def ite(cond: Truth, then: Num, other: Num) -> Num:
-    """``then if cond else other``; a z3 ``If`` when any argument is a z3 term."""
-    if _symbolic(cond, then, other):
-        return z3.If(cond, then, other)
-    return then if cond else other
-
-
-def minimum(a: Num, b: Num) -> Num:
-    return ite(a <= b, a, b) if _symbolic(a, b) else min(a, b)
-
-
-def maximum(a: Num, b: Num) -> Num:
-    return ite(a >= b, a, b) if _symbolic(a, b) else max(a, b)
-
-
-def both(a: Truth, b: Truth) -> Truth:
-    return z3.And(a, b) if _symbolic(a, b) else bool(a) and bool(b)
-
-
-def either(a: Truth, b: Truth) -> Truth:
-    return z3.Or(a, b) if _symbolic(a, b) else bool(a) or bool(b)
-
-
-def negate(a: Truth) -> Truth:
-    return z3.Not(a) if _symbolic(a) else not a
+__all__ = ["Num", "Truth", "both", "either", "ite", "maximum", "minimum", "negate"]
+_symbolic = symbolic
 
 
 # --- BF-LIMIT-TOKENS: gains ------------------------------------------------------------------------------

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -44,7 +43,7 @@ from bgrules.botfactory.state import (
 from bgrules.botfactory.variant import BotFactoryVariant, load_variant
 from bgrules.core.errors import IllegalAction, InputError
 from bgrules.core.fastevolve import evolve
-from bgrules.core.protocol import CHANCE, GameInfo, Mover
+from bgrules.core.protocol import CHANCE, GameBase, GameInfo, Mover
 
 GAME_NAME = "botfactory"
 ASSEMBLY, PRODUCTION, PROJECT, FINANCE = range(4)
@@ -76,8 +75,10 @@ def _set(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return (*t[:i], value, *t[i + 1 :])
 
 
-class BotFactoryGame:
+class BotFactoryGame(GameBase):
     """Bot Factory through the Game protocol."""
+
+    ACTIONS = ACTION_TYPES
 
     def __init__(self, players: int = 4, variant: BotFactoryVariant | str | None = None, max_rounds: int = 40) -> None:
         if not isinstance(players, int) or not 2 <= players <= 4:
@@ -110,19 +111,8 @@ class BotFactoryGame:
 
     # --- protocol -----------------------------------------------------------------------------------
 
-    @property
-    def info(self) -> GameInfo:
-        return self._info
-
-    @property
-    def players(self) -> int:
-        return self._players
-
     def state_type(self) -> type[BotFactoryState]:
         return BotFactoryState
-
-    def action_types(self) -> Sequence[type[Any]]:
-        return ACTION_TYPES
 
     def _max_length(self) -> int:
         """BF-END: at most ``max_rounds`` rounds (a safety cap; see docs). Per round each player moves once

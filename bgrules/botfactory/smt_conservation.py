@@ -20,8 +20,10 @@ from typing import Literal
 
 from bgrules.botfactory.game import BotFactoryGame
 from bgrules.botfactory.state import BotFactoryState
+from bgrules.core import arith
 from bgrules.core import conservation as cons
-from bgrules.core.conservation import Counts, Move, Num, System, Truth
+from bgrules.core.arith import Num, Truth
+from bgrules.core.conservation import Counts, Move, System
 from bgrules.core.playout import walk
 
 PILE, DISCARD, SUPPLY, WHEEL, SPARES, BOTS, HANDS = "pile", "discard", "supply", "wheel", "spares", "bots", "hands"
@@ -47,13 +49,13 @@ def _reshuffle(game: BotFactoryGame, fault: PartFault | None) -> Move:
             on = p[c] == 1
             if fault == "reshuffle_unguarded":  # broken: the pile is replaced by its discard, not empty or not
                 for k in kinds:
-                    counts = counts.move(PILE, None, k, cons.ite(on, counts[(PILE, k)], 0))
+                    counts = counts.move(PILE, None, k, arith.ite(on, counts[(PILE, k)], 0))
             else:
-                guards.append(cons.either(p[c] == 0, sum(counts[(PILE, k)] for k in kinds) == 0))
-            moved = [cons.ite(on, counts[(DISCARD, k)], 0) for k in kinds]
+                guards.append(arith.either(p[c] == 0, sum(counts[(PILE, k)] for k in kinds) == 0))
+            moved = [arith.ite(on, counts[(DISCARD, k)], 0) for k in kinds]
             for k, n in zip(kinds, moved, strict=True):
                 counts = counts.move(DISCARD, PILE, k, n)
-        return counts, cons.both(True, *guards)
+        return counts, arith.both(True, *guards)
 
     return Move("reshuffle", ("BF-PILE",), effect, params)
 

@@ -27,35 +27,11 @@ from typing import Any, TypeAlias
 import attrs
 import z3
 
-Num: TypeAlias = Any
-"""An ``int`` or a z3 arithmetic term."""
-Truth: TypeAlias = Any
-"""A ``bool`` or a z3 boolean term."""
+from bgrules.core.arith import Num, Truth, both, symbolic
+
 Key: TypeAlias = tuple[str, str]
 """(place, kind)."""
-
-
-def _symbolic(*xs: object) -> bool:
-    return any(isinstance(x, z3.ExprRef) for x in xs)
-
-
-def ite(cond: Truth, then: Num, other: Num) -> Num:
-    """``then if cond else other``; a z3 ``If`` when any argument is a z3 term."""
-    if _symbolic(cond, then, other):
-        return z3.If(cond, then, other)
-    return then if cond else other
-
-
-def minimum(a: Num, b: Num) -> Num:
-    return ite(a <= b, a, b) if _symbolic(a, b) else min(a, b)
-
-
-def both(*xs: Truth) -> Truth:
-    return z3.And(*xs) if _symbolic(*xs) else all(bool(x) for x in xs)
-
-
-def either(*xs: Truth) -> Truth:
-    return z3.Or(*xs) if _symbolic(*xs) else any(bool(x) for x in xs)
+_symbolic = symbolic
 
 
 class Counts:

@@ -41,6 +41,27 @@ class GameInfo:
     """Parameter names with their default values, as text."""
 
 
+class GameBase:
+    """The protocol's bookkeeping shared by every game: its info record, player count, state class and
+    action classes (set by the game's ``__init__`` and class attributes)."""
+
+    STATE: Any
+    ACTIONS: tuple[type, ...]
+    _info: GameInfo
+    _players: int
+
+    @property
+    def info(self) -> GameInfo:
+        return self._info
+
+    @property
+    def players(self) -> int:
+        return self._players
+
+    def action_types(self) -> Sequence[type[Any]]:
+        return self.ACTIONS
+
+
 @runtime_checkable
 class Game(Protocol):
     """What every game offers. Actions are small frozen values; states are frozen attrs classes."""

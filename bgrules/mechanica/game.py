@@ -11,13 +11,12 @@ Blueprints go under their piles; the game ends when the deck and the Shop are em
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
 from bgrules.core.errors import IllegalAction, InputError
 from bgrules.core.fastevolve import evolve
-from bgrules.core.protocol import CHANCE, GameInfo, Mover
+from bgrules.core.protocol import CHANCE, GameBase, GameInfo, Mover
 from bgrules.mechanica.components import Bot, Zone
 from bgrules.mechanica.fabricate import (
     Fabricate,
@@ -115,8 +114,10 @@ def _add(counts: tuple[int, ...], i: int, n: int) -> tuple[int, ...]:
     return (*counts[:i], counts[i] + n, *counts[i + 1 :])
 
 
-class MechanicaGame:
+class MechanicaGame(GameBase):
     """Mechanica for 2-4 players through the Game protocol."""
+
+    ACTIONS = ACTION_TYPES
 
     def __init__(self, players: int = 4, variant: MechanicaVariant | str | None = None) -> None:
         if not isinstance(players, int) or not 2 <= players <= 4:
@@ -162,19 +163,8 @@ class MechanicaGame:
 
     # --- protocol -----------------------------------------------------------------------------------
 
-    @property
-    def info(self) -> GameInfo:
-        return self._info
-
-    @property
-    def players(self) -> int:
-        return self._players
-
     def state_type(self) -> type[MechanicaState]:
         return MechanicaState
-
-    def action_types(self) -> Sequence[type[Any]]:
-        return ACTION_TYPES
 
     def _max_length(self) -> int:
         """MC-END-BOUND: every turn with a tile on the Shop turns some tile one slot nearer the Recycler, so

@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 
 from bgrules.core.errors import IllegalAction, InputError
-from bgrules.core.protocol import GameInfo, Mover
+from bgrules.core.protocol import GameBase, GameInfo, Mover
 from bgrules.mechanica.components import Zone
 from bgrules.mechanica.fabricate import Fabricate as Fabricate
 from bgrules.mechanica.fabricate import Sell as Sell
@@ -171,8 +171,10 @@ DEFAULT_SUPPLY = (
 )
 
 
-class FactoryGame:
+class FactoryGame(GameBase):
     """The factory sandbox through the Game protocol (one player, no chance)."""
+
+    ACTIONS = ACTION_TYPES
 
     def __init__(
         self,
@@ -228,19 +230,8 @@ class FactoryGame:
         per_turn = 3 * 3 + 2 * supply + 2 * ROWS + 1
         return self.days * (per_run + per_turn)
 
-    @property
-    def info(self) -> GameInfo:
-        return self._info
-
-    @property
-    def players(self) -> int:
-        return self._players
-
     def state_type(self) -> type[SandboxState]:
         return SandboxState
-
-    def action_types(self) -> Sequence[type[Any]]:
-        return ACTION_TYPES
 
     def initial_state(self) -> SandboxState:
         return self._begin_day(self._start)

@@ -23,8 +23,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, Literal
 
+from bgrules.core import arith
 from bgrules.core import conservation as cons
-from bgrules.core.conservation import Counts, Move, Num, System, Truth
+from bgrules.core.arith import Num, Truth
+from bgrules.core.conservation import Counts, Move, System
 from bgrules.core.playout import walk
 from bgrules.mechanica import workday
 from bgrules.mechanica.components import Bot, Effect
@@ -53,7 +55,7 @@ def take(counts: Counts, grade: int, n: Num, guarded: bool = True) -> tuple[Coun
     """``workday._take``: up to ``n`` bots of a grade from the stock onto the board; MC-STOCK: a bot the
     stock lacks is not made. Returns the counts and how many were taken."""
     g = GRADES[grade]
-    got = cons.minimum(n, counts[(STOCK, g)]) if guarded else n
+    got = arith.minimum(n, counts[(STOCK, g)]) if guarded else n
     return counts.move(STOCK, BOARD, g, got), got
 
 
@@ -107,7 +109,7 @@ def _change(a: int, b: int, made: int) -> Move:
         c, g1 = give(c, a)
         c, g2 = give(c, b)
         c, _got = take(c, made, 1)
-        return c, cons.both(g1, g2)
+        return c, arith.both(g1, g2)
 
     return Move(f"change-{GRADES[a]}+{GRADES[b]}->{GRADES[made]}", ("MC-ACT-CHANGE", "MC-STOCK"), effect)
 

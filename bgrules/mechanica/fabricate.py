@@ -8,6 +8,7 @@ from typing import Any
 import attrs
 
 from bgrules.core.errors import IllegalAction
+from bgrules.core.fastevolve import evolve
 from bgrules.mechanica.components import Bot
 from bgrules.mechanica.factory import ROWS, Factory, StartSlot, Truck
 from bgrules.mechanica.variant import MechanicaVariant
@@ -97,7 +98,7 @@ def fabricate(
             holes[0] = bot
             if makes == "any":
                 made_any.append(bot)
-        factory = factory.with_start(r, attrs.evolve(slot, holes=tuple(holes)))
+        factory = factory.with_start(r, evolve(slot, holes=tuple(holes)))
     return factory, (s[0], s[1], s[2]), tuple(made_any)
 
 
@@ -141,4 +142,4 @@ def put_in_start_hole(factory: Factory, stock: Stock, row: int, hole: int, bot: 
     if s[bot] > 0:
         s[bot] -= 1
         holes[hole] = bot
-    return factory.with_start(row, attrs.evolve(slot, holes=tuple(holes))), (s[0], s[1], s[2])
+    return factory.with_start(row, evolve(slot, holes=tuple(holes))), (s[0], s[1], s[2])

@@ -146,6 +146,7 @@ class MechanicaGame(GameBase):
         ] = {}
         self._truck_prices = self._price_table()
         self._buys = tuple(Buy(i) for i in range(len(self.prices)))
+        self._draw_actions = {k: Draw(k) for k in self.kinds}
         self._last_legal: tuple[MechanicaState, tuple[Any, ...]] | None = None
         self._complete_memo: dict[tuple[object, ...], tuple[Complete, ...]] = {}
         self._draw_memo: dict[tuple[int, ...], tuple[tuple[Any, Fraction], ...]] = {}
@@ -256,7 +257,9 @@ class MechanicaGame(GameBase):
         found = self._draw_memo.get(counts)
         if found is None:
             total = sum(counts)
-            found = tuple((Draw(k), Fraction(n, total)) for k, n in zip(self.kinds, counts, strict=True) if n)
+            found = tuple(
+                (self._draw_actions[k], Fraction(n, total)) for k, n in zip(self.kinds, counts, strict=True) if n
+            )
             self._draw_memo[counts] = found
         return found
 

@@ -15,6 +15,7 @@ from typing import Any
 import attrs
 
 from bgrules.core.errors import IllegalAction
+from bgrules.core.fastevolve import evolve
 from bgrules.mechanica.components import Bot, Dir, Effect
 from bgrules.mechanica.factory import COLS, DOCK_COL, ROWS, Factory, Placed, Truck, cell_index, on_floor
 from bgrules.mechanica.movement import LAND, TRUCK_BIN, Node, Step, launch_nodes, node_code, options, options_table
@@ -99,6 +100,9 @@ class Moving:
 
 
 def _stock(value: Iterable[int]) -> tuple[int, int, int]:
+    if isinstance(value, tuple) and len(value) == 3 and all(type(v) is int for v in value):
+        a, b, c = value
+        return (a, b, c)
     t = tuple(int(v) for v in value)
     if len(t) != 3:
         raise ValueError("the stock has three counts: Basic, Plus, Deluxe")
@@ -155,15 +159,15 @@ def start_run(factory: Factory, stock: tuple[int, int, int], variant: MechanicaV
         if area == "start":
             slot = factory.start[index]
             bot = slot.holes[_hole]
-            start[index] = attrs.evolve(slot, holes=(None,) * len(slot.holes))
+            start[index] = evolve(slot, holes=(None,) * len(slot.holes))
         else:
             placed = factory.floor[index]
             assert placed is not None
             bot = placed.outputs[_hole]
-            floor[index] = attrs.evolve(placed, outputs=(None,) * len(placed.outputs))
+            floor[index] = evolve(placed, outputs=(None,) * len(placed.outputs))
         assert bot is not None
         moving.append(Moving(bot, node, 0))
-    run = Run(attrs.evolve(factory, floor=tuple(floor), start=tuple(start)), stock, tuple(moving))
+    run = Run(evolve(factory, floor=tuple(floor), start=tuple(start)), stock, tuple(moving))
     return advance(run, variant)
 
 
@@ -204,7 +208,7 @@ class _Mover:
             self.destroyed += 1
 
     def to_run(self) -> Run:
-        return attrs.evolve(
+        return evolve(
             self.run,
             moving=tuple(self.moving),
             arrived=tuple(self.arrived),
@@ -265,9 +269,9 @@ def _pour(run: Run) -> Run:
         else:
             p = floor[bin_id]
             assert p is not None
-            floor[bin_id] = attrs.evolve(p, inputs=tuple(sorted((*p.inputs, bot))))
-    factory = attrs.evolve(run.factory, floor=tuple(floor), dock=tuple(dock))
-    return attrs.evolve(run, factory=factory, arrived=(), phase=RunPhase.COLLIDE)
+            floor[bin_id] = evolve(p, inputs=tuple(sorted((*p.inputs, bot))))
+    factory = evolve(run.factory, floor=tuple(floor), dock=tuple(dock))
+    return evolve(run, factory=factory, arrived=(), phase=RunPhase.COLLIDE)
 
 
 def _bins(run: Run, variant: MechanicaVariant) -> list[tuple[int, int, int, tuple[Bot, ...]]]:
@@ -296,8 +300,8 @@ def _discard(run: Run, row: int, col: int, bot: Bot) -> Run:
         assert p is not None
         inputs = list(p.inputs)
         inputs.remove(bot)
-        factory = factory.with_cell(row, col, attrs.evolve(p, inputs=tuple(inputs)))
-    return attrs.evolve(run, factory=factory, stock=_give_back(run.stock, [bot]), destroyed=run.destroyed + 1)
+        factory = factory.with_cell(row, col, evolve(p, inputs=tuple(inputs)))
+    return evolve(run, factory=factory, stock=_give_back(run.stock, [bot]), destroyed=run.destroyed + 1)
 
 
 def _collision_choices(run: Run, variant: MechanicaVariant) -> tuple[Run, tuple[Discard, ...]]:
@@ -332,8 +336,8 @@ def _place_charges(run: Run, variant: MechanicaVariant) -> Run:
                     holes[h] = Bot.BASIC
                 n -= 1
         r, c = divmod(i, COLS)
-        factory = factory.with_cell(r, c, attrs.evolve(p, outputs=tuple(holes)))
-    return attrs.evolve(run, factory=factory, stock=stock, charges=(0,) * (ROWS * COLS))
+        factory = factory.with_cell(r, c, evolve(p, outputs=tuple(holes)))
+    return evolve(run, factory=factory, stock=stock, charges=(0,) * (ROWS * COLS))
 
 
 # --- activation -------------------------------------------------------------------------------------
@@ -403,8 +407,8 @@ def _activate(run: Run, variant: MechanicaVariant, choice: Bot | int | None) -> 
         else:
             inputs = p.inputs
     r, c = divmod(i, COLS)
-    factory = run.factory.with_cell(r, c, attrs.evolve(p, inputs=inputs, outputs=tuple(outputs)))
-    return attrs.evolve(run, factory=factory, stock=stock, cursor=i + 1)
+    factory = run.factory.with_cell(r, c, evolve(p, inputs=inputs, outputs=tuple(outputs)))
+    return evolve(run, factory=factory, stock=stock, cursor=i + 1)
 
 
 # --- the driver -------------------------------------------------------------------------------------
@@ -424,20 +428,20 @@ def advance(run: Run, variant: MechanicaVariant) -> Run:
                     return run
             run = _pour(run)
             crowded = sum(1 for _r, _c, cap, bots in _bins(run, variant) if len(bots) > cap)
-            run = attrs.evolve(run, collisions=run.collisions + crowded)
+            run = evolve(run, collisions=run.collisions + crowded)
         elif run.phase is RunPhase.COLLIDE:
             run, choices = _collision_choices(run, variant)
             if choices:
                 return run
-            run = attrs.evolve(_place_charges(run, variant), phase=RunPhase.ACTIVATE)
+            run = evolve(_place_charges(run, variant), phase=RunPhase.ACTIVATE)
         elif run.phase is RunPhase.ACTIVATE:
             floor = run.factory.floor
             i = run.cursor
             while i < len(floor) and not _holds_inputs(floor[i]):
                 i += 1
             if i >= len(floor):
-                return attrs.evolve(run, cursor=len(floor), phase=RunPhase.DONE)
-            run = attrs.evolve(run, cursor=i)
+                return evolve(run, cursor=len(floor), phase=RunPhase.DONE)
+            run = evolve(run, cursor=i)
             p = floor[i]
             assert p is not None
             if _needs_choice(p, variant):

@@ -98,7 +98,6 @@ class BotFactoryGame(GameBase):
         per = self.variant.rulings.bots_per_colour_to_end
         self.end_count = min(per if per else players, c.counts.bots_per_colour)
         """BF-END: bots of each colour in play, all of which built ends the game (as many as players)."""
-        self._last_legal: tuple[BotFactoryState, tuple[Any, ...]] | None = None
         self._chance_memo: dict[tuple[Any, ...], tuple[tuple[Any, Fraction], ...]] = {}
         self._info = GameInfo(
             name=GAME_NAME,
@@ -298,15 +297,6 @@ class BotFactoryGame(GameBase):
         return self._hand(state, a, parts=tuple(sorted((*hand.parts, part))))
 
     # --- legal actions ------------------------------------------------------------------------------
-
-    def legal_actions(self, state: BotFactoryState) -> tuple[Any, ...]:
-        """Every legal action, in a fixed order (memoised for the last state asked about)."""
-        last = self._last_legal
-        if last is not None and last[0] is state:
-            return last[1]
-        actions = self._legal_actions(state)
-        self._last_legal = (state, actions)
-        return actions
 
     def _legal_actions(self, state: BotFactoryState) -> tuple[Any, ...]:
         if state.phase is Phase.OVER:

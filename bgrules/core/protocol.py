@@ -61,6 +61,21 @@ class GameBase:
     def action_types(self) -> Sequence[type[Any]]:
         return self.ACTIONS
 
+    _last_legal: tuple[Any, tuple[Any, ...]] | None = None
+
+    def legal_actions(self, state: Any) -> tuple[Any, ...]:
+        """Every legal action, in a fixed order (memoised for the last state asked about: a playout asks
+        once per state, and an invariant checker may ask again)."""
+        last = self._last_legal
+        if last is not None and last[0] is state:
+            return last[1]
+        actions = self._legal_actions(state)
+        self._last_legal = (state, actions)
+        return actions
+
+    def _legal_actions(self, state: Any) -> tuple[Any, ...]:
+        raise NotImplementedError
+
 
 @runtime_checkable
 class Game(Protocol):

@@ -157,6 +157,14 @@ def _cached(factory: Factory) -> set[str]:
     return out
 
 
+def restock(stock: tuple[int, int, int], bots: Iterable[Bot]) -> tuple[int, int, int]:
+    """MC-STOCK: the stock after ``bots`` go back to it (destroyed, demolished, spilled or sold)."""
+    s = list(stock)
+    for b in bots:
+        s[b] += 1
+    return (s[0], s[1], s[2])
+
+
 def installed_value(factory: Factory, cat: Catalogue) -> int:
     """MC-SCORE: the values of the tiles installed on the floor and in the Start Zone (printed ones are 0)."""
     value = sum(cat.tile(p.kind).value for p in factory.floor if p is not None)

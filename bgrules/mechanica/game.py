@@ -42,6 +42,7 @@ from bgrules.mechanica.factory import (
     install_truck,
     installed_value,
     legal_placements,
+    restock,
     starting_factory,
 )
 from bgrules.mechanica.sandbox import Demolish, DemolishFabricator
@@ -147,7 +148,6 @@ class MechanicaGame(GameBase):
         self._truck_prices = self._price_table()
         self._buys = tuple(Buy(i) for i in range(len(self.prices)))
         self._draw_actions = {k: Draw(k) for k in self.kinds}
-        self._last_legal: tuple[MechanicaState, tuple[Any, ...]] | None = None
         self._complete_memo: dict[tuple[object, ...], tuple[Complete, ...]] = {}
         self._draw_memo: dict[tuple[int, ...], tuple[tuple[Any, Fraction], ...]] = {}
         self._reveal_memo: dict[tuple[int, ...], tuple[tuple[Any, Fraction], ...]] = {}
@@ -264,15 +264,6 @@ class MechanicaGame(GameBase):
         return found
 
     # --- legal actions ------------------------------------------------------------------------------
-
-    def legal_actions(self, state: MechanicaState) -> tuple[Any, ...]:
-        """Every legal action, in a fixed order (memoised for the last state asked about)."""
-        last = self._last_legal
-        if last is not None and last[0] is state:
-            return last[1]
-        actions = self._legal_actions(state)
-        self._last_legal = (state, actions)
-        return actions
 
     def _legal_actions(self, state: MechanicaState) -> tuple[Any, ...]:
         phase = state.phase
@@ -561,10 +552,7 @@ class MechanicaGame(GameBase):
             factory, spilled = install_start(seat.factory, self.variant, key, action.row)
             if covered in self.kind_index:  # MC-PLACE-START: a covered fabricator tile goes to the Recycler
                 state = evolve(state, recycler=_add(state.recycler, self.kind_index[covered], 1))
-            s = list(state.stock)
-            for b in spilled:
-                s[b] += 1
-            stock = (s[0], s[1], s[2])
+            stock = restock(state.stock, spilled)
         else:
             raise IllegalAction(
                 "MC-PLACE", f"{action!r}: install the bought {key} (Place / PlaceFabricator) or Recycle it"
@@ -634,13 +622,12 @@ class MechanicaGame(GameBase):
             factory, kind, destroyed = demolish(seat.factory, action.row, action.col)
         else:
             factory, kind, destroyed = demolish_start(seat.factory, self.variant, action.row)
-        s = list(state.stock)
-        for b in destroyed:
-            s[b] += 1
         recycler = state.recycler
         if kind in self.kind_index:  # MC-DEMOLISH: improvements to the Recycler; Forks back to the box
             recycler = _add(recycler, self.kind_index[kind], 1)
-        return self._seat(state, evolve(seat, factory=factory), stock=(s[0], s[1], s[2]), recycler=recycler)
+        return self._seat(
+            state, evolve(seat, factory=factory), stock=restock(state.stock, destroyed), recycler=recycler
+        )
 
     def _complete(self, state: MechanicaState, seat: Seat, action: Complete) -> MechanicaState:
         if action.pile not in range(PILES) or state.bp_top[action.pile] is None:

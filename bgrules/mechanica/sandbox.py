@@ -36,6 +36,7 @@ from bgrules.mechanica.factory import (
     install_truck,
     installed_value,
     legal_placements,
+    restock,
     starting_factory,
 )
 from bgrules.mechanica.notation import parse_factory
@@ -276,7 +277,7 @@ class FactoryGame(GameBase):
 
     # --- legal actions ------------------------------------------------------------------------------
 
-    def legal_actions(self, state: SandboxState) -> tuple[Any, ...]:
+    def _legal_actions(self, state: SandboxState) -> tuple[Any, ...]:
         if state.phase is Phase.RUN:
             assert state.run is not None
             return decisions(state.run, self.variant)
@@ -357,10 +358,7 @@ class FactoryGame(GameBase):
             factory = install(state.factory, self.variant, action.kind, action.row, action.col, action.rotation)
         elif isinstance(action, InstallFabricator):
             factory, spilled = install_start(state.factory, self.variant, action.kind, action.row)
-            s = list(stock)
-            for b in spilled:
-                s[b] += 1
-            stock = (s[0], s[1], s[2])
+            stock = restock(stock, spilled)
         else:
             factory = install_truck(state.factory, self.variant, action.kind, action.row)
         # MC-TURN-ORDER: Forks and trucks may be bought at any time in the turn, so they leave selling open
@@ -373,10 +371,7 @@ class FactoryGame(GameBase):
             factory, _kind, destroyed = demolish(state.factory, action.row, action.col)
         else:
             factory, _kind, destroyed = demolish_start(state.factory, self.variant, action.row)
-        s = list(state.stock)
-        for b in destroyed:
-            s[b] += 1
-        return attrs.evolve(state, factory=factory, stock=tuple(s), selling=False)
+        return attrs.evolve(state, factory=factory, stock=restock(state.stock, destroyed), selling=False)
 
     def _fabricate(self, state: SandboxState, action: Fabricate) -> SandboxState:
         factory, stock, _made = fabricate(state.factory, state.stock, self.variant, action)

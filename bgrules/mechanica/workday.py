@@ -17,7 +17,7 @@ import attrs
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
 from bgrules.mechanica.components import Bot, Dir, Effect
-from bgrules.mechanica.factory import COLS, DOCK_COL, ROWS, Factory, Placed, Truck, cell_index, on_floor
+from bgrules.mechanica.factory import COLS, DOCK_COL, ROWS, Factory, Placed, Truck, cell_index, on_floor, restock
 from bgrules.mechanica.movement import LAND, TRUCK_BIN, Node, Step, launch_nodes, node_code, options, options_table
 from bgrules.mechanica.variant import MechanicaVariant
 
@@ -130,10 +130,7 @@ class Run:
 
 
 def _give_back(stock: tuple[int, int, int], bots: tuple[Bot, ...] | list[Bot]) -> tuple[int, int, int]:
-    s = list(stock)
-    for b in bots:
-        s[b] += 1
-    return (s[0], s[1], s[2])
+    return restock(stock, bots)
 
 
 def _take(stock: tuple[int, int, int], bot: Bot, n: int) -> tuple[tuple[int, int, int], int]:

@@ -111,7 +111,7 @@ def options(factory: Factory, variant: MechanicaVariant, node: Node) -> tuple[St
         return (Step(then=(r, c + 1, int(Dir.E)), rule="MC-MOVE-BELT"),)
     kind = variant.catalogue.tile(placed.kind)
     rot = placed.rotation
-    if h != LAND and kind.edge(Dir(h).opposite, rot) is not Edge.ENTRANCE:
+    if h != LAND and variant.catalogue.world_edges(placed.kind, rot)[(h + 2) % 4] is not Edge.ENTRANCE:
         return (Step(destroy="MC-MOVE-EDGE", rule="MC-MOVE-EDGE"),)
     if kind.inputs > 0:
         return (Step(arrive=cell_index(r, c), rule="MC-MOVE-STOP"),)

@@ -249,10 +249,15 @@ _LOOP_STEP = Step(destroy="MC-MOVE-LOOP", rule="MC-MOVE-LOOP")
 def head_options(run: Run, variant: MechanicaVariant) -> tuple[Step, ...]:
     """The options of the bot at the head of the queue, with MC-MOVE-LOOP applied first."""
     head = run.moving[0]
-    r, c, _h = head.node
-    if on_floor(r, c) and head.visited >> node_code(head.node) & 1:
+    node = head.node
+    r, c, _h = node
+    if on_floor(r, c) and head.visited >> node_code(node) & 1:
         return (_LOOP_STEP,)
-    return options(run.factory, variant, head.node)
+    table = options_table(run.factory, variant)
+    steps = table.get(node)
+    if steps is None:
+        steps = table[node] = options(run.factory, variant, node)
+    return steps
 
 
 def _pour(run: Run) -> Run:

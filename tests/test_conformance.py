@@ -33,8 +33,12 @@ def test_check_game(name, seeds):
 def test_check_game_with_variants(name, tmp_path):
     if name != "mechanica-factory":
         pytest.skip("variant files below are Mechanica's")
-    for rulings in ('flight = "both_ways"', 'loop = "forbid"\noff_floor = "forbid"\njigsaw = "strict"',
-                    "bots_per_grade = 2", "fabricator_over_fabricator = true"):
+    for rulings in (
+        'flight = "both_ways"',
+        'loop = "forbid"\noff_floor = "forbid"\njigsaw = "strict"',
+        "bots_per_grade = 2",
+        "fabricator_over_fabricator = true",
+    ):
         path = tmp_path / "v.toml"
         path.write_text(f"[rulings]\n{rulings}\n", encoding="utf-8")
         game = bgrules.load_game(name, variant=str(path), days=4)
@@ -64,7 +68,12 @@ def test_same_seed_same_digest_across_processes(name):
         env = {**os.environ, "PYTHONHASHSEED": hashseed}
         done = subprocess.run(
             [sys.executable, "-c", _DIGEST.format(name=name, seeds=seeds)],
-            capture_output=True, text=True, env=env, cwd=ROOT, timeout=120, check=True,
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=ROOT,
+            timeout=120,
+            check=True,
         )
         outs.append(done.stdout.split())
     assert outs[0] == outs[1]
@@ -102,7 +111,7 @@ def test_playout_replays(name):
         ('{\n  "factory": {}\n  "day": 1\n}', 3, 3),
         ("", 1, 1),
         ("{'a': 1}", 1, 2),
-        ('{\n\n\n   ]', 4, 4),
+        ("{\n\n\n   ]", 4, 4),
     ],
 )
 def test_malformed_json_names_line_and_column(text, line, col):
@@ -116,7 +125,27 @@ def test_malformed_json_names_line_and_column(text, line, col):
 def test_wrong_json_shape_is_an_input_error():
     game = bgrules.load_game("mechanica-factory")
     text = bgrules.dumps(game.initial_state())
-    for bad in ("[]", "1", '{"day": 1}', text.replace('"day":1', '"day":"x"'),
-                text.replace('"phase":"turn"', '"phase":"dance"'), text[:-1] + ',"extra":1}'):
+    for bad in (
+        "[]",
+        "1",
+        '{"day": 1}',
+        text.replace('"day":1', '"day":"x"'),
+        text.replace('"phase":"turn"', '"phase":"dance"'),
+        text[:-1] + ',"extra":1}',
+    ):
         with pytest.raises(InputError):
             bgrules.loads(game, bad)
+
+
+@pytest.mark.parametrize(("name", "players"), [(g, n) for g in ("mechanica", "botfactory") for n in (2, 3, 4)])
+def test_same_seed_same_final_state(name, players):
+    def load():
+        return bgrules.load_game(name, players=players)
+
+    for seed in (0, 7):
+        a = playout(load(), seed)
+        b = playout(load(), seed)
+        assert a.actions == b.actions and not a.truncated
+        assert bgrules.dumps(a.final) == bgrules.dumps(b.final)
+        assert bgrules.loads(load(), bgrules.dumps(a.final)) == a.final
+    assert bgrules.dumps(playout(load(), 0).final) != bgrules.dumps(playout(load(), 1).final)

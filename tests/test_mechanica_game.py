@@ -16,7 +16,7 @@ import pytest
 import bgrules
 from bgrules import CHANCE, IllegalAction, InputError
 from bgrules.core.conformance import check_game
-from bgrules.core.playout import playout, walk
+from bgrules.core.playout import walk
 from bgrules.mechanica.components import Bot
 from bgrules.mechanica.fabricate import Fabricate, Sell
 from bgrules.mechanica.factory import starting_factory
@@ -1189,14 +1189,3 @@ def test_conformance_suite_with_variants(rulings):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_conformance_suite_heavy(players):
     assert check_game(load(players), range(2, 40)) > 0
-
-
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_same_seed_same_final_state(players):
-    for seed in (0, 7):
-        a = playout(load(players), seed)
-        b = playout(load(players), seed)
-        assert a.actions == b.actions and not a.truncated
-        assert bgrules.dumps(a.final) == bgrules.dumps(b.final)
-        assert bgrules.loads(load(players), bgrules.dumps(a.final)) == a.final
-    assert bgrules.dumps(playout(load(players), 0).final) != bgrules.dumps(playout(load(players), 1).final)

@@ -8,15 +8,13 @@ keys replace the default figures.
 from __future__ import annotations
 
 import copy
-import tomllib
 from collections.abc import Mapping
-from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
 import attrs
 
-from bgrules.core.codec import read_toml, structure
+from bgrules.core.codec import read_package_toml, read_toml, structure
 from bgrules.core.errors import InputError
 
 PROVENANCES = ("seed", "official", "assumed")
@@ -170,8 +168,7 @@ def _flatten(data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def default_component_data() -> dict[str, Any]:
-    text = resources.files("bgrules.botfactory").joinpath("data/components.toml").read_text("utf-8")
-    return tomllib.loads(text)
+    return read_package_toml("bgrules.botfactory", "data/components.toml")
 
 
 _DEFAULT: Components | None = None

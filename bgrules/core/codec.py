@@ -109,6 +109,13 @@ def action_from_data(data: Any, types: Sequence[type[Any]], where: str = "action
     return structure(fields, by_name[name], where)
 
 
+def read_package_toml(package: str, name: str) -> dict[str, Any]:
+    """Read a TOML data file shipped inside a bgrules package (e.g. ``data/components.toml``)."""
+    from importlib import resources
+
+    return tomllib.loads(resources.files(package).joinpath(name).read_text("utf-8"))
+
+
 def read_toml(path: str | Path) -> dict[str, Any]:
     """Read a TOML file, turning every failure into an InputError with the file and position."""
     p = Path(path)

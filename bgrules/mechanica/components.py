@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from importlib import resources
 from typing import Any
 
 import attrs
 
-from bgrules.core.codec import register_named_enum, structure
+from bgrules.core.codec import read_package_toml, register_named_enum, structure
 from bgrules.core.errors import InputError
 
 PROVENANCES = ("seed", "official", "assumed")
@@ -245,10 +244,7 @@ def catalogue_from_data(data: Mapping[str, Any], where: str = "components") -> C
 
 
 def default_component_data() -> dict[str, Any]:
-    import tomllib
-
-    text = resources.files("bgrules.mechanica").joinpath("data/components.toml").read_text("utf-8")
-    return tomllib.loads(text)
+    return read_package_toml("bgrules.mechanica", "data/components.toml")
 
 
 _DEFAULT: Catalogue | None = None

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import attrs
 
-from bgrules.core.codec import read_toml, structure
+from bgrules.core.codec import read_package_toml, read_toml, structure
 from bgrules.core.errors import InputError
 from bgrules.mechanica.components import (
     PROVENANCES,
@@ -122,11 +122,7 @@ def _game_data(data: Mapping[str, Any], source: str) -> GameData:
 
 
 def default_game_data() -> dict[str, Any]:
-    import tomllib
-    from importlib import resources
-
-    text = resources.files("bgrules.mechanica").joinpath("data/game.toml").read_text("utf-8")
-    return tomllib.loads(text)
+    return read_package_toml("bgrules.mechanica", "data/game.toml")
 
 
 _DEFAULT_GAME: GameData | None = None

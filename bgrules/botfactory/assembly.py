@@ -1,0 +1,128 @@
+"""The Assembly board (組裝部): placing parts on the four bots (BF-ASM), their rewards (BF-ASM-REWARD,
+BF-ASM-PROJECT, BF-ASM-ICON), the last space's extra token (BF-ASM-LAST), the additional action swapping a
+part with a spare (BF-ASM-SWAP) and Sandra's action renewing the spares (BF-ASM-SANDRA)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bgrules.botfactory.base import ASSEMBLY, _set
+from bgrules.botfactory.state import BotFactoryState, PlacePart, Skip, Swap, TakeTop, Turn
+from bgrules.botfactory.tokens import Tokens
+from bgrules.core.errors import IllegalAction
+from bgrules.core.fastevolve import evolve
+
+
+class AssemblyRoom(Tokens):
+    # --- main action: place parts ---------------------------------------------------------------------
+
+    def _placements(self, state: BotFactoryState, seat: int) -> list[PlacePart]:
+        """BF-ASM: parts from hand onto matching empty spaces; BF-ASM-PROJECT: a bot's last part only with an
+        unfinished Project of its colour (and a bot meeple of that colour left)."""
+        hand = state.hands[seat]
+        out = []
+        for part in sorted(set(hand.parts)):
+            colour, slot = part.split("-")
+            si = self.slots.index(slot)
+            targets = self.colours if colour == "any" else (colour,)
+            for col in targets:
+                ci = self.colours.index(col)
+                column = state.columns[ci]
+                if column[si] is not None or all(x is not None for x in column):
+                    continue
+                if sum(x is not None for x in column) == 2 and (col not in hand.projects or not state.bots_left[ci]):
+                    continue
+                out.append(PlacePart(part, col))
+        return out
+
+    def _assembly_main(self, state: BotFactoryState, seat: int, turn: Turn, action: PlacePart) -> BotFactoryState:
+        """BF-ASM: one action places one part."""
+        state = evolve(state, turn=evolve(turn, left=turn.left - 1))
+        return self._place(state, seat, action, "BF-ASM")
+
+    def _place(self, state: BotFactoryState, seat: int, action: PlacePart, rule: str) -> BotFactoryState:
+        """BF-ASM-REWARD: after placing, the bot's part count pays: 1 -> two tokens, 2 -> two tokens,
+        3 -> the bot onto a matching unfinished Project (BF-ASM-PROJECT). BF-ASM-ICON: an icon space covered
+        offers the top part of any pile for a token."""
+        if action not in self._placements(state, seat):
+            raise IllegalAction(
+                rule,
+                f"{action!r}: no such part in hand, or its space is taken, or the bot's last part "
+                "needs an unfinished Project of its colour",
+            )
+        hand = state.hands[seat]
+        parts = list(hand.parts)
+        parts.remove(action.part)
+        state = self._hand(state, seat, parts=tuple(parts))
+        ci = self.colours.index(action.colour)
+        slot = action.part.split("-")[1]
+        si = self.slots.index(slot)
+        column = _set(state.columns[ci], si, action.part)
+        state = evolve(state, columns=_set(state.columns, ci, column))
+        count = sum(x is not None for x in column)
+        if count < 3:
+            state = self._gain(state, seat, 2)
+        else:
+            hand = state.hands[seat]
+            projects = list(hand.projects)
+            projects.remove(action.colour)
+            state = self._hand(state, seat, projects=tuple(projects), done=tuple(sorted((*hand.done, action.colour))))
+            state = evolve(state, bots_left=_set(state.bots_left, ci, state.bots_left[ci] - 1))
+        turn = state.turn
+        assert turn is not None
+        if slot in self.c.boards.icon_slots:
+            return evolve(state, turn=evolve(turn, prompt=("icon",)))
+        return state
+
+    def _icon_options(self, state: BotFactoryState, seat: int) -> list[Any]:
+        """BF-ASM-ICON: pay a token for the top part of any pile, or decline."""
+        if state.hands[seat].tokens < 1:
+            return [Skip()]
+        return [TakeTop(col) for ci, col in enumerate(self.colours) if self._drawable(state, ci)] + [Skip()]
+
+    def _take_icon_part(self, state: BotFactoryState, seat: int, action: TakeTop) -> BotFactoryState:
+        state = self._pay(state, seat, 1, "BF-ASM-ICON")
+        return evolve(state, draws=(("part", self.colour(action.colour), "hand", seat, 0),), after_discard="action")
+
+    def _last_space_cost(self, space: int) -> int:
+        """BF-ASM-LAST: the extra tokens the last Assembly space costs before parts may be placed."""
+        if space == len(self.c.boards.assembly) - 1:
+            return self.c.boards.assembly_last_extra_cost
+        return 0
+
+    # --- additional action: swap with a spare -----------------------------------------------------------
+
+    def _swap_options(self, state: BotFactoryState, seat: int) -> list[Any]:
+        """BF-ASM-SWAP: a token swaps a part from hand with any spare part (any number of times)."""
+        hand = state.hands[seat]
+        if hand.tokens < 1:
+            return []
+        return [
+            Swap(part, i)
+            for part in sorted(set(hand.parts))
+            for i, spare in enumerate(state.spares)
+            if spare is not None and spare != part
+        ]
+
+    def _swap(self, state: BotFactoryState, seat: int, action: Swap) -> BotFactoryState:
+        hand = state.hands[seat]
+        state = self._pay(state, seat, 1, "BF-ASM-SWAP")
+        spare = state.spares[action.spare]
+        assert spare is not None
+        parts = list(hand.parts)
+        parts.remove(action.part)
+        state = self._hand(state, seat, parts=tuple(sorted((*parts, spare))))
+        return evolve(state, spares=_set(state.spares, action.spare, action.part))
+
+    # --- Sandra ---------------------------------------------------------------------------------------
+
+    def _sandra_assembly(self, state: BotFactoryState) -> BotFactoryState:
+        """BF-ASM-SANDRA: clear the spares, draw two by the Distribution marker."""
+        for p in state.spares:
+            if p is not None:
+                state = self._discard_part_tile(state, p)
+        jobs = tuple(("part", -1, "spare", i, 0) for i in range(len(state.spares)))
+        return evolve(state, spares=(None,) * len(state.spares), draws=jobs)
+
+
+__all__ = ["ASSEMBLY", "AssemblyRoom"]

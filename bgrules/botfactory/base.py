@@ -1,0 +1,69 @@
+"""What every room of the Bot Factory house shares: the boards' numbers, the game's figures, and the small
+state helpers (a player's hand, a part tile back to its discard).
+
+The game (:class:`bgrules.botfactory.game.BotFactoryGame`) is built from one mixin per board
+(:mod:`~bgrules.botfactory.assembly`, :mod:`~bgrules.botfactory.production`,
+:mod:`~bgrules.botfactory.projects`, :mod:`~bgrules.botfactory.finance`), the shared helpers
+(:mod:`~bgrules.botfactory.tokens`, :mod:`~bgrules.botfactory.draws`, :mod:`~bgrules.botfactory.limits`) and
+the round flow (:mod:`~bgrules.botfactory.round`).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from bgrules.botfactory.state import BotFactoryState
+from bgrules.botfactory.variant import BotFactoryVariant, Components, Contract
+from bgrules.core.errors import IllegalAction
+from bgrules.core.fastevolve import evolve
+from bgrules.core.protocol import GameBase
+
+GAME_NAME = "botfactory"
+ASSEMBLY, PRODUCTION, PROJECT, FINANCE = range(4)
+
+
+def _set(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    return (*t[:i], value, *t[i + 1 :])
+
+
+class Base(GameBase):
+    """The figures every room reads (set by ``BotFactoryGame.__init__``) and helpers they share."""
+
+    variant: BotFactoryVariant
+    c: Components
+    colours: tuple[str, ...]
+    slots: tuple[str, ...]
+    spaces: tuple[tuple[int, int, int], ...]
+    board_spaces: dict[int, list[int]]
+    contracts: dict[int, Contract]
+    end_count: int
+    max_rounds: int | None
+    _chance_memo: dict[tuple[Any, ...], tuple[tuple[Any, Fraction], ...]]
+
+    def colour(self, name: str) -> int:
+        try:
+            return self.colours.index(name)
+        except ValueError:
+            raise IllegalAction("BF-SETUP-BOARDS", f"{name!r} is not a colour ({', '.join(self.colours)})") from None
+
+    def _board_of(self, state: BotFactoryState, seat: int) -> int:
+        where = state.workers[seat]
+        assert where is not None
+        return self.spaces[where][0]
+
+    def _hand(self, state: BotFactoryState, seat: int, **changes: Any) -> BotFactoryState:
+        return evolve(state, hands=_set(state.hands, seat, evolve(state.hands[seat], **changes)))
+
+    def _drawable(self, state: BotFactoryState, ci: int) -> bool:
+        return bool(sum(state.piles[ci]) or sum(state.discards[ci]))
+
+    def _discard_part_tile(self, state: BotFactoryState, part: str) -> BotFactoryState:
+        """A discarded part goes to its colour's discard pile; a Universal part back to its supply."""
+        colour, slot = part.split("-")
+        si = self.slots.index(slot)
+        if colour == "any":
+            return evolve(state, universal=_set(state.universal, si, state.universal[si] + 1))
+        ci = self.colours.index(colour)
+        d = state.discards[ci]
+        return evolve(state, discards=_set(state.discards, ci, _set(d, si, d[si] + 1)))

@@ -1,0 +1,93 @@
+"""Chance in Bot Factory: the pending draws (parts, Project tiles, contracts), their exact outcomes, and the
+piles that take their discards back (BF-PILE)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from bgrules.botfactory.base import Base, _set
+from bgrules.botfactory.state import BotFactoryState, DrawContract, DrawPart, DrawProject
+from bgrules.core.errors import IllegalAction
+from bgrules.core.fastevolve import evolve
+
+
+class Draws(Base):
+    def chance_outcomes(self, state: BotFactoryState) -> tuple[tuple[Any, Fraction], ...]:
+        """The next draw's outcomes with exact probabilities (memoised per pile contents)."""
+        if not state.draws:
+            return ()
+        what, source, _dest, _a, _b = state.draws[0]
+        if what == "contract":
+            key: tuple[Any, ...] = ("contract", state.contract_pool)
+        elif what == "project":
+            key = ("project", state.project_pile)
+        else:
+            key = ("part", state.piles[self._source(state, source)])
+        found = self._chance_memo.get(key)
+        if found is None:
+            found = self._chance_memo[key] = self._outcomes(what, key[1])
+        return found
+
+    def _outcomes(self, what: str, counts: tuple[int, ...]) -> tuple[tuple[Any, Fraction], ...]:
+        if what == "contract":
+            return tuple((DrawContract(i), Fraction(1, len(counts))) for i in counts)
+        total = sum(counts)
+        if what == "project":
+            return tuple(
+                (DrawProject(col), Fraction(k, total)) for col, k in zip(self.colours, counts, strict=True) if k
+            )
+        return tuple((DrawPart(slot), Fraction(k, total)) for slot, k in zip(self.slots, counts, strict=True) if k)
+
+    @staticmethod
+    def _source(state: BotFactoryState, source: int) -> int:
+        return state.marker if source < 0 else source
+
+    def _normalise_draw(self, state: BotFactoryState) -> tuple[BotFactoryState, bool]:
+        """BF-PILE: before a draw, an empty pile takes its discard back (shuffled: later draws are random);
+        the Distribution marker passes over piles that stay empty. Returns whether the draw can happen."""
+        what, source, _dest, _a, _b = state.draws[0]
+        if what == "contract":
+            return state, bool(state.contract_pool)
+        if what == "project":
+            if not any(state.project_pile) and any(state.project_discard):
+                state = evolve(state, project_pile=state.project_discard, project_discard=(0,) * 4)
+            return state, any(state.project_pile)
+        for _ in range(4):
+            ci = self._source(state, source)
+            if not any(state.piles[ci]) and any(state.discards[ci]):
+                state = evolve(
+                    state, piles=_set(state.piles, ci, state.discards[ci]), discards=_set(state.discards, ci, (0, 0, 0))
+                )
+            if any(state.piles[ci]) or source >= 0:
+                return state, any(state.piles[ci])
+            state = evolve(state, marker=(state.marker + 1) % 4)
+        return state, False
+
+    def _resolve_draw(self, state: BotFactoryState, action: Any) -> BotFactoryState:
+        if not any(action == a for a, _p in self.chance_outcomes(state)):
+            raise IllegalAction("BF-PILE", f"{action!r} is not a possible chance outcome here")
+        _what, source, dest, a, b = state.draws[0]
+        state = evolve(state, draws=state.draws[1:])
+        if isinstance(action, DrawContract):
+            pool = tuple(i for i in state.contract_pool if i != action.id)
+            return evolve(state, contract_pool=pool, display=_set(state.display, a, action.id))
+        if isinstance(action, DrawProject):
+            ci = self.colour(action.colour)
+            state = evolve(state, project_pile=_set(state.project_pile, ci, state.project_pile[ci] - 1))
+            column = _set(state.grid[a], b, action.colour)
+            return evolve(state, grid=_set(state.grid, a, column))
+        assert isinstance(action, DrawPart)
+        ci = self._source(state, source)
+        si = self.slots.index(action.slot)
+        pile = state.piles[ci]
+        state = evolve(state, piles=_set(state.piles, ci, _set(pile, si, pile[si] - 1)))
+        if source < 0:  # BF-ASM-SANDRA / BF-PROD-SANDRA: the marker moves right after each draw, wrapping
+            state = evolve(state, marker=(state.marker + 1) % 4)
+        part = f"{self.colours[ci]}-{action.slot}"
+        if dest == "wheel":
+            return evolve(state, wheel=_set(state.wheel, a, part))
+        if dest == "spare":
+            return evolve(state, spares=_set(state.spares, a, part))
+        hand = state.hands[a]
+        return self._hand(state, a, parts=tuple(sorted((*hand.parts, part))))

@@ -1,0 +1,77 @@
+"""The Finance board (財務部): spending tokens (BF-FIN) on raising a bot's value (BF-FIN-RAISE) with the value
+lines' rewards (BF-FIN-LINE) and on reserving contracts (BF-FIN-CONTRACT); no additional action; Sandra
+raises the lowest values (BF-FIN-SANDRA)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bgrules.botfactory import arith
+from bgrules.botfactory.base import FINANCE, _set
+from bgrules.botfactory.state import BotFactoryState, Raise, Reserve, Turn
+from bgrules.botfactory.tokens import Tokens
+from bgrules.core.errors import IllegalAction
+from bgrules.core.fastevolve import evolve
+
+
+class FinanceRoom(Tokens):
+    # --- main action: spend tokens ------------------------------------------------------------------------
+
+    def _finance_options(self, state: BotFactoryState, seat: int, turn: Turn) -> list[Any]:
+        hand = state.hands[seat]
+        out: list[Any] = []
+        if hand.tokens >= 1:
+            out.extend(Raise(col) for ci, col in enumerate(self.colours) if state.values[ci] < self.c.finance.track_max)
+        costs = self.c.finance.reservation_costs
+        for slot, seats in enumerate(state.reserved):
+            if state.display[slot] is None or seat in seats or len(seats) >= len(costs):
+                continue
+            cost = costs[len(seats)]
+            if hand.tokens >= cost and turn.left >= cost:
+                out.append(Reserve(slot))
+        return out
+
+    def _raise(self, state: BotFactoryState, seat: int, turn: Turn, action: Raise) -> BotFactoryState:
+        """BF-FIN-RAISE: a token raises a bot's value by one; BF-FIN-LINE: crossing a line offers its reward."""
+        ci = self.colour(action.colour)
+        if state.values[ci] >= self.c.finance.track_max:
+            raise IllegalAction("BF-FIN-RAISE", f"the {action.colour} value is at the top of the track")
+        state = self._pay(state, seat, 1, "BF-FIN-RAISE")
+        old = state.values[ci]
+        after = evolve(turn, left=turn.left - 1)
+        for line, reward in zip(self.c.finance.lines, self.c.finance.line_rewards, strict=True):
+            if old < line <= old + 1:  # BF-FIN-LINE
+                after = evolve(after, prompt=("place_free",) if reward == "part" else ("project",))
+        return evolve(state, values=_set(state.values, ci, old + 1), turn=after)
+
+    def _reserve(self, state: BotFactoryState, seat: int, turn: Turn, action: Reserve) -> BotFactoryState:
+        """BF-FIN-CONTRACT: at most two players per contract (the first on the higher space), nobody twice;
+        the tokens go onto the contract."""
+        costs = self.c.finance.reservation_costs
+        if action.slot not in range(len(state.display)) or state.display[action.slot] is None:
+            raise IllegalAction("BF-FIN-CONTRACT", f"no contract in display slot {action.slot}")
+        seats = state.reserved[action.slot]
+        if not arith.can_reserve(len(seats), seat in seats, len(costs)):
+            if seat in seats:
+                raise IllegalAction("BF-FIN-CONTRACT", "a player reserves a contract once only")
+            raise IllegalAction("BF-FIN-CONTRACT", f"the contract already has {len(seats)} reservations")
+        cost = arith.reservation_cost(costs, len(seats))
+        if turn.left < cost:
+            raise IllegalAction("BF-FIN", f"reserving costs {cost} tokens; {turn.left} may still be spent")
+        state = self._pay(state, seat, cost, "BF-FIN-CONTRACT", to_supply=False)
+        return evolve(
+            state, reserved=_set(state.reserved, action.slot, (*seats, seat)), turn=evolve(turn, left=turn.left - cost)
+        )
+
+    # --- Sandra ---------------------------------------------------------------------------------------
+
+    def _sandra_finance(self, state: BotFactoryState) -> BotFactoryState:
+        """BF-FIN-SANDRA: the lowest value(s) rise by one; none when all tie."""
+        low = min(state.values)
+        if all(v == low for v in state.values):
+            return state
+        values = tuple(v + 1 if v == low else v for v in state.values)
+        return evolve(state, values=values)
+
+
+__all__ = ["FINANCE", "FinanceRoom"]

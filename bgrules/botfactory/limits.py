@@ -1,0 +1,61 @@
+"""The hand limits: five part tiles (BF-LIMIT-PARTS) and five Project tiles (BF-LIMIT-PROJECTS); a player
+over one discards, choosing what, before play goes on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bgrules.botfactory import arith
+from bgrules.botfactory.base import Base, _set
+from bgrules.botfactory.state import BotFactoryState, DiscardPart, DiscardProject, Phase
+from bgrules.core.errors import IllegalAction
+from bgrules.core.fastevolve import evolve
+
+
+class Limits(Base):
+    def _discard_options(self, state: BotFactoryState) -> tuple[Any, ...]:
+        seat = state.discarder
+        assert seat is not None
+        hand = state.hands[seat]
+        pending = state.turn is not None and bool(state.turn.prompt)
+        if not pending and arith.parts_over(len(hand.parts), self.c.counts.part_limit):
+            return tuple(DiscardPart(p) for p in sorted(set(hand.parts)))
+        return tuple(DiscardProject(p) for p in sorted(set(hand.projects)))
+
+    def _check_limits(self, state: BotFactoryState, seat: int) -> BotFactoryState:
+        """BF-LIMIT-PARTS / BF-LIMIT-PROJECTS: once an action is resolved, a player over five part tiles or
+        five Project tiles (completed ones count and are never discarded) discards, choosing what."""
+        turn = state.turn
+        hand = state.hands[seat]
+        counts = self.c.counts
+        if turn is not None and turn.prompt:
+            # a pending choice may still use a part; a Project taken counts at once (so a bot completed
+            # by the pending placement never lands on a sixth Project)
+            if arith.projects_over(len(hand.projects), len(hand.done), counts.project_limit):
+                return evolve(state, phase=Phase.DISCARD, discarder=seat, after_discard="action")
+            return state
+        if arith.over_limits(
+            len(hand.parts), len(hand.projects), len(hand.done), counts.part_limit, counts.project_limit
+        ):
+            return evolve(state, phase=Phase.DISCARD, discarder=seat, after_discard="action")
+        return state
+
+    def _discard(self, state: BotFactoryState, action: Any) -> BotFactoryState:
+        seat = state.discarder
+        assert seat is not None
+        if action not in self._discard_options(state):
+            rule = "BF-LIMIT-PARTS" if isinstance(self._discard_options(state)[0], DiscardPart) else "BF-LIMIT-PROJECTS"
+            raise IllegalAction(rule, f"{action!r}: discard one of {self._discard_options(state)!r}")
+        hand = state.hands[seat]
+        if isinstance(action, DiscardPart):
+            parts = list(hand.parts)
+            parts.remove(action.part)
+            state = self._discard_part_tile(self._hand(state, seat, parts=tuple(parts)), action.part)
+        else:
+            projects = list(hand.projects)
+            projects.remove(action.colour)
+            ci = self.colours.index(action.colour)
+            state = self._hand(state, seat, projects=tuple(projects))
+            state = evolve(state, project_discard=_set(state.project_discard, ci, state.project_discard[ci] + 1))
+        state = evolve(state, phase=Phase.ACTION, discarder=None)
+        return self._check_limits(state, seat)

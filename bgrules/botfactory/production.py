@@ -1,0 +1,95 @@
+"""The Part Production board (生產部) and its Wheel: rotating with refills of the top spaces
+(BF-PROD-ROTATE), taking an output part (BF-PROD-TAKE) with the marked space's paid placement
+(BF-PROD-MARK), the additional action trading three parts for a pile's top part (BF-PROD-TRADE) and
+Sandra's action refilling the Wheel (BF-PROD-SANDRA)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from bgrules.botfactory.base import PRODUCTION, _set
+from bgrules.botfactory.state import BotFactoryState, Refill, Rotate, Skip, TakeOutput, Trade, Turn
+from bgrules.botfactory.tokens import Tokens
+from bgrules.core.errors import IllegalAction
+from bgrules.core.fastevolve import evolve
+
+
+class ProductionRoom(Tokens):
+    # --- main action: rotate or take ------------------------------------------------------------------
+
+    def _production_options(self, state: BotFactoryState) -> list[Any]:
+        out: list[Any] = [Rotate()]
+        out.extend(TakeOutput(p) for p in self.c.wheel.output if state.wheel[p] is not None)
+        return out
+
+    def _rotate(self, state: BotFactoryState, turn: Turn) -> BotFactoryState:
+        """BF-PROD-ROTATE: the Wheel turns 90 degrees (two spaces) clockwise, then its empty top spaces may
+        be refilled."""
+        wheel = tuple(state.wheel[(i - 2) % 8] for i in range(8))
+        state = evolve(state, wheel=wheel, turn=evolve(turn, left=turn.left - 1))
+        return self._next_refill(state, -1)
+
+    def _take_output(self, state: BotFactoryState, seat: int, turn: Turn, action: TakeOutput) -> BotFactoryState:
+        """BF-PROD-TAKE: take an output part; BF-PROD-MARK: a marked space offers a paid placement."""
+        if action.position not in self.c.wheel.output or state.wheel[action.position] is None:
+            raise IllegalAction("BF-PROD-TAKE", f"output space {action.position} holds no part")
+        part = state.wheel[action.position]
+        assert part is not None
+        hand = state.hands[seat]
+        state = self._hand(state, seat, parts=tuple(sorted((*hand.parts, part))))
+        after = evolve(turn, left=turn.left - 1)
+        if action.position in self.c.wheel.marked:
+            after = evolve(after, prompt=("place",))
+        return evolve(state, wheel=_set(state.wheel, action.position, None), turn=after)
+
+    def _next_refill(self, state: BotFactoryState, after: int) -> BotFactoryState:
+        """BF-PROD-ROTATE: each empty top space, left first, may be refilled from the top of any pile."""
+        turn = state.turn
+        assert turn is not None
+        for pos in self.c.wheel.top:
+            if pos > after and state.wheel[pos] is None:
+                return evolve(state, turn=evolve(turn, prompt=("refill", str(pos))))
+        return evolve(state, turn=evolve(turn, prompt=()))
+
+    def _refill_options(self, state: BotFactoryState, pos: int) -> list[Any]:
+        """BF-PROD-ROTATE: refill top space ``pos`` from the top of any pile, or leave it empty."""
+        return [Refill(pos, col) for ci, col in enumerate(self.colours) if self._drawable(state, ci)] + [Skip()]
+
+    def _refill(self, state: BotFactoryState, pos: int, action: Any) -> BotFactoryState:
+        if isinstance(action, Refill):
+            ci = self.colour(action.colour)
+            state = evolve(state, draws=(("part", ci, "wheel", pos, 0),), after_discard="action")
+        return self._next_refill(state, pos)
+
+    # --- additional action: trade three parts ------------------------------------------------------------
+
+    def _trade_options(self, state: BotFactoryState, seat: int) -> list[Any]:
+        """BF-PROD-TRADE: three parts from hand to the discard for the top part of any pile."""
+        hand = state.hands[seat]
+        out: list[Any] = []
+        if len(hand.parts) >= 3:
+            for three in sorted(set(itertools.combinations(hand.parts, 3))):
+                out.extend(Trade(three, col) for ci, col in enumerate(self.colours) if self._drawable(state, ci))
+        return out
+
+    def _trade(self, state: BotFactoryState, seat: int, action: Trade) -> BotFactoryState:
+        parts = list(state.hands[seat].parts)
+        for p in action.parts:
+            parts.remove(p)
+        state = self._hand(state, seat, parts=tuple(parts))
+        for p in action.parts:
+            state = self._discard_part_tile(state, p)
+        return evolve(state, draws=(("part", self.colour(action.colour), "hand", seat, 0),), after_discard="action")
+
+    # --- Sandra ---------------------------------------------------------------------------------------
+
+    def _sandra_production(self, state: BotFactoryState) -> BotFactoryState:
+        """BF-PROD-SANDRA: fill every empty space clockwise from left of the outputs, by the marker."""
+        start = self.c.wheel.sandra_start
+        order = [(start + k) % 8 for k in range(8)]
+        jobs = tuple(("part", -1, "wheel", pos, 0) for pos in order if state.wheel[pos] is None)
+        return evolve(state, draws=jobs)
+
+
+__all__ = ["PRODUCTION", "ProductionRoom"]

@@ -1,0 +1,93 @@
+"""The Project board (專案部): taking Project tiles (BF-PROJ) with the bottom row's rewards (BF-PROJ-LEFT,
+BF-PROJ-RIGHT), the additional action exchanging two Project tiles for a Universal part (BF-PROJ-TRADE),
+and the clear-out that Sandra (BF-PROJ-SANDRA) and maintenance (BF-MAINT) perform."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from bgrules.botfactory.base import PROJECT, _set
+from bgrules.botfactory.state import BotFactoryState, Exchange, Job, Skip, TakeProject, Turn
+from bgrules.botfactory.tokens import Tokens
+from bgrules.core.errors import IllegalAction
+from bgrules.core.fastevolve import evolve
+
+
+class ProjectRoom(Tokens):
+    # --- main action: take Project tiles ----------------------------------------------------------------
+
+    def _project_options(self, state: BotFactoryState) -> list[Any]:
+        return [TakeProject(col, row) for col in range(2) for row, t in enumerate(state.grid[col]) if t is not None]
+
+    def _project_prompt_options(self, state: BotFactoryState) -> list[Any]:
+        """BF-FIN-LINE: a value line's reward, a Project tile, or decline."""
+        return [*self._project_options(state), Skip()]
+
+    def _project_main(self, state: BotFactoryState, seat: int, turn: Turn, action: TakeProject) -> BotFactoryState:
+        state = evolve(state, turn=evolve(turn, left=turn.left - 1))
+        return self._take_project(state, seat, action)
+
+    def _take_project(self, state: BotFactoryState, seat: int, action: TakeProject) -> BotFactoryState:
+        """BF-PROJ: take a Project tile; BF-PROJ-LEFT / BF-PROJ-RIGHT: the bottom tiles' rewards."""
+        col, row = action.column, action.row
+        if col not in range(2) or row not in range(len(state.grid[col])) or state.grid[col][row] is None:
+            raise IllegalAction("BF-PROJ", f"no Project tile at column {col}, row {row}")
+        colour = state.grid[col][row]
+        assert colour is not None
+        hand = state.hands[seat]
+        state = self._hand(state, seat, projects=tuple(sorted((*hand.projects, colour))))
+        state = evolve(state, grid=_set(state.grid, col, _set(state.grid[col], row, None)))
+        turn = state.turn
+        assert turn is not None
+        if row == 0 and col == 0:
+            return evolve(state, turn=evolve(turn, prompt=("place",)))
+        if row == 0 and col == 1:
+            return self._gain(state, seat, 1)
+        return state
+
+    # --- additional action: two Project tiles for a Universal part ---------------------------------------------
+
+    def _exchange_options(self, state: BotFactoryState, seat: int) -> list[Any]:
+        """BF-PROJ-TRADE: discard two unfinished Project tiles for a Universal part left in the supply."""
+        hand = state.hands[seat]
+        out: list[Any] = []
+        if len(hand.projects) >= 2:
+            for two in sorted(set(itertools.combinations(hand.projects, 2))):
+                out.extend(Exchange(two, slot) for si, slot in enumerate(self.slots) if state.universal[si])
+        return out
+
+    def _exchange(self, state: BotFactoryState, seat: int, action: Exchange) -> BotFactoryState:
+        hand = state.hands[seat]
+        projects = list(hand.projects)
+        discard = list(state.project_discard)
+        for p in action.projects:
+            projects.remove(p)
+            discard[self.colours.index(p)] += 1
+        si = self.slots.index(action.slot)
+        state = self._hand(
+            state, seat, projects=tuple(projects), parts=tuple(sorted((*hand.parts, f"any-{action.slot}")))
+        )
+        return evolve(
+            state, project_discard=tuple(discard), universal=_set(state.universal, si, state.universal[si] - 1)
+        )
+
+    # --- Sandra and maintenance: the clear-out ------------------------------------------------------------
+
+    def _slide_projects(self, state: BotFactoryState) -> BotFactoryState:
+        """BF-PROJ-SANDRA / BF-MAINT: remove each column's bottom tile, slide the others down, refill the
+        empty spaces from the pile."""
+        discard = list(state.project_discard)
+        grid = []
+        jobs: list[Job] = []
+        for col, column in enumerate(state.grid):
+            if column[0] is not None:
+                discard[self.colours.index(column[0])] += 1
+            rest = [t for t in column[1:] if t is not None]
+            new = tuple(rest + [None] * (len(column) - len(rest)))
+            grid.append(new)
+            jobs.extend(("project", -1, "grid", col, row) for row in range(len(rest), len(column)))
+        return evolve(state, grid=tuple(grid), project_discard=tuple(discard), draws=(*state.draws, *jobs))
+
+
+__all__ = ["PROJECT", "ProjectRoom"]

@@ -1,0 +1,397 @@
+"""The round of Bot Factory (BF-ROUND): workers move (BF-MOVE, then Sandra: BF-SANDRA-MOVE), each player
+takes an action turn on their board (paying Sandra's toll when sharing her board: BF-SANDRA-SHARE), Sandra
+acts (BF-SANDRA-ACT), maintenance (BF-MAINT), the end (BF-END) and the next round's order (BF-ORDER);
+final scoring (BF-SCORE, BF-TIE). Each board's own actions live in its room
+(:mod:`~bgrules.botfactory.assembly`, :mod:`~bgrules.botfactory.production`,
+:mod:`~bgrules.botfactory.projects`, :mod:`~bgrules.botfactory.finance`); this module dispatches to them."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from bgrules.botfactory.assembly import AssemblyRoom
+from bgrules.botfactory.base import ASSEMBLY, FINANCE, PRODUCTION, PROJECT, _set
+from bgrules.botfactory.draws import Draws
+from bgrules.botfactory.finance import FinanceRoom
+from bgrules.botfactory.limits import Limits
+from bgrules.botfactory.production import ProductionRoom
+from bgrules.botfactory.projects import ProjectRoom
+from bgrules.botfactory.state import (
+    BotFactoryState,
+    EndTurn,
+    Exchange,
+    MoveWorker,
+    PayShare,
+    Phase,
+    PlacePart,
+    Raise,
+    Reserve,
+    Rotate,
+    Skip,
+    Swap,
+    TakeOutput,
+    TakeProject,
+    TakeTop,
+    Trade,
+    Turn,
+)
+from bgrules.core.errors import IllegalAction
+from bgrules.core.fastevolve import evolve
+
+
+class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, Limits):
+    # --- legal actions ------------------------------------------------------------------------------
+
+    def _legal_actions(self, state: BotFactoryState) -> tuple[Any, ...]:
+        if state.phase is Phase.OVER:
+            return ()
+        if state.draws:
+            return tuple(a for a, _p in self.chance_outcomes(state))
+        if state.phase is Phase.DISCARD:
+            return self._discard_options(state)
+        if state.phase is Phase.PICK:
+            return tuple(
+                TakeTop(col) for ci, col in enumerate(self.colours) if sum(state.piles[ci]) or sum(state.discards[ci])
+            )
+        seat = state.order[state.index]
+        if state.phase is Phase.MOVE:
+            return tuple(MoveWorker(s) for s in self._move_targets(state, seat))
+        return tuple(self._turn_options(state, seat))
+
+    def _move_targets(self, state: BotFactoryState, seat: int) -> list[int]:
+        """BF-MOVE: an empty action space on another board (round 1: any empty space)."""
+        taken = {w for w in state.workers if w is not None} | {state.sandra}
+        here = state.workers[seat]
+        return [
+            i
+            for i in range(len(self.spaces))
+            if i not in taken and (here is None or self.spaces[i][0] != self.spaces[here][0])
+        ]
+
+    def _turn_options(self, state: BotFactoryState, seat: int) -> list[Any]:
+        turn = state.turn
+        assert turn is not None
+        hand = state.hands[seat]
+        if turn.prompt:
+            return self._prompt_options(state, seat, turn)
+        if turn.main == "share":
+            toll = self._toll(state, seat)
+            return ([PayShare()] if hand.tokens >= toll else []) + [Skip()]
+        out: list[Any] = []
+        board = self._board_of(state, seat)
+        if turn.main == "open" and turn.left > 0:
+            out.extend(self._main_options(state, seat, board, turn))
+        out.extend(self._additional_options(state, seat, board))
+        out.append(EndTurn())
+        return out
+
+    def _main_options(self, state: BotFactoryState, seat: int, board: int, turn: Turn) -> list[Any]:
+        """The main action of the board one stands on (BF-ASM, BF-PROD, BF-PROJ, BF-FIN)."""
+        if board == ASSEMBLY:
+            return list(self._placements(state, seat))
+        if board == PRODUCTION:
+            return self._production_options(state)
+        if board == PROJECT:
+            return self._project_options(state)
+        return self._finance_options(state, seat, turn)
+
+    def _additional_options(self, state: BotFactoryState, seat: int, board: int) -> list[Any]:
+        """BF-ADDITIONAL: the additional action of the board one stands on, any number of times."""
+        if board == ASSEMBLY:
+            return self._swap_options(state, seat)
+        if board == PRODUCTION:
+            return self._trade_options(state, seat)
+        if board == PROJECT:
+            return self._exchange_options(state, seat)
+        return []
+
+    def _prompt_options(self, state: BotFactoryState, seat: int, turn: Turn) -> list[Any]:
+        kind = turn.prompt[0]
+        if kind == "icon":  # BF-ASM-ICON: pay a token for the top part of any pile
+            return self._icon_options(state, seat)
+        if kind in ("place", "place_free"):  # BF-PROD-MARK, BF-PROJ-LEFT (a token), BF-FIN-LINE (free)
+            if kind == "place" and state.hands[seat].tokens < 1:
+                return [Skip()]
+            return [*self._placements(state, seat), Skip()]
+        if kind == "refill":  # BF-PROD-ROTATE
+            return self._refill_options(state, int(turn.prompt[1]))
+        # "project": BF-FIN-LINE, take a Project tile
+        return self._project_prompt_options(state)
+
+    def _toll(self, state: BotFactoryState, seat: int) -> int:
+        """BF-SANDRA-SHARE and BF-ASM-LAST: what the main action costs before it may be taken."""
+        where = state.workers[seat]
+        assert where is not None
+        board, space, _n = self.spaces[where]
+        toll = 1 if self.spaces[state.sandra][0] == board else 0
+        if board == ASSEMBLY:
+            toll += self._last_space_cost(space)
+        return toll
+
+    # --- apply --------------------------------------------------------------------------------------
+
+    def apply(self, state: BotFactoryState, action: Any) -> BotFactoryState:
+        if state.phase is Phase.OVER:
+            raise IllegalAction("BF-END", "the game is over; no action is legal")
+        if state.draws:
+            return self._settle(self._resolve_draw(state, action))
+        if state.phase is Phase.DISCARD:
+            return self._settle(self._discard(state, action))
+        if state.phase is Phase.PICK:
+            return self._settle(self._pick(state, action))
+        if state.phase is Phase.MOVE:
+            return self._settle(self._move(state, action))
+        return self._settle(self._act(state, action))
+
+    def _pick(self, state: BotFactoryState, action: Any) -> BotFactoryState:
+        """BF-SETUP-PARTS: in reverse action order each player takes the top part of any pile."""
+        if not isinstance(action, TakeTop):
+            raise IllegalAction("BF-SETUP-PARTS", f"{action!r}: take the top part of a pile (TakeTop)")
+        seat = tuple(reversed(state.order))[state.index]
+        ci = self.colour(action.colour)
+        if not self._drawable(state, ci):
+            raise IllegalAction("BF-SETUP-PARTS", f"the {action.colour} pile is empty")
+        return evolve(state, draws=(("part", ci, "hand", seat, 0),), index=state.index + 1, after_discard="pick")
+
+    def _move(self, state: BotFactoryState, action: Any) -> BotFactoryState:
+        seat = state.order[state.index]
+        if not isinstance(action, MoveWorker):
+            raise IllegalAction("BF-MOVE", f"{action!r}: move your worker (MoveWorker)")
+        if action.space not in self._move_targets(state, seat):
+            raise IllegalAction("BF-MOVE", f"space {action.space} is taken or on the board you stand on")
+        state = evolve(state, workers=_set(state.workers, seat, action.space), index=state.index + 1)
+        if state.index < self._players:
+            return state
+        if state.round > 1:
+            state = self._sandra_move(state)
+        return self._start_turn(evolve(state, phase=Phase.ACTION, index=0))
+
+    def _sandra_move(self, state: BotFactoryState) -> BotFactoryState:
+        """BF-SANDRA-MOVE: to the first empty space, left to right, of the next board to the right that has
+        one (wrapping; never her own board); she stays if none has."""
+        board = self.spaces[state.sandra][0]
+        taken = {w for w in state.workers if w is not None}
+        for k in range(1, 4):
+            target = (board + k) % 4
+            for i in self.board_spaces[target]:
+                if i not in taken:
+                    return evolve(state, sandra=i)
+        return state
+
+    def _start_turn(self, state: BotFactoryState) -> BotFactoryState:
+        seat = state.order[state.index]
+        where = state.workers[seat]
+        assert where is not None
+        n = self.spaces[where][2]
+        return evolve(state, turn=Turn(n, "share" if self._toll(state, seat) else "open"))
+
+    def _act(self, state: BotFactoryState, action: Any) -> BotFactoryState:
+        seat = state.order[state.index]
+        turn = state.turn
+        assert turn is not None
+        if turn.prompt:
+            return self._check_limits(self._answer(state, seat, turn, action), seat)
+        if turn.main == "share":
+            if isinstance(action, PayShare):
+                toll = self._toll(state, seat)
+                state = self._pay(state, seat, toll, "BF-SANDRA-SHARE")
+                return evolve(state, turn=evolve(turn, main="open"))
+            if isinstance(action, Skip):
+                sharing = self.spaces[state.sandra][0] == self._board_of(state, seat)
+                if sharing and self.variant.rulings.unpaid_share == "nothing":
+                    return self._end_turn(state)
+                return evolve(state, turn=evolve(turn, main="closed"))
+            raise IllegalAction("BF-SANDRA-SHARE", f"{action!r}: pay the toll first (PayShare) or Skip")
+        if isinstance(action, EndTurn):
+            return self._end_turn(state)
+        board = self._board_of(state, seat)
+        if isinstance(action, Swap | Trade | Exchange):
+            return self._check_limits(self._additional(state, seat, board, action), seat)
+        if turn.main != "open" or turn.left <= 0:
+            raise IllegalAction("BF-ROUND", f"{action!r}: no main action is left this turn (EndTurn)")
+        return self._check_limits(self._main(state, seat, board, turn, action), seat)
+
+    def _main(self, state: BotFactoryState, seat: int, board: int, turn: Turn, action: Any) -> BotFactoryState:
+        """One action of the board's main action, handed to the board's room."""
+        if board == ASSEMBLY and isinstance(action, PlacePart):
+            return self._assembly_main(state, seat, turn, action)
+        if board == PRODUCTION and isinstance(action, Rotate):
+            return self._rotate(state, turn)
+        if board == PRODUCTION and isinstance(action, TakeOutput):
+            return self._take_output(state, seat, turn, action)
+        if board == PROJECT and isinstance(action, TakeProject):
+            return self._project_main(state, seat, turn, action)
+        if board == FINANCE and isinstance(action, Raise):
+            return self._raise(state, seat, turn, action)
+        if board == FINANCE and isinstance(action, Reserve):
+            return self._reserve(state, seat, turn, action)
+        raise IllegalAction(f"BF-{('ASM', 'PROD', 'PROJ', 'FIN')[board]}", f"{action!r} is not this board's action")
+
+    def _additional(self, state: BotFactoryState, seat: int, board: int, action: Any) -> BotFactoryState:
+        """BF-ADDITIONAL: one additional action of the board, handed to the board's room."""
+        if action not in self._additional_options(state, seat, board):
+            rule = {Swap: "BF-ASM-SWAP", Trade: "BF-PROD-TRADE", Exchange: "BF-PROJ-TRADE"}[type(action)]
+            raise IllegalAction(rule, f"{action!r} is not an additional action of this board now")
+        if isinstance(action, Swap):
+            return self._swap(state, seat, action)
+        if isinstance(action, Trade):
+            return self._trade(state, seat, action)
+        assert isinstance(action, Exchange)
+        return self._exchange(state, seat, action)
+
+    def _prompt_rule(self, state: BotFactoryState, seat: int, kind: str) -> str:
+        if kind == "place":  # a paid placement: the Production board's marked space or the Project board's left
+            return "BF-PROD-MARK" if self._board_of(state, seat) == PRODUCTION else "BF-PROJ-LEFT"
+        return {"icon": "BF-ASM-ICON", "place_free": "BF-FIN-LINE", "refill": "BF-PROD-ROTATE"}.get(kind, "BF-FIN-LINE")
+
+    def _answer(self, state: BotFactoryState, seat: int, turn: Turn, action: Any) -> BotFactoryState:
+        """The answer to a pending optional reward (icon part, paid or free placement, refill, Project)."""
+        if action not in self._prompt_options(state, seat, turn):
+            rule = self._prompt_rule(state, seat, turn.prompt[0])
+            raise IllegalAction(rule, f"{action!r} does not answer the pending choice {turn.prompt[0]!r}")
+        kind = turn.prompt[0]
+        cleared = evolve(state, turn=evolve(turn, prompt=()))
+        if kind == "refill":
+            return self._refill(cleared, int(turn.prompt[1]), action)
+        if isinstance(action, Skip):
+            return cleared
+        if kind == "icon":
+            assert isinstance(action, TakeTop)
+            return self._take_icon_part(cleared, seat, action)
+        if kind in ("place", "place_free"):
+            assert isinstance(action, PlacePart)
+            rule = self._prompt_rule(state, seat, kind)
+            if kind == "place":
+                cleared = self._pay(cleared, seat, 1, rule)
+            return self._place(cleared, seat, action, rule)
+        assert isinstance(action, TakeProject)
+        return self._take_project(cleared, seat, action)
+
+    # --- turn end, Sandra, maintenance ----------------------------------------------------------------
+
+    def _end_turn(self, state: BotFactoryState) -> BotFactoryState:
+        state = evolve(state, turn=None, index=state.index + 1)
+        if state.index < self._players:
+            return self._start_turn(state)
+        if state.round > 1:  # BF-SANDRA-ACT (not in round 1)
+            state = self._sandra_act(state)
+        return evolve(state, after_discard="maintenance")
+
+    def _sandra_act(self, state: BotFactoryState) -> BotFactoryState:
+        """BF-SANDRA-ACT: Sandra takes the action of the board she stands on (its room's Sandra action)."""
+        board = self.spaces[state.sandra][0]
+        if board == ASSEMBLY:
+            return self._sandra_assembly(state)
+        if board == PRODUCTION:
+            return self._sandra_production(state)
+        if board == PROJECT:
+            return self._slide_projects(state)
+        return self._sandra_finance(state)
+
+    def _maintenance(self, state: BotFactoryState) -> BotFactoryState:
+        """BF-MAINT: completed bots' parts to the discard and their value down one; the Project board slides
+        and refills."""
+        columns = list(state.columns)
+        values = list(state.values)
+        for ci, column in enumerate(columns):
+            if all(x is not None for x in column):
+                for p in column:
+                    assert p is not None
+                    state = self._discard_part_tile(state, p)
+                columns[ci] = (None, None, None)
+                values[ci] = max(0, values[ci] - 1)
+        state = evolve(state, columns=tuple(columns), values=tuple(values))
+        return evolve(self._slide_projects(state), after_discard="round_end")
+
+    def _round_end(self, state: BotFactoryState) -> BotFactoryState:
+        """BF-END: the game ends after the maintenance of a round in which a colour's bots were all built or
+        a player built a fifth; BF-ORDER: otherwise the next round's order follows the spaces left to right."""
+        built = [self.end_count - left for left in state.bots_left]
+        if (
+            any(b >= self.end_count for b in built)
+            or any(len(h.done) >= self.c.counts.bots_to_end for h in state.hands)
+            or (self.max_rounds is not None and state.round >= self.max_rounds)
+        ):
+            return evolve(state, phase=Phase.OVER, after_discard="")
+        order = tuple(sorted(range(self._players), key=lambda s: state.workers[s] or 0))
+        return evolve(state, round=state.round + 1, order=order, index=0, phase=Phase.MOVE, after_discard="")
+
+    def _settle(self, state: BotFactoryState) -> BotFactoryState:
+        """Take automatic steps until a player or chance must act."""
+        while True:
+            if state.draws:
+                state, possible = self._normalise_draw(state)
+                if possible:
+                    return state
+                state = evolve(state, draws=state.draws[1:])
+                continue
+            if state.phase is Phase.DISCARD:
+                return state
+            resume = state.after_discard
+            if resume == "setup":
+                state = evolve(state, phase=Phase.PICK, index=0, after_discard="")
+            elif resume == "pick":
+                if state.index >= self._players:
+                    state = evolve(state, phase=Phase.MOVE, index=0, after_discard="")
+                else:
+                    state = evolve(state, after_discard="")
+            elif resume == "action":
+                state = evolve(state, after_discard="")
+                if state.turn is not None and not state.turn.prompt:
+                    state = self._check_limits(state, state.order[state.index])
+            elif resume == "maintenance":
+                state = self._maintenance(state)
+            elif resume == "round_end":
+                state = self._round_end(state)
+            else:
+                return state
+
+    # --- scoring ------------------------------------------------------------------------------------
+
+    def contract_score(self, state: BotFactoryState, seat: int) -> int:
+        """BF-SCORE: the player assigns their bots to their reserved contracts at best (a bot to one
+        contract; a contract may take two of them): a met contract scores its reservation value plus its
+        points, an unmet one loses its reservation value."""
+        costs = self.c.finance.reservation_costs
+        mine = []
+        for slot, seats in enumerate(state.reserved):
+            for i, s in enumerate(seats):
+                if s == seat:
+                    cid = state.display[slot]
+                    assert cid is not None
+                    mine.append((self.contracts[cid], costs[i]))
+        bots = Counter(state.hands[seat].done)
+        best = None
+        for mask in range(1 << len(mine)):
+            need: Counter[str] = Counter()
+            total = 0
+            for i, (contract, value) in enumerate(mine):
+                if mask >> i & 1:
+                    need.update(contract.needs)
+                    total += value + contract.points
+                else:
+                    total -= value
+            if all(bots[c] >= n for c, n in need.items()) and (best is None or total > best):
+                best = total
+        return best or 0
+
+    def scores(self, state: BotFactoryState) -> tuple[int, ...]:
+        """BF-SCORE: bots at their colour's value, contracts, a point per two tokens, -1 per part tile,
+        -2 per unfinished Project."""
+        out = []
+        for seat, hand in enumerate(state.hands):
+            score = sum(state.values[self.colours.index(c)] for c in hand.done)
+            score += self.contract_score(state, seat) + hand.tokens // 2
+            score -= len(hand.parts) + 2 * len(hand.projects)
+            out.append(score)
+        return tuple(out)
+
+    def winners(self, state: BotFactoryState) -> tuple[int, ...]:
+        """BF-TIE: the highest score; ties to more bots, then to an odd number of tokens; else shared."""
+        scores = self.scores(state)
+        tied = [i for i, s in enumerate(scores) if s == max(scores)]
+        most = max(len(state.hands[i].done) for i in tied)
+        tied = [i for i in tied if len(state.hands[i].done) == most]
+        odd = [i for i in tied if state.hands[i].tokens % 2 == 1]
+        return tuple(odd if odd else tied)

@@ -1,0 +1,39 @@
+"""Speech tokens: gains under the cap (BF-LIMIT-TOKENS), payments, and the tokens lying on contracts."""
+
+from __future__ import annotations
+
+from bgrules.botfactory import arith
+from bgrules.botfactory.base import Base, _set
+from bgrules.botfactory.state import BotFactoryState
+from bgrules.core.errors import IllegalAction
+from bgrules.core.fastevolve import evolve
+
+
+class Tokens(Base):
+    def on_contracts(self, state: BotFactoryState, seat: int) -> int:
+        """The Speech tokens ``seat`` has lying on reserved contracts (BF-FIN-CONTRACT)."""
+        costs = self.c.finance.reservation_costs
+        return sum(costs[i] for seats in state.reserved for i, s in enumerate(seats) if s == seat)
+
+    def _gain(self, state: BotFactoryState, seat: int, n: int) -> BotFactoryState:
+        """BF-LIMIT-TOKENS: a player holds at most 9 tokens (and only the tokens of their colour left in the
+        supply); a gain past that is lost."""
+        hand = state.hands[seat]
+        counts = self.c.counts
+        held = arith.gain(hand.tokens, self.on_contracts(state, seat), n, counts.token_cap, counts.tokens_per_colour)
+        taken = held - hand.tokens
+        return evolve(
+            state,
+            hands=_set(state.hands, seat, evolve(hand, tokens=held)),
+            supply=_set(state.supply, seat, state.supply[seat] - taken),
+        )
+
+    def _pay(self, state: BotFactoryState, seat: int, n: int, rule: str, to_supply: bool = True) -> BotFactoryState:
+        """Pay ``n`` tokens: back to the supply, or (``to_supply=False``) onto a contract (BF-FIN-CONTRACT)."""
+        hand = state.hands[seat]
+        if not arith.can_pay(hand.tokens, n):
+            raise IllegalAction(rule, f"it costs {n} Speech token(s); the player holds {hand.tokens}")
+        state = evolve(state, hands=_set(state.hands, seat, evolve(hand, tokens=arith.pay(hand.tokens, n))))
+        if to_supply:
+            state = evolve(state, supply=_set(state.supply, seat, state.supply[seat] + n))
+        return state

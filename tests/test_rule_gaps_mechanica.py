@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 import bgrules
 from bgrules import IllegalAction, InputError
 from bgrules.mechanica import workday
-from bgrules.mechanica.components import Bot, Catalogue, Dir
+from bgrules.mechanica.components import Bot, Catalogue, Dir, Edge
 from bgrules.mechanica.fabricate import Fabricate
 from bgrules.mechanica.movement import LAND, TRUCK_BIN, find_loop, node_code, options
 from bgrules.mechanica.notation import parse_factory
@@ -384,6 +384,16 @@ def test_off_floor_step_rule(node):
 def test_edge_step_rule(tile):
     step = only(options(parse_factory(board(f". . {tile} .")), V, (1, 2, E)))
     assert (step.rule, step.destroy) == ("MC-MOVE-EDGE", "MC-MOVE-EDGE")
+
+
+def test_a_pass_through_tile_without_an_exit_destroys_by_the_edge_rule():
+    """Variant files refuse a pass-through tile with no exit; a catalogue built in Python may still hold one,
+    and a bot entering it has nowhere to go: MC-MOVE-EDGE."""
+    cat = V.catalogue
+    closed = attrs.evolve(cat.tiles["gift_wrapper"], edges=(Edge.ENTRANCE,) * 4)
+    variant = MechanicaVariant(catalogue=Catalogue(bots=cat.bots, tiles={**cat.tiles, "gift_wrapper": closed}))
+    step = only(options(parse_factory(board(". . GW0 ."), variant), variant, (1, 2, E)))
+    assert (step.rule, step.destroy, step.gift) == ("MC-MOVE-EDGE", "MC-MOVE-EDGE", 0)
 
 
 def test_gift_wrapper_step_rule():

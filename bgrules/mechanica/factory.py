@@ -1,201 +1,71 @@
-"""A Mechanica factory board (MC-BOARD) and the placement rules (MC-PLACE-*).
+"""The placement rules of a Mechanica factory board (MC-PLACE-*, MC-DEMOLISH) and its validity check.
 
-The board: a Start Zone of one hole per belt row (the printed Basic Fabricator in the middle row),
-a Factory Floor of 3 rows x 4 columns of belts carrying bots east, and a Loading Dock of one truck per
-row. Cells are addressed ``(row, col)``, row 0 at the top; column 4 means the row's truck.
+The board itself (MC-BOARD: geometry, tiles, the bots in them) is :mod:`bgrules.mechanica.board`, whose
+names this module re-exports for the modules that import them from here. The loop check (MC-MOVE-LOOP)
+comes from :mod:`bgrules.mechanica.movement`, which reads the board module and not this one, so the
+imports run one way: factory -> movement -> board.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterable, Iterator
-
-import attrs
-
 from bgrules.core.errors import IllegalAction
+from bgrules.mechanica.board import (
+    CELLS,
+    COLS,
+    DOCK_COL,
+    ROWS,
+    Factory,
+    Layout,
+    Placed,
+    StartSlot,
+    Truck,
+    cell_index,
+    empty_factory,
+    installed_value,
+    new_placed,
+    new_start_slot,
+    on_floor,
+    printed_start,
+    restock,
+    starting_factory,
+)
 from bgrules.mechanica.components import DELTA, Bot, Catalogue, Dir, Edge, Effect, TileKind, Zone
+from bgrules.mechanica.movement import find_loop
 from bgrules.mechanica.variant import MechanicaVariant
 
-ROWS = 3
-COLS = 4
-CELLS = ROWS * COLS
-DOCK_COL = COLS
-
-
-def cell_index(row: int, col: int) -> int:
-    return row * COLS + col
-
-
-def on_floor(row: int, col: int) -> bool:
-    return 0 <= row < ROWS and 0 <= col < COLS
-
-
-def _bots(value: Iterable[int]) -> tuple[Bot, ...]:
-    return tuple(Bot(v) for v in value)
-
-
-def _sorted_bots(value: Iterable[int]) -> tuple[Bot, ...]:
-    return tuple(sorted(_bots(value)))
-
-
-def _maybe_bots(value: Iterable[int | None]) -> tuple[Bot | None, ...]:
-    return tuple(None if v is None else Bot(v) for v in value)
-
-
-@attrs.frozen(cache_hash=True)
-class Placed:
-    """An improvement or Fork on the floor: its kind, rotation, and the bots in its holes."""
-
-    kind: str
-    rotation: int = attrs.field(validator=attrs.validators.in_(range(4)))
-    inputs: tuple[Bot, ...] = attrs.field(default=(), converter=_bots)
-    outputs: tuple[Bot | None, ...] = attrs.field(default=(), converter=_maybe_bots)
-
-
-@attrs.frozen(cache_hash=True)
-class StartSlot:
-    """One row of the Start Zone: the printed hole, the printed Basic Fabricator, or a fabricator tile."""
-
-    kind: str
-    holes: tuple[Bot | None, ...] = attrs.field(converter=_maybe_bots)
-
-
-@attrs.frozen(cache_hash=True)
-class Truck:
-    """One row of the Loading Dock: a truck and the bots loaded on it (kept sorted)."""
-
-    kind: str
-    load: tuple[Bot, ...] = attrs.field(default=(), converter=_sorted_bots)
-
-
-Layout = tuple[tuple[tuple[str, int] | None, ...], tuple[str, ...], tuple[str, ...]]
-"""A board's tiles without its bots: floor (kind, rotation) or None per cell, Start Zone kinds, truck kinds."""
-
-
-def _sized(n: int, what: str) -> Callable[[object, object, tuple[object, ...]], None]:
-    def check(inst: object, attribute: object, value: tuple[object, ...]) -> None:
-        if len(value) != n:
-            raise ValueError(f"{what} has {n} entries, not {len(value)}")
-
-    return check
-
-
-@attrs.frozen(cache_hash=True)
-class Factory:
-    floor: tuple[Placed | None, ...] = attrs.field(validator=_sized(CELLS, "the floor"))
-    start: tuple[StartSlot, ...] = attrs.field(validator=_sized(ROWS, "the Start Zone"))
-    dock: tuple[Truck, ...] = attrs.field(validator=_sized(ROWS, "the Loading Dock"))
-
-    @functools.cached_property
-    def layout(self) -> Layout:
-        """The tiles without the bots: floor (kind, rotation) cells, Start Zone kinds, truck kinds."""
-        return (
-            tuple(None if p is None else (p.kind, p.rotation) for p in self.floor),
-            tuple(s.kind for s in self.start),
-            tuple(t.kind for t in self.dock),
-        )
-
-    def at(self, row: int, col: int) -> Placed | None:
-        return self.floor[cell_index(row, col)]
-
-    def bots(self) -> Iterator[Bot]:
-        """Every bot on the board: in floor holes, Start Zone holes and on trucks."""
-        for placed in self.floor:
-            if placed is not None:
-                yield from placed.inputs
-                yield from (b for b in placed.outputs if b is not None)
-        for slot in self.start:
-            yield from (b for b in slot.holes if b is not None)
-        for truck in self.dock:
-            yield from truck.load
-
-    def bot_counts(self) -> tuple[int, int, int]:
-        """Bots on the board by grade (Basic, Plus, Deluxe)."""
-        return self._bot_counts
-
-    @functools.cached_property
-    def _bot_counts(self) -> tuple[int, int, int]:
-        counts = [0, 0, 0]
-        for bot in self.bots():
-            counts[bot] += 1
-        return (counts[0], counts[1], counts[2])
-
-    def with_cell(self, row: int, col: int, placed: Placed | None) -> Factory:
-        floor = list(self.floor)
-        floor[cell_index(row, col)] = placed
-        return Factory(tuple(floor), self.start, self.dock)
-
-    def with_start(self, row: int, slot: StartSlot) -> Factory:
-        start = list(self.start)
-        start[row] = slot
-        new = Factory(self.floor, tuple(start), self.dock)
-        return self._same_tiles(new) if slot.kind == self.start[row].kind else new
-
-    def with_truck(self, row: int, truck: Truck) -> Factory:
-        dock = list(self.dock)
-        dock[row] = truck
-        new = Factory(self.floor, self.start, tuple(dock))
-        return self._same_tiles(new) if truck.kind == self.dock[row].kind else new
-
-    def _same_tiles(self, new: Factory) -> Factory:
-        """``new`` differs from this board only in its bots: hand it the memoised layout (a derived value,
-        recomputed on demand when absent; it takes no part in equality or hashing)."""
-        if "layout" in _cached(self):
-            object.__setattr__(new, "layout", self.layout)
-        return new
-
-
-def _cached(factory: Factory) -> set[str]:
-    """Which memoised properties a board already holds."""
-    out = set()
-    for name in ("layout",):
-        try:
-            object.__getattribute__(factory, name)
-        except AttributeError:
-            continue
-        out.add(name)
-    return out
-
-
-def restock(stock: tuple[int, int, int], bots: Iterable[Bot]) -> tuple[int, int, int]:
-    """MC-STOCK: the stock after ``bots`` go back to it (destroyed, demolished, spilled or sold)."""
-    s = list(stock)
-    for b in bots:
-        s[b] += 1
-    return (s[0], s[1], s[2])
-
-
-def installed_value(factory: Factory, cat: Catalogue) -> int:
-    """MC-SCORE: the values of the tiles installed on the floor and in the Start Zone (printed ones are 0)."""
-    value = sum(cat.tile(p.kind).value for p in factory.floor if p is not None)
-    return value + sum(cat.tile(s.kind).value for s in factory.start if not cat.tile(s.kind).printed)
-
-
-def printed_start(row: int) -> StartSlot:
-    """MC-BOARD: the Basic Fabricator is printed in the middle row; the others are plain holes."""
-    return StartSlot("basic_fabricator" if row == 1 else "start_hole", (None,))
-
-
-def empty_factory() -> Factory:
-    return Factory(
-        floor=(None,) * CELLS,
-        start=tuple(printed_start(r) for r in range(ROWS)),
-        dock=tuple(Truck("truck") for _ in range(ROWS)),
-    )
-
-
-def starting_factory() -> Factory:
-    """A new player's board: a Basic bot in the printed Basic Fabricator's hole (MC-SETUP-BOT)."""
-    return empty_factory().with_start(1, StartSlot("basic_fabricator", (Bot.BASIC,)))
-
-
-def new_placed(kind: TileKind, rotation: int) -> Placed:
-    return Placed(kind.key, rotation, (), (None,) * len(kind.outputs))
-
-
-def new_start_slot(kind: TileKind) -> StartSlot:
-    return StartSlot(kind.key, (None,) * len(kind.outputs))
-
+__all__ = [
+    "CELLS",
+    "COLS",
+    "DOCK_COL",
+    "ROWS",
+    "Factory",
+    "Layout",
+    "Placed",
+    "StartSlot",
+    "Truck",
+    "cell_index",
+    "check_install",
+    "check_install_start",
+    "check_install_truck",
+    "demolish",
+    "demolish_start",
+    "edges_fit",
+    "empty_factory",
+    "factory_problems",
+    "fit_problems",
+    "install",
+    "install_start",
+    "install_truck",
+    "installed_value",
+    "legal_placements",
+    "new_placed",
+    "new_start_slot",
+    "off_floor_exits",
+    "on_floor",
+    "printed_start",
+    "restock",
+    "starting_factory",
+]
 
 # --- placement -------------------------------------------------------------------------------------
 
@@ -297,11 +167,8 @@ def _legal_placements(factory: Factory, variant: MechanicaVariant, key: str) -> 
         for rot in fitting:
             if forbid_off and off_floor_exits(kind, r, c, rot):
                 continue
-            if forbid_loop:
-                from bgrules.mechanica.movement import find_loop
-
-                if find_loop(factory.with_cell(r, c, new_placed(kind, rot)), variant) is not None:
-                    continue
+            if forbid_loop and find_loop(factory.with_cell(r, c, new_placed(kind, rot)), variant) is not None:
+                continue
             out.append((r, c, rot))
     return out
 
@@ -340,8 +207,6 @@ def check_install(factory: Factory, variant: MechanicaVariant, key: str, row: in
         if bad:
             raise IllegalAction("MC-MOVE-OFF", f"{kind.name}'s {bad[0].name} exit would lead off the floor")
     if variant.rulings.loop == "forbid":
-        from bgrules.mechanica.movement import find_loop
-
         after = factory.with_cell(row, col, new_placed(kind, rotation))
         loop = find_loop(after, variant)
         if loop is not None:
@@ -465,8 +330,6 @@ def factory_problems(factory: Factory, variant: MechanicaVariant) -> list[str]:
         elif len(truck.load) > kind.capacity:
             problems.append(f"MC-HOLE: truck {r} carries {len(truck.load)} bots, capacity {kind.capacity}")
     if variant.rulings.loop == "forbid" and not problems:
-        from bgrules.mechanica.movement import find_loop
-
         loop = find_loop(factory, variant)
         if loop is not None:
             problems.append(f"MC-MOVE-LOOP: a bot can loop through {loop}")

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import attrs
 
+from bgrules.mechanica.board import COLS, DOCK_COL, ROWS, Factory, cell_index, on_floor
 from bgrules.mechanica.components import DELTA, Dir, Edge, Effect
-from bgrules.mechanica.factory import COLS, DOCK_COL, ROWS, Factory, cell_index, on_floor
 from bgrules.mechanica.variant import MechanicaVariant
 
 LAND = 4

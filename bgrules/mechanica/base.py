@@ -1,0 +1,110 @@
+"""What every room of the whole game of Mechanica shares: the game's data, set by ``MechanicaGame.__init__``,
+and the small helpers all rooms use.
+
+The whole game (``bgrules.mechanica.game.MechanicaGame``) is a house of rooms, one per part of the rules
+as docs/rules/mechanica.md orders them:
+
+- :mod:`bgrules.mechanica.shop`: the Shop wheel, buying, installing or recycling the bought tile, the
+  rotation, the Recycler, the draw and the double rotation (MC-SHOP-BUY to MC-SHOP-DOUBLE, MC-RECYCLE,
+  MC-PLACE);
+- :mod:`bgrules.mechanica.turn`: the steps of a turn, selling, fabricating and the gifts
+  (MC-TURN-ORDER, MC-SELL, MC-FAB, MC-FAB-OVERACTIVE);
+- :mod:`bgrules.mechanica.blueprints`: the actions of any time in one's turn: Forks, trucks, Blueprints
+  and demolishing (MC-ANYTIME, MC-FORK-BUY, MC-TRUCK-BUY, MC-BP-COMPLETE, MC-BP-ONCE, MC-BP-TURN,
+  MC-DEMOLISH);
+- :mod:`bgrules.mechanica.dayend`: set-up steps, the day (runs, turns), the day's end, the end of the
+  game and scoring (MC-DAY, MC-BP-DAYEND, MC-END, MC-SCORE, MC-END-TIE, MC-END-BOUND);
+- :mod:`bgrules.mechanica.game`: the constructor and the protocol's dispatch (``legal_actions``,
+  ``apply``, ``chance_outcomes``) to the rooms.
+
+Each room is a mixin over :class:`MechanicaBase`; the methods keep the names they had on the one class,
+so ``MechanicaGame._buy`` and the rest are where they always were for a caller.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from bgrules.core.fastevolve import evolve
+from bgrules.core.protocol import CHANCE, GameBase, Mover
+from bgrules.mechanica.factory import Factory
+from bgrules.mechanica.state import (
+    BuyFork,
+    BuyTruck,
+    Complete,
+    Draw,
+    MechanicaState,
+    Phase,
+    Reveal,
+    Seat,
+)
+from bgrules.mechanica.variant import Blueprint, MechanicaVariant
+
+GAME_NAME = "mechanica"
+PILES = 2
+"""MC-BP-DAYEND: the Blueprints lie in two piles."""
+TURN_PHASES = (Phase.SELL, Phase.BUY, Phase.FABRICATE)
+CHANCE_PHASES = (Phase.SETUP_EXTRAS, Phase.SETUP_DEAL, Phase.DRAW, Phase.EXTRA, Phase.REVEAL)
+
+BoardOptions = tuple[tuple[BuyFork, ...], tuple[tuple[BuyTruck, int], ...], tuple[Any, ...]]
+"""The anytime actions a board allows before money is considered: Forks, (truck, price), demolitions."""
+
+
+def replace_at(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    """``t`` with item ``i`` replaced by ``value``."""
+    return (*t[:i], value, *t[i + 1 :])
+
+
+def add_at(counts: tuple[int, ...], i: int, n: int) -> tuple[int, ...]:
+    """``counts`` with ``n`` added to item ``i``."""
+    return (*counts[:i], counts[i] + n, *counts[i + 1 :])
+
+
+class MechanicaBase(GameBase):
+    """The data every room reads (set by ``MechanicaGame.__init__``) and the protocol's simple parts."""
+
+    variant: MechanicaVariant
+    kinds: tuple[str, ...]
+    """The improvement kinds in the order of the state's per-kind counts (``[setup] improvements``)."""
+    kind_index: dict[str, int]
+    copies: tuple[int, ...]
+    total_tiles: int
+    prices: tuple[int, ...]
+    cards: dict[int, Blueprint]
+    extras_target: int
+    double_rotation: bool
+    fork_price: int
+    _board_memo: dict[tuple[object, ...], BoardOptions]
+    _truck_prices: dict[tuple[str, str], int]
+    _buys: tuple[Any, ...]
+    _draw_actions: dict[str, Draw]
+    _complete_memo: dict[tuple[object, ...], tuple[Complete, ...]]
+    _draw_memo: dict[tuple[int, ...], tuple[tuple[Any, Fraction], ...]]
+    _reveal_memo: dict[tuple[int, ...], tuple[tuple[Reveal, Fraction], ...]]
+
+    def state_type(self) -> type[MechanicaState]:
+        return MechanicaState
+
+    def to_move(self, state: MechanicaState) -> Mover:
+        phase = state.phase
+        if phase is Phase.OVER:
+            return None
+        if phase in CHANCE_PHASES:
+            return CHANCE
+        if phase is Phase.GIFT:
+            return state.gifts[0][0]
+        return state.current
+
+    def is_terminal(self, state: MechanicaState) -> bool:
+        return state.phase is Phase.OVER
+
+    def _seat(self, state: MechanicaState, seat: Seat, who: int | None = None, **changes: Any) -> MechanicaState:
+        """``state`` with seat ``who`` (default: the current player) replaced, and ``changes``."""
+        i = state.current if who is None else who
+        return evolve(state, seats=replace_at(state.seats, i, seat), **changes)
+
+    @staticmethod
+    def _holes(factory: Factory) -> list[tuple[int, int]]:
+        """Every Start Zone hole (row, hole) of a board: where recycled and gifted bots may go."""
+        return [(r, h) for r, slot in enumerate(factory.start) for h in range(len(slot.holes))]

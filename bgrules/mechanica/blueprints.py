@@ -1,0 +1,240 @@
+"""Blueprints and trucks (whole game): the actions allowed at any time in one's turn (buying a Fork or a
+truck, completing a Blueprint, demolishing) and the Blueprint cards coming up.
+
+Rules: MC-ANYTIME, MC-FORK-BUY, MC-TRUCK-BUY, MC-PLACE-TRUCK, MC-BP-COMPLETE, MC-BP-ONCE, MC-BP-TURN,
+MC-DEMOLISH, and the Blueprints' chance draw (MC-CHANCE); docs/rules/mechanica.md, "Any time in one's
+turn (whole game)" and "Blueprints (whole game)".
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from typing import Any
+
+from bgrules.core.errors import IllegalAction
+from bgrules.core.fastevolve import evolve
+from bgrules.mechanica.base import PILES, BoardOptions, MechanicaBase, add_at, replace_at
+from bgrules.mechanica.components import Bot, Zone
+from bgrules.mechanica.factory import (
+    COLS,
+    ROWS,
+    Factory,
+    Truck,
+    check_install_truck,
+    demolish,
+    demolish_start,
+    install,
+    install_truck,
+    legal_placements,
+    restock,
+    starting_factory,
+)
+from bgrules.mechanica.sandbox import Demolish, DemolishFabricator
+from bgrules.mechanica.state import BuyFork, BuyTruck, Complete, MechanicaState, Reveal, Seat
+
+_TRUCK_ACTIONS = {(k, r): BuyTruck(k, r) for k in ("big_truck", "huge_truck") for r in range(ROWS)}
+_DEMOLISH_ACTIONS = tuple(Demolish(i // COLS, i % COLS) for i in range(ROWS * COLS))
+_DEMOLISH_START_ACTIONS = tuple(DemolishFabricator(r) for r in range(ROWS))
+_FORK_ACTIONS = {(r, c, rot): BuyFork(r, c, rot) for r in range(ROWS) for c in range(COLS) for rot in range(4)}
+
+
+class BlueprintRoom(MechanicaBase):
+    """Forks, trucks, Blueprints and demolishing, as methods of the whole game."""
+
+    # --- trucks: prices -----------------------------------------------------------------------------
+
+    def _price_table(self) -> dict[tuple[str, str], int]:
+        """(truck on the row, truck bought) -> price, for every allowed purchase (MC-TRUCK-BUY)."""
+        cat = self.variant.catalogue
+        table: dict[tuple[str, str], int] = {}
+        for current in cat.of_zone(Zone.DOCK):
+            for bought in cat.of_zone(Zone.DOCK):
+                probe = starting_factory().with_truck(0, Truck(current.key))
+                price = self._truck_price(probe, bought.key, 0)
+                if price is not None:
+                    table[(current.key, bought.key)] = price
+        return table
+
+    def _truck_price(self, factory: Factory, key: str, row: int) -> int | None:
+        """MC-TRUCK-BUY: the price of putting truck ``key`` on ``row``, or None if that is not allowed."""
+        try:
+            check_install_truck(factory, self.variant, key, row)
+        except IllegalAction:
+            return None
+        kind = self.variant.catalogue.tiles[key]
+        if kind.upgrade_from is not None and factory.dock[row].kind == kind.upgrade_from:
+            return kind.upgrade_price
+        return kind.price
+
+    # --- what is offered ----------------------------------------------------------------------------
+
+    def _anytime_options(self, state: MechanicaState, seat: Seat) -> tuple[Any, ...]:
+        """MC-ANYTIME: Fork and truck buys, Blueprints and demolitions, at any time in one's own turn."""
+        forks, trucks, demolitions = self._board_options(seat.factory)
+        wallet = seat.wallet
+        affordable = tuple(action for action, price in trucks if wallet >= price) if trucks else ()
+        return (
+            (forks if wallet >= self.fork_price else ())
+            + affordable
+            + self._complete_options(state, seat)
+            + demolitions
+        )
+
+    def _board_options(self, factory: Factory) -> BoardOptions:
+        """The anytime actions a board allows before money is considered (memoised per board): Forks
+        (MC-FORK-BUY under MC-PLACE), trucks with their prices (MC-TRUCK-BUY) and demolitions
+        (MC-DEMOLISH)."""
+        found = self._board_memo.get(factory.layout)
+        if found is not None:
+            return found
+        cat = self.variant.catalogue
+        forks: tuple[BuyFork, ...] = ()
+        if "fork" in cat.tiles and cat.tiles["fork"].price is not None:
+            forks = tuple(map(_FORK_ACTIONS.__getitem__, legal_placements(factory, self.variant, "fork")))
+        trucks = []
+        for key in ("big_truck", "huge_truck"):
+            if key in cat.tiles:
+                for r in range(ROWS):
+                    price = self._truck_prices.get((factory.dock[r].kind, key))
+                    if price is not None:
+                        trucks.append((_TRUCK_ACTIONS[(key, r)], price))
+        demolitions: list[Demolish | DemolishFabricator] = [
+            _DEMOLISH_ACTIONS[i] for i, p in enumerate(factory.floor) if p is not None
+        ]
+        demolitions.extend(
+            _DEMOLISH_START_ACTIONS[r] for r, s in enumerate(factory.start) if not cat.tile(s.kind).printed
+        )
+        if len(self._board_memo) > 50_000:
+            self._board_memo.clear()
+        found = self._board_memo[factory.layout] = (forks, tuple(trucks), tuple(demolitions))
+        return found
+
+    def _complete_options(self, state: MechanicaState, seat: Seat) -> tuple[Complete, ...]:
+        """MC-BP-COMPLETE: every way to complete a face-up Blueprint from the trucks (memoised)."""
+        dock = seat.factory.dock
+        if not any(t.load for t in dock):
+            return ()
+        key = (dock, state.bp_top, seat.completed)
+        found = self._complete_memo.get(key)
+        if found is None:
+            if len(self._complete_memo) > 50_000:
+                self._complete_memo.clear()
+            found = self._complete_memo[key] = tuple(self._complete_uncached(state, seat))
+        return found
+
+    def _complete_uncached(self, state: MechanicaState, seat: Seat) -> list[Complete]:
+        """MC-BP-COMPLETE, MC-BP-ONCE: each face-up card not yet completed by the player, taken every way
+        the trucks allow."""
+        out: list[Complete] = []
+        loads = [t.load for t in seat.factory.dock]
+        on_trucks = [sum(load.count(g) for load in loads) for g in Bot]
+        for pile in range(PILES):
+            card_id = state.bp_top[pile]
+            if card_id is None or card_id in seat.completed:
+                continue
+            if any(have < need for have, need in zip(on_trucks, self.cards[card_id].needs, strict=True)):
+                continue
+            per_grade: list[list[tuple[tuple[int, Bot], ...]]] = []
+            for grade, need in zip(Bot, self.cards[card_id].needs, strict=True):
+                have = [load.count(grade) for load in loads]
+                ways = [
+                    tuple((r, grade) for r in range(ROWS) for _ in range(split[r]))
+                    for split in itertools.product(*(range(h + 1) for h in have))
+                    if sum(split) == need
+                ]
+                per_grade.append(ways)
+            for combo in itertools.product(*per_grade):
+                out.append(Complete(pile, tuple(x for part in combo for x in part)))
+        return out
+
+    # --- applying them ------------------------------------------------------------------------------
+
+    def _anytime(self, state: MechanicaState, action: Any) -> MechanicaState:
+        """MC-ANYTIME: a Fork (MC-FORK-BUY), a truck (MC-TRUCK-BUY), a Blueprint (MC-BP-COMPLETE) or a
+        demolition (MC-DEMOLISH); the step of the turn stays as it was."""
+        seat = state.seats[state.current]
+        cat = self.variant.catalogue
+        if isinstance(action, BuyFork):
+            price = cat.tile("fork").price or 0
+            if seat.wallet < price:
+                raise IllegalAction("MC-FORK-BUY", f"a Fork costs {price}; the wallet holds {seat.wallet}")
+            factory = install(seat.factory, self.variant, "fork", action.row, action.col, action.rotation)
+            return self._seat(state, evolve(seat, factory=factory, wallet=seat.wallet - price))
+        if isinstance(action, BuyTruck):
+            price_or_none = (
+                self._truck_price(seat.factory, action.kind, action.row) if action.kind in cat.tiles else None
+            )
+            if price_or_none is None:
+                check_install_truck(seat.factory, self.variant, action.kind, action.row)
+                raise IllegalAction("MC-TRUCK-BUY", f"{action.kind!r} cannot go on row {action.row}")
+            if seat.wallet < price_or_none:
+                raise IllegalAction("MC-TRUCK-BUY", f"it costs {price_or_none}; the wallet holds {seat.wallet}")
+            factory = install_truck(seat.factory, self.variant, action.kind, action.row)
+            return self._seat(state, evolve(seat, factory=factory, wallet=seat.wallet - price_or_none))
+        if isinstance(action, Complete):
+            return self._complete(state, seat, action)
+        if isinstance(action, Demolish):
+            factory, kind, destroyed = demolish(seat.factory, action.row, action.col)
+        else:
+            factory, kind, destroyed = demolish_start(seat.factory, self.variant, action.row)
+        recycler = state.recycler
+        if kind in self.kind_index:  # MC-DEMOLISH: improvements to the Recycler; Forks back to the box
+            recycler = add_at(recycler, self.kind_index[kind], 1)
+        return self._seat(
+            state, evolve(seat, factory=factory), stock=restock(state.stock, destroyed), recycler=recycler
+        )
+
+    def _complete(self, state: MechanicaState, seat: Seat, action: Complete) -> MechanicaState:
+        """MC-BP-COMPLETE: the bots taken go back to the stock and the card pays into the vault; MC-BP-ONCE;
+        MC-BP-TURN: the face-up cards turn sideways."""
+        if action.pile not in range(PILES) or state.bp_top[action.pile] is None:
+            raise IllegalAction("MC-BP-COMPLETE", f"pile {action.pile} shows no Blueprint")
+        card_id = state.bp_top[action.pile]
+        assert card_id is not None
+        if card_id in seat.completed:
+            raise IllegalAction("MC-BP-ONCE", f"Blueprint {card_id} was already completed by this player")
+        card = self.cards[card_id]
+        given = [0, 0, 0]
+        for _row, bot in action.take:
+            given[bot] += 1
+        if tuple(given) != card.needs:
+            raise IllegalAction("MC-BP-COMPLETE", f"Blueprint {card_id} asks for {card.needs} (Basic, Plus, Deluxe)")
+        dock = list(seat.factory.dock)
+        for row, bot in action.take:
+            if row not in range(ROWS) or bot not in dock[row].load:
+                raise IllegalAction("MC-BP-COMPLETE", f"the truck in row {row} carries no {bot.name.title()} bot")
+            load = list(dock[row].load)
+            load.remove(bot)
+            dock[row] = evolve(dock[row], load=tuple(load))
+        stock = tuple(state.stock[g] + given[g] for g in range(3))
+        factory = evolve(seat.factory, dock=tuple(dock))
+        if self.variant.rulings.blueprint_turn == "both":
+            turned = tuple(t or top is not None for t, top in zip(state.bp_turned, state.bp_top, strict=True))
+        else:
+            turned = replace_at(state.bp_turned, action.pile, True)
+        seat = evolve(
+            seat, factory=factory, vault=seat.vault + card.value, completed=tuple(sorted((*seat.completed, card_id)))
+        )
+        return self._seat(state, seat, stock=stock, bp_turned=turned)
+
+    # --- the cards coming up (chance) ---------------------------------------------------------------
+
+    def _reveals(self, state: MechanicaState) -> tuple[tuple[Any, Fraction], ...]:
+        """MC-CHANCE: a pile's top turned up while it holds unseen cards is any card of the pool, uniformly
+        (memoised per pool)."""
+        found = self._reveal_memo.get(state.bp_pool)
+        if found is None:
+            n = len(state.bp_pool)
+            found = self._reveal_memo[state.bp_pool] = tuple((Reveal(c), Fraction(1, n)) for c in state.bp_pool)
+        return found
+
+    def _reveal(self, state: MechanicaState, action: Reveal) -> MechanicaState:
+        """MC-BP-DAYEND: the revealed card comes up on the pile being turned (``state.reveal``)."""
+        pile = state.reveal
+        return evolve(
+            state,
+            bp_pool=tuple(c for c in state.bp_pool if c != action.card),
+            bp_hidden=replace_at(state.bp_hidden, pile, state.bp_hidden[pile] - 1),
+            bp_top=replace_at(state.bp_top, pile, action.card),
+        )

@@ -1,0 +1,132 @@
+"""The day and the end (whole game): the automatic steps between decisions (set-up, the runs of every
+factory, the turns passing), the day's end with the Blueprints going under their piles, the end of the
+game, the score, the winners and the bound on a game's length.
+
+Rules: MC-DAY, MC-RUN (its hand-over to the turn), MC-BP-DAYEND, MC-END, MC-SCORE, MC-END-TIE,
+MC-END-BOUND; docs/rules/mechanica.md, "The day and the turn" and "End and scoring".
+"""
+
+from __future__ import annotations
+
+from bgrules.core.fastevolve import evolve
+from bgrules.mechanica.base import PILES, replace_at
+from bgrules.mechanica.factory import COLS, ROWS, installed_value
+from bgrules.mechanica.shop import ShopRoom
+from bgrules.mechanica.state import MechanicaState, Phase
+from bgrules.mechanica.workday import RunPhase, start_run
+
+
+class DayRoom(ShopRoom):
+    """The day's flow, its end, the game's end and the score, as methods of the whole game."""
+
+    def _max_length(self) -> int:
+        """MC-END-BOUND: every turn with a tile on the Shop turns some tile one slot nearer the Recycler, so
+        turns <= tiles x slots + players. Per turn: sales, buys with placements, truck buys, Blueprints,
+        demolitions, a Fork per coin the player can ever hold, fabricating, gifts, recycling, 3 Nexts; per
+        run: a decision per bot per node, per collision and per activation."""
+        n = self._players
+        slots = len(self.prices)
+        turns = (self.total_tiles + self.variant.game.extras) * slots + n
+        bots = 3 * self.variant.rulings.bots_per_grade
+        per_run = bots * (ROWS * COLS * 5 + 1) + ROWS * COLS
+        money_cap = sum(self.variant.game.money) + turns * (bots * 6 + bots * ROWS * COLS * 5)
+        per_turn = 9 + 2 * slots + 6 + 2 * len(self.cards) + 15 + 3 * (n - 1) + 2 + 3
+        days = turns // n + 2
+        return turns * per_turn + money_cap * 2 + days * n * per_run
+
+    def scores(self, state: MechanicaState) -> tuple[int, ...]:
+        """MC-SCORE: wallet + vault + the values of installed improvements."""
+        cat = self.variant.catalogue
+        return tuple(seat.wallet + seat.vault + installed_value(seat.factory, cat) for seat in state.seats)
+
+    def winners(self, state: MechanicaState) -> tuple[int, ...]:
+        """MC-END-TIE: the highest score wins; ties shared, or broken by money in hand (variant)."""
+        scores = self.scores(state)
+        best = max(scores)
+        tied = [i for i, s in enumerate(scores) if s == best]
+        if self.variant.rulings.tie_break == "wallet" and len(tied) > 1:
+            most = max(state.seats[i].wallet for i in tied)
+            tied = [i for i in tied if state.seats[i].wallet == most]
+        return tuple(tied)
+
+    # --- automatic steps ----------------------------------------------------------------------------
+
+    def _settle(self, state: MechanicaState) -> MechanicaState:
+        """Take every automatic step until a player or chance must act: set-up (MC-SETUP-EXTRAS,
+        MC-SETUP-DEAL), the piles' tops (MC-BP-DAYEND), the runs in seat order (MC-DAY, MC-RUN), an empty
+        deck's draw (MC-SHOP-DRAW), the day's end after the last turn (MC-BP-DAYEND, MC-END)."""
+        while True:
+            phase = state.phase
+            if phase is Phase.SETUP_EXTRAS:
+                if sum(state.extras) < self.extras_target and any(state.deck):
+                    return state
+                state = evolve(state, phase=Phase.SETUP_DEAL)
+            elif phase is Phase.SETUP_DEAL:
+                dealt = sum(1 for w in state.wheel if w is not None)
+                if dealt < self.variant.game.dealt and any(state.deck):
+                    return state
+                state = evolve(state, phase=Phase.REVEAL, reveal=0)
+            elif phase is Phase.REVEAL:
+                pile = state.reveal
+                if pile >= PILES:
+                    state = self._begin_day(state)
+                    continue
+                if state.bp_top[pile] is None and state.bp_hidden[pile] > 0 and state.bp_pool:
+                    return state
+                if state.bp_top[pile] is None and state.bp_bottom[pile]:
+                    bottom = state.bp_bottom[pile]
+                    state = evolve(
+                        state,
+                        bp_top=replace_at(state.bp_top, pile, bottom[0]),
+                        bp_bottom=replace_at(state.bp_bottom, pile, bottom[1:]),
+                    )
+                state = evolve(state, reveal=pile + 1)
+            elif phase is Phase.RUN:
+                run = state.run
+                assert run is not None
+                if run.phase is not RunPhase.DONE:
+                    return state
+                seat = state.seats[state.current]
+                seat = evolve(seat, factory=run.factory, wallet=seat.wallet + run.wallet, vault=seat.vault + run.vault)
+                state = self._seat(state, seat, stock=run.stock, run=None)
+                nxt = state.current + 1
+                if nxt < self._players:
+                    state = evolve(
+                        state, current=nxt, run=start_run(state.seats[nxt].factory, state.stock, self.variant)
+                    )
+                else:
+                    state = evolve(state, current=0, phase=Phase.SELL)
+            elif phase is Phase.DRAW:
+                if not sum(state.deck):
+                    state = self._after_draw(state)
+                else:
+                    return state
+            elif phase is Phase.SELL and state.current >= self._players:
+                state = self._end_day(state)
+            else:
+                return state
+
+    def _begin_day(self, state: MechanicaState) -> MechanicaState:
+        """MC-DAY: every factory runs before the first turn, in seat order."""
+        return evolve(
+            state,
+            phase=Phase.RUN,
+            current=0,
+            reveal=0,
+            run=start_run(state.seats[0].factory, state.stock, self.variant),
+        )
+
+    def _end_day(self, state: MechanicaState) -> MechanicaState:
+        """MC-BP-DAYEND: turned Blueprints go under their piles; MC-END: the game ends when the deck and the
+        Shop are empty; otherwise the piles' tops are turned up and a new day begins."""
+        tops = list(state.bp_top)
+        bottoms = list(state.bp_bottom)
+        for pile in range(PILES):
+            card = tops[pile]
+            if state.bp_turned[pile] and card is not None:
+                bottoms[pile] = (*bottoms[pile], card)
+                tops[pile] = None
+        state = evolve(state, bp_top=tuple(tops), bp_bottom=tuple(bottoms), bp_turned=(False,) * PILES)
+        if not sum(state.deck) and all(w is None for w in state.wheel):
+            return evolve(state, phase=Phase.OVER, current=0)
+        return evolve(state, phase=Phase.REVEAL, reveal=0, day=state.day + 1, current=0)

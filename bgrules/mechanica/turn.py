@@ -1,0 +1,69 @@
+"""The turn (whole game): its steps in order, selling, fabricating and the Overactive Fabricator's gifts.
+
+Rules: MC-TURN-ORDER, MC-SELL, MC-FAB, MC-FAB-REPLACE, MC-FAB-OVERACTIVE; docs/rules/mechanica.md,
+"The day and the turn". Buying is the Shop's room (:mod:`bgrules.mechanica.shop`), the actions of any
+time in the turn are :mod:`bgrules.mechanica.blueprints`; the turn ends with the Shop's rotation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bgrules.core.errors import IllegalAction
+from bgrules.core.fastevolve import evolve
+from bgrules.mechanica.components import Bot
+from bgrules.mechanica.fabricate import Fabricate, Sell, fabricate, put_in_start_hole, sell
+from bgrules.mechanica.shop import ShopRoom
+from bgrules.mechanica.state import Decline, Gift, MechanicaState, Phase
+
+
+class TurnRoom(ShopRoom):
+    """The steps of a turn, as methods of the whole game."""
+
+    def _next(self, state: MechanicaState) -> MechanicaState:
+        """MC-TURN-ORDER: ``Next`` closes selling (to buying) and buying (to fabricating); MC-FAB: it cannot
+        close fabricating."""
+        phase = state.phase
+        if phase is Phase.FABRICATE:
+            raise IllegalAction("MC-FAB", "every fabricator must fabricate before the turn goes on")
+        return evolve(state, phase=Phase.BUY if phase is Phase.SELL else Phase.FABRICATE)
+
+    def _sell(self, state: MechanicaState, action: Sell) -> MechanicaState:
+        """MC-SELL in step 1 only (MC-TURN-ORDER): the bot goes back to the stock, its price to the wallet."""
+        if state.phase is not Phase.SELL:
+            raise IllegalAction("MC-TURN-ORDER", "bots are sold in the first step of the turn only")
+        seat = state.seats[state.current]
+        factory, stock, coins = sell(seat.factory, state.stock, self.variant, action)
+        return self._seat(state, evolve(seat, factory=factory, wallet=seat.wallet + coins), stock=stock)
+
+    def _fabricate(self, state: MechanicaState, action: Fabricate) -> MechanicaState:
+        """MC-FAB, MC-FAB-REPLACE: every fabricator makes its bot; MC-FAB-OVERACTIVE: each Plus or Deluxe bot
+        made by an Overactive Fabricator offers every other player a gift; then the Shop turns."""
+        if state.phase is not Phase.FABRICATE:
+            raise IllegalAction("MC-TURN-ORDER", "fabricating is the third step of the turn (after Next)")
+        seat = state.seats[state.current]
+        factory, stock, made = fabricate(seat.factory, state.stock, self.variant, action)
+        n = self._players
+        gifts = tuple(
+            ((state.current + k) % n, declared) for declared in made if declared > Bot.BASIC for k in range(1, n)
+        )
+        state = self._seat(state, evolve(seat, factory=factory), stock=stock, gifts=gifts)
+        return evolve(state, phase=Phase.GIFT) if gifts else self._rotate(state)
+
+    def _gift(self, state: MechanicaState, action: Any) -> MechanicaState:
+        """MC-FAB-OVERACTIVE: the receiving player makes a lower bot into any Start Zone hole, or declines;
+        after the last gift the Shop turns."""
+        player, declared = state.gifts[0]
+        rest = state.gifts[1:]
+        if isinstance(action, Gift):
+            if action.bot >= declared:
+                raise IllegalAction("MC-FAB-OVERACTIVE", f"the gift must be lower than the declared {declared!r}")
+            seat = state.seats[player]
+            if (action.row, action.hole) not in self._holes(seat.factory):
+                raise IllegalAction("MC-FAB-OVERACTIVE", f"Start Zone row {action.row} has no hole {action.hole}")
+            factory, stock = put_in_start_hole(seat.factory, state.stock, action.row, action.hole, action.bot)
+            state = self._seat(state, evolve(seat, factory=factory), who=player, stock=stock)
+        elif not isinstance(action, Decline):
+            raise IllegalAction("MC-FAB-OVERACTIVE", f"{action!r}: make a lower bot (Gift) or Decline")
+        state = evolve(state, gifts=rest)
+        return state if rest else self._rotate(state)

@@ -239,7 +239,7 @@ def quiet(game, s, chance=None):
         return game.apply(s, chance(s) if chance else game.chance_outcomes(s)[0][0])
     if s.phase is Phase.DISCARD:
         return game.apply(s, game.legal_actions(s)[0])
-    if s.turn.prompt or s.turn.main == "share":
+    if s.turn.prompt or s.turn.main in ("share", "extra"):
         return game.apply(s, Skip())
     return game.apply(s, EndTurn())
 
@@ -640,12 +640,15 @@ def test_the_icon_space_offers_the_top_of_a_pile_for_a_token():
     assert_illegal(g, s, TakeTop("red"), "BF-ASM-ICON")
 
 
-def test_the_last_assembly_space_costs_a_token():
-    g = load(2)
+@pytest.mark.parametrize(
+    ("toll", "main", "rule"), [("separate", "extra", "BF-ASM-LAST"), ("combined", "share", "BF-SANDRA-SHARE")]
+)
+def test_the_last_assembly_space_costs_a_token(toll, main, rule):
+    g = load(2, variant={"rulings": {"last_space_toll": toll}})
     s = start(g, (ASM2, PROD0), tokens=1, parts=("red-head", "blue-head", "green-head"))
-    assert s.turn.main == "share" and s.turn.left == 3
+    assert s.turn.main == main and s.turn.left == 3
     assert g.legal_actions(s) == (PayShare(), Skip())
-    assert_illegal(g, s, PlacePart("red-head", "red"), "BF-SANDRA-SHARE")
+    assert_illegal(g, s, PlacePart("red-head", "red"), rule)
     paid = g.apply(s, PayShare())
     assert paid.hands[0].tokens == 0 and paid.turn.main == "open"
     for part in ("red-head", "blue-head", "green-head"):
@@ -662,7 +665,7 @@ def test_the_last_assembly_space_costs_a_token():
     # without the token only Skip
     poor = with_hand(s, 0, tokens=0)
     assert g.legal_actions(poor) == (Skip(),)
-    assert_illegal(g, poor, PayShare(), "BF-SANDRA-SHARE")
+    assert_illegal(g, poor, PayShare(), rule)
 
 
 def test_swap_with_a_spare_for_a_token():
@@ -973,8 +976,8 @@ def test_the_last_assembly_space_alone_is_no_share(ruling):
     assert g.to_move(s) == 0 and Swap("red-head", 0) in g.legal_actions(s)
 
 
-def test_sandra_and_the_last_assembly_space_cost_two():
-    g = load(2)
+def test_sandra_and_the_last_assembly_space_cost_two_in_one_payment_when_combined():
+    g = load(2, variant={"rulings": {"last_space_toll": "combined"}})
     s = start(g, (ASM2, PROD0), sandra=ASM0, tokens=1, parts=("red-head",))
     assert g.legal_actions(s) == (Skip(),)
     assert_illegal(g, s, PayShare(), "BF-SANDRA-SHARE")

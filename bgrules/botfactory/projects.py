@@ -75,15 +75,17 @@ class ProjectRoom(Tokens):
     # --- Sandra and maintenance: the clear-out ------------------------------------------------------------
 
     def _slide_projects(self, state: BotFactoryState) -> BotFactoryState:
-        """BF-PROJ-SANDRA / BF-MAINT: remove each column's bottom tile, slide the others down, refill the
-        empty spaces from the pile."""
+        """BF-PROJ-SANDRA / BF-MAINT: remove each column's lowest tile (ruling ``project_clear_out``: the
+        lowest tile wherever it stands, or only a tile on the bottom space), slide the others down, refill
+        the empty spaces from the pile."""
+        lowest = self.variant.rulings.project_clear_out == "lowest_tile"
         discard = list(state.project_discard)
         grid = []
         jobs: list[Job] = []
         for col, column in enumerate(state.grid):
-            if column[0] is not None:
-                discard[self.colours.index(column[0])] += 1
-            rest = [t for t in column[1:] if t is not None]
+            rest = [t for t in column if t is not None]
+            if rest and (lowest or column[0] is not None):
+                discard[self.colours.index(rest.pop(0))] += 1
             new = tuple(rest + [None] * (len(column) - len(rest)))
             grid.append(new)
             jobs.extend(("project", -1, "grid", col, row) for row in range(len(rest), len(column)))

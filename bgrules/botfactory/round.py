@@ -75,9 +75,8 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         hand = state.hands[seat]
         if turn.prompt:
             return self._prompt_options(state, seat, turn)
-        if turn.main == "share":
-            toll = self._toll(state, seat)
-            return ([PayShare()] if hand.tokens >= toll else []) + [Skip()]
+        if turn.main == "share" or turn.main == "extra":
+            return ([PayShare()] if hand.tokens >= self._fee(state, seat, turn) else []) + [Skip()]
         out: list[Any] = []
         board = self._board_of(state, seat)
         if turn.main == "open" and turn.left > 0:
@@ -119,15 +118,30 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         # "project": BF-FIN-LINE, take a Project tile
         return self._project_prompt_options(state)
 
-    def _toll(self, state: BotFactoryState, seat: int) -> int:
-        """BF-SANDRA-SHARE and BF-ASM-LAST: what the main action costs before it may be taken."""
+    def _sharing(self, state: BotFactoryState, seat: int) -> bool:
+        """BF-SANDRA-SHARE: the player's worker stands on the board Sandra stands on."""
+        return self.spaces[state.sandra][0] == self._board_of(state, seat)
+
+    def _extra(self, state: BotFactoryState, seat: int) -> int:
+        """BF-ASM-LAST: the extra tokens of the space the player stands on (the last Assembly space's)."""
         where = state.workers[seat]
         assert where is not None
         board, space, _n = self.spaces[where]
-        toll = 1 if self.spaces[state.sandra][0] == board else 0
-        if board == ASSEMBLY:
-            toll += self._last_space_cost(space)
-        return toll
+        return self._last_space_cost(space) if board == ASSEMBLY else 0
+
+    def _toll(self, state: BotFactoryState, seat: int) -> int:
+        """BF-SANDRA-SHARE and BF-ASM-LAST: what the main action costs before it may be taken."""
+        return (1 if self._sharing(state, seat) else 0) + self._extra(state, seat)
+
+    def _fee(self, state: BotFactoryState, seat: int, turn: Turn) -> int:
+        """The fee ``PayShare()`` pays now: with ``last_space_toll = "separate"`` Sandra's token first
+        ("share", BF-SANDRA-SHARE), then the last space's extra token ("extra", BF-ASM-LAST); with
+        ``"combined"`` both at once."""
+        if turn.main == "extra":
+            return self._extra(state, seat)
+        if self.variant.rulings.last_space_toll == "combined":
+            return self._toll(state, seat)
+        return 1
 
     # --- apply --------------------------------------------------------------------------------------
 
@@ -184,7 +198,10 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         where = state.workers[seat]
         assert where is not None
         n = self.spaces[where][2]
-        return evolve(state, turn=Turn(n, "share" if self._toll(state, seat) else "open"))
+        if self.variant.rulings.last_space_toll == "combined":
+            return evolve(state, turn=Turn(n, "share" if self._toll(state, seat) else "open"))
+        main = "share" if self._sharing(state, seat) else "extra" if self._extra(state, seat) else "open"
+        return evolve(state, turn=Turn(n, main))
 
     def _act(self, state: BotFactoryState, action: Any) -> BotFactoryState:
         seat = state.order[state.index]
@@ -194,15 +211,22 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             return self._check_limits(self._answer(state, seat, turn, action), seat)
         if turn.main == "share":
             if isinstance(action, PayShare):
-                toll = self._toll(state, seat)
-                state = self._pay(state, seat, toll, "BF-SANDRA-SHARE")
-                return evolve(state, turn=evolve(turn, main="open"))
+                state = self._pay(state, seat, self._fee(state, seat, turn), "BF-SANDRA-SHARE")
+                separate = self.variant.rulings.last_space_toll == "separate"
+                main = "extra" if separate and self._extra(state, seat) else "open"
+                return evolve(state, turn=evolve(turn, main=main))
             if isinstance(action, Skip):
-                sharing = self.spaces[state.sandra][0] == self._board_of(state, seat)
-                if sharing and self.variant.rulings.unpaid_share == "nothing":
+                if self._sharing(state, seat) and self.variant.rulings.unpaid_share == "nothing":
                     return self._end_turn(state)
                 return evolve(state, turn=evolve(turn, main="closed"))
             raise IllegalAction("BF-SANDRA-SHARE", f"{action!r}: pay the toll first (PayShare) or Skip")
+        if turn.main == "extra":  # BF-ASM-LAST: unpaid, no part is placed but the additional action stays
+            if isinstance(action, PayShare):
+                state = self._pay(state, seat, self._fee(state, seat, turn), "BF-ASM-LAST")
+                return evolve(state, turn=evolve(turn, main="open"))
+            if isinstance(action, Skip):
+                return evolve(state, turn=evolve(turn, main="closed"))
+            raise IllegalAction("BF-ASM-LAST", f"{action!r}: pay the last space's token first (PayShare) or Skip")
         if isinstance(action, EndTurn):
             return self._end_turn(state)
         board = self._board_of(state, seat)

@@ -42,7 +42,9 @@ class Hand:
 @attrs.frozen(cache_hash=True)
 class Turn:
     """The acting player's action turn: main actions left, whether the main action may still be taken
-    (``main``: "share" = Sandra's toll not yet settled, "open", "closed"), and a pending optional reward."""
+    (``main``: "share" = Sandra's toll not yet settled, "extra" = the last Assembly space's extra token not
+    yet settled (BF-ASM-LAST, ruling ``last_space_toll = "separate"``), "open", "closed"), and a pending
+    optional reward."""
 
     left: int
     main: str

@@ -28,6 +28,15 @@ class Rulings:
     unpaid_share: Literal["nothing", "additional_only"] = "nothing"
     """BF-SANDRA-SHARE: a player sharing Sandra's board who does not pay does nothing at all (the seed:
     否則不能做任何行動), or may still take the board's additional actions."""
+    last_space_toll: Literal["separate", "combined"] = "separate"
+    """BF-SANDRA-SHARE / BF-ASM-LAST: a player sharing Sandra's Assembly board on its last space pays Sandra's
+    token and the space's extra token as two payments (``"separate"``, the seed's two sentences: paying
+    Sandra alone leaves the additional action), or as one payment of both or neither (``"combined"``, the
+    reading of 0.3.0)."""
+    project_clear_out: Literal["lowest_tile", "bottom_space"] = "lowest_tile"
+    """BF-PROJ-SANDRA / BF-MAINT: the clear-out removes each column's lowest Project tile, wherever it stands
+    (``"lowest_tile"``, the seed: 將各直行最下方的專案板塊移除), or only a tile on the bottom space, nothing when
+    that space is empty (``"bottom_space"``, the reading of 0.3.0)."""
     bots_per_colour_to_end: int = 0
     """BF-END: bots of each colour in play, all of which built ends the game; 0 = as many as players (the
     seed: 四人局每一種顏色有四隻, four per colour with four players). At most the box's four."""

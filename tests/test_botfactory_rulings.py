@@ -1,0 +1,147 @@
+"""Bot Factory's readings of issue 8, each under both values of its ruling switch: the two payments of
+Sandra's toll and the last Assembly space (``last_space_toll``), the clear-out of the Project board
+(``project_clear_out``), the token placed on a reserved contract (``reservation_tokens``), the additional
+actions outside one's own turn (``additional_actions``) and the round cap as a runner's truncation."""
+
+from __future__ import annotations
+
+import pytest
+from test_botfactory import (
+    ASM0,
+    ASM2,
+    PROD0,
+    PROJ0,
+    assert_illegal,
+    check,
+    finish_round,
+    load,
+    resolve,
+    start,
+    with_spares,
+)
+
+from bgrules.botfactory.state import DrawProject, EndTurn, PayShare, PlacePart, Skip, Swap, TakeProject
+
+SEPARATE = {"rulings": {"last_space_toll": "separate"}}
+COMBINED = {"rulings": {"last_space_toll": "combined"}}
+
+
+# --- BF-SANDRA-SHARE / BF-ASM-LAST: two payments ----------------------------------------------------------
+
+
+def _last_space_with_sandra(variant, tokens):
+    g = load(2, variant=variant)
+    s = start(g, (ASM2, PROD0), sandra=ASM0, tokens=tokens, parts=("red-head", "blue-head"))
+    return g, with_spares(s, ["yellow-legs", None])
+
+
+def test_the_default_pays_sandra_and_the_last_space_apart():
+    assert load(2).variant.rulings.last_space_toll == "separate"
+
+
+def test_separate_pay_sandra_place_nothing_and_swap_with_the_other_token():
+    g, s = _last_space_with_sandra(SEPARATE, 2)
+    assert s.turn.main == "share" and g.legal_actions(s) == (PayShare(), Skip())
+    s = g.apply(s, PayShare())  # Sandra's token
+    assert s.hands[0].tokens == 1 and s.turn.main == "extra" and s.supply[0] == 8
+    assert g.legal_actions(s) == (PayShare(), Skip())
+    assert_illegal(g, s, Swap("red-head", 0), "BF-ASM-LAST")
+    assert_illegal(g, s, EndTurn(), "BF-ASM-LAST")
+    s = g.apply(s, Skip())  # the last space's token unpaid: no parts, the additional action stays
+    assert s.turn.main == "closed" and s.hands[0].tokens == 1
+    legal = g.legal_actions(s)
+    assert not any(isinstance(a, PlacePart) for a in legal) and Swap("red-head", 0) in legal
+    assert_illegal(g, s, PlacePart("red-head", "red"), "BF-ROUND")
+    s = g.apply(s, Swap("red-head", 0))
+    assert s.hands[0].tokens == 0 and s.hands[0].parts == ("blue-head", "yellow-legs")
+    assert s.spares == ("red-head", None)
+    check(g, s)
+
+
+def test_separate_both_paid_places_parts():
+    g, s = _last_space_with_sandra(SEPARATE, 2)
+    s = g.apply(g.apply(s, PayShare()), PayShare())
+    assert s.hands[0].tokens == 0 and s.turn.main == "open" and s.supply[0] == 9
+    s = g.apply(s, PlacePart("red-head", "red"))
+    assert s.hands[0].tokens == 2
+    check(g, s)
+
+
+def test_separate_one_token_pays_sandra_only():
+    g, s = _last_space_with_sandra(SEPARATE, 1)
+    assert PayShare() in g.legal_actions(s)
+    s = g.apply(s, PayShare())
+    assert s.turn.main == "extra" and g.legal_actions(s) == (Skip(),)
+    assert_illegal(g, s, PayShare(), "BF-ASM-LAST")
+    s = g.apply(s, Skip())
+    assert s.turn.main == "closed" and g.legal_actions(s) == (EndTurn(),)  # no token left for a swap
+
+
+def test_separate_unpaid_sandra_still_ends_the_turn():
+    g, s = _last_space_with_sandra(SEPARATE, 2)
+    s = g.apply(s, Skip())  # unpaid_share = "nothing": no action at all
+    assert s.index == 1 and g.to_move(s) == 1 and s.hands[0].tokens == 2
+
+
+def test_combined_two_tokens_pay_both_or_nothing():
+    g, s = _last_space_with_sandra(COMBINED, 2)
+    assert s.turn.main == "share" and g.legal_actions(s) == (PayShare(), Skip())
+    paid = g.apply(s, PayShare())
+    assert paid.hands[0].tokens == 0 and paid.turn.main == "open"
+    skipped = g.apply(s, Skip())
+    assert skipped.index == 1 and skipped.hands[0].tokens == 2  # no swap: the whole turn is lost
+    g, s = _last_space_with_sandra(COMBINED, 1)
+    assert g.legal_actions(s) == (Skip(),)
+    assert_illegal(g, s, PayShare(), "BF-SANDRA-SHARE")
+
+
+def test_the_last_space_alone_under_either_reading():
+    for variant, main in ((SEPARATE, "extra"), (COMBINED, "share")):
+        g = load(2, variant=variant)
+        s = start(g, (ASM2, PROD0), tokens=1, parts=("red-head",))
+        assert s.turn.main == main
+        s = g.apply(s, PayShare())
+        assert s.turn.main == "open" and s.hands[0].tokens == 0
+
+
+# --- BF-PROJ-SANDRA / BF-MAINT: the clear-out -------------------------------------------------------------
+
+
+def _bottom_taken(variant):
+    """Round 1: seat 0 takes the left column's bottom tile (red; the left column: red, yellow, blue from the
+    bottom), then the round ends and maintenance clears the Project board."""
+    g = load(2, variant=variant)
+    s = start(g, (PROJ0, ASM0))
+    s = g.apply(s, TakeProject(0, 0))
+    s = g.apply(s, Skip())  # BF-PROJ-LEFT's paid placement declined
+    s = g.apply(s, EndTurn())
+    s = g.apply(s, EndTurn())
+    return g, s
+
+
+def test_the_default_clear_out_removes_the_lowest_tile():
+    assert load(2).variant.rulings.project_clear_out == "lowest_tile"
+
+
+def test_lowest_tile_removes_the_lowest_remaining_tile_of_a_column_with_an_empty_bottom():
+    g, s = _bottom_taken({"rulings": {"project_clear_out": "lowest_tile"}})
+    # left column (empty, yellow, blue): yellow goes; right column (green, red, yellow): green goes
+    assert s.grid == (("blue", None, None), ("red", "yellow", None))
+    assert s.project_discard == (0, 1, 0, 1)
+    s = resolve(g, s, DrawProject("red"), DrawProject("green"), DrawProject("blue"))
+    assert s.grid == (("blue", "red", "green"), ("red", "yellow", "blue"))
+    check(g, s)
+
+
+def test_bottom_space_removes_nothing_from_a_column_with_an_empty_bottom():
+    g, s = _bottom_taken({"rulings": {"project_clear_out": "bottom_space"}})
+    assert s.grid == (("yellow", "blue", None), ("red", "yellow", None))
+    assert s.project_discard == (0, 0, 0, 1)
+    s = finish_round(g, s)
+    check(g, s)
+
+
+@pytest.mark.parametrize("ruling", ["lowest_tile", "bottom_space"])
+def test_a_full_column_loses_its_bottom_tile_under_either_reading(ruling):
+    _g, s = _bottom_taken({"rulings": {"project_clear_out": ruling}})
+    assert s.grid[1] == ("red", "yellow", None)  # the right column was full: its green bottom tile went

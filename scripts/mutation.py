@@ -1,0 +1,185 @@
+"""Mutation score of the rule modules with mutmut 3 on the default test suite (docs/mutation.md).
+
+mutmut 3 writes a mutated copy of ``bgrules/`` to ``./mutants/`` and runs the tests there, so this script
+never runs it in the checkout you work in: it measures a separate git worktree of a commit (HEAD by
+default), created on first use and reused afterwards (mutmut caches every verdict in ``mutants/``).
+
+    python scripts/mutation.py                      # worktree of HEAD in ../bgrules-mutation, run, report
+    python scripts/mutation.py --dir /tmp/wt-mut    # another place for the worktree
+    python scripts/mutation.py --report             # only print the figures of the last run
+    python scripts/mutation.py --rerun-survivors    # re-check the survivors (after new tests reached the worktree)
+    python scripts/mutation.py --markdown           # the report as the table docs/mutation.md shows
+
+The run is ``nice -n 19 mutmut run --max-children 1`` (one test process: the machine is shared). The
+configuration is ``[tool.mutmut]`` in pyproject.toml. The score of a module is
+``(killed + timeout) / (mutants - equivalent)``; the equivalent mutants are the ones listed, each with its
+reason, in the table of docs/mutation.md (section "Equivalent mutants"). A listed mutant that the tests
+kill is reported, so the list cannot hide a killable mutant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+DOC = REPO / "docs" / "mutation.md"
+EQUIVALENT_ROW = re.compile(r"^\|\s*`(bgrules\.[\w.ǁ]+__mutmut_\d+)`\s*\|")
+
+# mutmut 3's exit-code classes (mutmut/stats.py): 1 and 3 killed, 0 survived, 33 and 5 no tests, timeouts.
+KILLED = {1, 3}
+SURVIVED = {0}
+NO_TESTS = {5, 33}
+TIMEOUT = {36, 24, -24, 152, 255}
+
+
+def equivalent_mutants(doc: Path = DOC) -> dict[str, str]:
+    """Mutant name -> reason, from the table of docs/mutation.md."""
+    out: dict[str, str] = {}
+    if not doc.exists():
+        return out
+    for line in doc.read_text(encoding="utf-8").splitlines():
+        m = EQUIVALENT_ROW.match(line)
+        if m:
+            out[m.group(1)] = line.rsplit("|", 2)[-2].strip()
+    return out
+
+
+def verdicts(workdir: Path) -> dict[str, dict[str, int | None]]:
+    """Module path -> mutant name -> mutmut exit code (None: not checked yet)."""
+    out: dict[str, dict[str, int | None]] = {}
+    for meta in sorted((workdir / "mutants").rglob("*.py.meta")):
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        module = str(meta.relative_to(workdir / "mutants"))[: -len(".meta")]
+        out[module] = dict(data["exit_code_by_key"])
+    return out
+
+
+def classify(code: int | None, name: str, equivalent: dict[str, str]) -> str:
+    if code is None:
+        return "not checked"
+    if code in KILLED:
+        return "killed"
+    if code in TIMEOUT:
+        return "timeout"
+    if name in equivalent and (code in SURVIVED or code in NO_TESTS):
+        return "equivalent"
+    if code in SURVIVED:
+        return "survived"
+    if code in NO_TESTS:
+        return "no tests"
+    return "suspicious"
+
+
+COLUMNS = ("mutants", "killed", "timeout", "survived", "no tests", "equivalent", "not checked", "suspicious")
+
+
+def report(workdir: Path, *, markdown: bool = False) -> int:
+    equivalent = equivalent_mutants()
+    by_module = verdicts(workdir)
+    if not by_module:
+        print(f"no mutmut results in {workdir / 'mutants'}", file=sys.stderr)
+        return 1
+    rows: list[tuple[str, Counter[str]]] = []
+    total: Counter[str] = Counter()
+    killed_but_listed: list[str] = []
+    for module, codes in by_module.items():
+        counts: Counter[str] = Counter()
+        for name, code in codes.items():
+            cls = classify(code, name, equivalent)
+            counts[cls] += 1
+            if name in equivalent and cls in ("killed", "timeout"):
+                killed_but_listed.append(name)
+        counts["mutants"] = len(codes)
+        rows.append((module, counts))
+        total.update(counts)
+    rows.append(("total", total))
+
+    def score(c: Counter[str]) -> str:
+        judged = c["mutants"] - c["equivalent"] - c["not checked"]
+        if not judged:
+            return "-"
+        return f"{100 * (c['killed'] + c['timeout']) / judged:.1f}%" + ("*" if c["not checked"] else "")
+
+    if markdown:
+        print("| module | " + " | ".join(COLUMNS) + " | score |")
+        print("|---" * (len(COLUMNS) + 2) + "|")
+        for module, c in rows:
+            name = f"`{module}`" if module != "total" else "**total**"
+            print(f"| {name} | " + " | ".join(str(c[k]) for k in COLUMNS) + f" | {score(c)} |")
+    else:
+        width = max(len(m) for m, _ in rows)
+        print(f"{'module':<{width}} " + " ".join(f"{k:>11}" for k in COLUMNS) + "       score")
+        for module, c in rows:
+            print(f"{module:<{width}} " + " ".join(f"{c[k]:>11}" for k in COLUMNS) + f" {score(c):>11}")
+    if total["not checked"] and not markdown:
+        print("* the run is incomplete: the score is over the mutants checked so far")
+    survivors = sorted(
+        n for codes in by_module.values() for n, code in codes.items() if classify(code, n, equivalent) == "survived"
+    )
+    if survivors and not markdown:
+        print(f"\nsurvived ({len(survivors)}), not listed as equivalent in docs/mutation.md:")
+        for n in survivors:
+            print("   ", n)
+    stale = sorted(set(equivalent) - {n for codes in by_module.values() for n in codes})
+    for n in stale:
+        print(f"warning: {n} is listed as equivalent but is no mutant of this run", file=sys.stderr)
+    for n in sorted(killed_but_listed):
+        print(f"warning: {n} is listed as equivalent but the tests kill it", file=sys.stderr)
+    return 0
+
+
+def ensure_worktree(workdir: Path, commit: str) -> None:
+    if not (workdir / ".git").exists():
+        subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", str(workdir), commit], check=True)
+    # tests/test_docs.py reads the seeds at <checkout>/../shared/seeds; inside mutants/ that is <workdir>/shared.
+    seeds = REPO.parent / "shared"
+    link = workdir / "shared"
+    if seeds.is_dir() and not link.exists():
+        link.symlink_to(seeds)
+
+
+def survivors(workdir: Path) -> list[str]:
+    equivalent = equivalent_mutants()
+    return sorted(
+        n
+        for codes in verdicts(workdir).values()
+        for n, code in codes.items()
+        if classify(code, n, equivalent) in ("survived", "no tests", "equivalent", "suspicious")
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--dir", type=Path, default=REPO.parent / "bgrules-mutation", help="the worktree to measure")
+    parser.add_argument("--commit", default="HEAD", help="the commit the worktree is made of (first use only)")
+    parser.add_argument("--report", action="store_true", help="only report the last run's figures")
+    parser.add_argument("--markdown", action="store_true", help="report as a markdown table")
+    parser.add_argument("--rerun-survivors", action="store_true", help="run only the mutants that survived")
+    parser.add_argument("mutants", nargs="*", help="run only these mutants (mutmut names, * globs allowed)")
+    args = parser.parse_args(argv)
+    workdir = args.dir.resolve()
+    if not args.report:
+        ensure_worktree(workdir, args.commit)
+        names = list(args.mutants)
+        if args.rerun_survivors:
+            names += survivors(workdir)
+            if not names:
+                print("no survivors to re-check")
+        mutmut = Path(sys.executable).with_name("mutmut")
+        cmd = ["nice", "-n", "19", str(mutmut), "run", "--max-children", "1", *names]
+        env = dict(os.environ, PYTHONHASHSEED="0")
+        done = subprocess.run(cmd, cwd=workdir, env=env)
+        if done.returncode != 0:
+            return done.returncode
+    return report(workdir, markdown=args.markdown)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

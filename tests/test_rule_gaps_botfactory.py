@@ -17,6 +17,7 @@ from bgrules import CHANCE, IllegalAction
 from bgrules.botfactory import invariants
 from bgrules.botfactory.state import (
     DiscardPart,
+    DiscardProject,
     DrawContract,
     DrawPart,
     DrawProject,
@@ -37,7 +38,13 @@ ASM0, PROD0, PROD1, PROD2 = 0, 3, 4, 5
 WHEEL_SLOTS = ("head", "torso", "legs", "head", "torso", "legs", "head", "torso")
 GRID = (("red", "yellow", "blue"), ("green", "red", "yellow"))
 CONTRACTS = (1, 5, 11, 14)
-CHECKS = (invariants.limits, invariants.tokens_conserved, invariants.parts_conserved, invariants.never_stuck)
+CHECKS = (
+    invariants.limits,
+    invariants.tokens_conserved,
+    invariants.parts_conserved,
+    invariants.projects_conserved,
+    invariants.never_stuck,
+)
 
 
 def check(game, s) -> None:
@@ -180,4 +187,30 @@ def test_a_trade_never_leaves_a_legal_hand_over_the_limit(space):
     turn = s.turn
     s = game.apply(game.apply(s, Trade(("blue-head", "green-legs", "red-head"), "blue")), DrawPart("legs"))
     assert len(s.hands[0].parts) == 3
+    assert_settled_in_turn(game, s, 0, turn)
+
+
+def with_projects(s, seat: int, projects):
+    """Replace a player's unfinished Project tiles, taking them from the Project stack."""
+    pile = list(s.project_pile)
+    for c in s.hands[seat].projects:
+        pile[COLOURS.index(c)] += 1
+    for c in projects:
+        pile[COLOURS.index(c)] -= 1
+    assert min(pile) >= 0
+    hands = list(s.hands)
+    hands[seat] = attrs.evolve(s.hands[seat], projects=tuple(sorted(projects)))
+    return attrs.evolve(s, hands=tuple(hands), project_pile=tuple(pile))
+
+
+def test_the_project_limit_is_checked_once_the_trade_draw_is_resolved():
+    """BF-LIMIT-PROJECTS after the draw (a hand set over the limit: a Trade does not change Projects)."""
+    game, s = at_production(("red-head", "red-head", "blue-torso"))
+    s = with_projects(s, 0, ("red", "red", "yellow", "blue", "green", "green"))
+    turn = s.turn
+    s = game.apply(game.apply(s, Trade(("blue-torso", "red-head", "red-head"), "blue")), DrawPart("head"))
+    assert s.phase is Phase.DISCARD and s.discarder == 0 and s.draws == ()
+    assert set(game.legal_actions(s)) == {DiscardProject(c) for c in ("red", "yellow", "blue", "green")}
+    s = game.apply(s, DiscardProject("green"))
+    assert s.hands[0].projects == ("blue", "green", "red", "red", "yellow")
     assert_settled_in_turn(game, s, 0, turn)

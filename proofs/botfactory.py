@@ -16,7 +16,7 @@ from collections.abc import Callable
 import attrs
 import z3
 
-from bgrules.botfactory import smt
+from bgrules.botfactory import arith, smt
 from bgrules.botfactory.game import BotFactoryGame
 from bgrules.botfactory.variant import BotFactoryVariant, load_variant
 from bgrules.core.proofs import Obligation, Outcome
@@ -43,12 +43,22 @@ def _ms(result: smt.Result) -> str:
 
 
 def _tokens(step: str, symbolic: bool = False, fault: smt.Fault | None = None) -> Callable[[int], Outcome]:
+    """A token proof; a step that may reserve is proved under every reading of ``reservation_tokens``
+    (BF-FIN-CONTRACT), and holds only if it holds under each."""
+    modes = arith.RESERVATION_TOKENS if step in ("reserve", "any") else (_default().rulings.reservation_tokens,)
+
     def check(timeout_ms: int) -> Outcome:
-        fig = smt.Figures.symbolic() if symbolic else smt.Figures.of(_default())
-        result = smt.prove_tokens(step, fig, timeout_ms, fault)
-        if result.witness is None:
-            return Outcome(result.verdict, f"{result.detail} {_ms(result)}")
-        return Outcome(result.verdict, f"{smt.describe_token_witness(result.witness)} {_ms(result)}", result.witness)
+        details = []
+        for mode in modes:
+            fig = smt.Figures.symbolic(reservation=mode) if symbolic else smt.Figures.of(_default())
+            fig = attrs.evolve(fig, reservation=mode)
+            result = smt.prove_tokens(step, fig, timeout_ms, fault)
+            label = f"{mode}: " if len(modes) > 1 else ""
+            if result.witness is not None or result.verdict != "holds":
+                text = smt.describe_token_witness(result.witness) if result.witness else result.detail
+                return Outcome(result.verdict, f"{label}{text} {_ms(result)}", result.witness)
+            details.append(f"{label}{result.detail} {_ms(result)}")
+        return Outcome("holds", "; ".join(details))
 
     return check
 
@@ -120,19 +130,31 @@ def _projects_strict(timeout_ms: int) -> Outcome:
 
 
 def _contracts(fault: smt.Fault | None = None) -> Callable[[int], Outcome]:
+    """A contract proof under every reading of ``reservation_tokens``; it holds only if it holds under each."""
+
     def check(timeout_ms: int) -> Outcome:
-        fig = smt.Figures.of(_default())
-        result = smt.prove_contracts(fig, 4, timeout_ms, fault)
-        if result.witness is None:
-            return Outcome(result.verdict, f"{result.detail} (players 0-3) {_ms(result)}")
-        text = smt.describe_contract_witness(result.witness, len(fig.costs))
-        return Outcome(result.verdict, f"{text} {_ms(result)}", result.witness)
+        details = []
+        for mode in arith.RESERVATION_TOKENS:
+            fig = attrs.evolve(smt.Figures.of(_default()), reservation=mode)
+            result = smt.prove_contracts(fig, 4, timeout_ms, fault)
+            if result.witness is not None or result.verdict != "holds":
+                text = smt.describe_contract_witness(result.witness, len(fig.costs)) if result.witness else ""
+                return Outcome(result.verdict, f"{mode}: {text or result.detail} {_ms(result)}", result.witness)
+            details.append(f"{mode}: {result.detail} {_ms(result)}")
+        return Outcome("holds", f"{'; '.join(details)} (players 0-3)")
 
     return check
 
 
 def _conformance(timeout_ms: int) -> Outcome:
-    cases = [(4, None), (2, None), (3, RICH), (4, RICH)]
+    cases = [
+        (4, None),
+        (2, None),
+        (3, RICH),
+        (4, RICH),
+        (4, {**RICH, "rulings": {"reservation_tokens": "one_more"}}),
+        (4, {**RICH, "rulings": {"reservation_tokens": "whole_cost"}}),
+    ]
     total = {"steps": 0, "gains": 0, "pays": 0, "reserves": 0, "discards": 0}
     problems: list[str] = []
     for players, variant in cases:
@@ -171,8 +193,8 @@ def obligations() -> list[Obligation]:
         ),
         Obligation(
             "BF-PROOF-TOKENS-RESERVE",
-            f"reserving a contract (BotFactoryGame._reserve: the space's cost moves from the hand onto the "
-            f"contract) keeps {TOKEN_INVARIANT}",
+            f"reserving a contract (BotFactoryGame._reserve: the space's cost leaves the hand, one token, or the "
+            f"whole cost, lies on the contract; every reading of reservation_tokens) keeps {TOKEN_INVARIANT}",
             RESERVE_RULES,
             INDUCTIVE,
             _tokens("reserve"),
@@ -267,7 +289,8 @@ def obligations() -> list[Obligation]:
         Obligation(
             "BF-PROOF-CONTRACTS-RESERVE",
             "a reservation keeps every contract at most two reservations, none twice by one player, and puts "
-            "exactly the space's cost of the player's tokens on it",
+            "exactly the tokens the reading places (one, or the space's cost under whole_cost) of the player's "
+            "tokens on it, under every reading of reservation_tokens",
             ("BF-FIN-CONTRACT",),
             "inductive: every contract state, one reservation by any of 4 players",
             _contracts(),
@@ -294,7 +317,8 @@ def obligations() -> list[Obligation]:
         "step; the discard phase starts exactly when the encoded limit check says so; hands at rest are "
         "within the limits",
         (*TOKEN_RULES, *LIMIT_RULES, "BF-FIN-CONTRACT"),
-        f"sampled: seeds {list(CONFORMANCE_SEEDS)} at 4 and 2 players, and 3 and 4 players starting with 8 tokens",
+        f"sampled: seeds {list(CONFORMANCE_SEEDS)} at 4 and 2 players, and 3 and 4 players starting with 8 tokens "
+        "(4 players also under reservation_tokens one_more and whole_cost)",
         _conformance,
     )
     return [*tokens, *limits, *contracts, conformance]

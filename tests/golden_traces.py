@@ -20,7 +20,13 @@ GOLDEN = Path(__file__).parent / "data" / "golden_traces.json"
 # The rulings (and runner options) that select the readings of bgrules 0.3.0, per game.
 OLD_READINGS: dict[str, dict[str, Any]] = {
     "botfactory": {
-        "variant": {"rulings": {"last_space_toll": "combined", "project_clear_out": "bottom_space"}},
+        "variant": {
+            "rulings": {
+                "last_space_toll": "combined",
+                "project_clear_out": "bottom_space",
+                "reservation_tokens": "whole_cost",
+            }
+        },
         "options": {"max_rounds": 40},
     },
     "mechanica": {"variant": {"rulings": {}}, "options": {}},

@@ -888,8 +888,11 @@ def test_line_eight_gives_a_project():
     check(g, s)
 
 
+WHOLE_COST = {"rulings": {"reservation_tokens": "whole_cost"}}
+
+
 def test_reserve_contracts():
-    g = load(3)
+    g = load(3, variant=WHOLE_COST)  # the reading of 0.3.0 (tests/test_botfactory_rulings.py: the others)
     s = start(g, (FIN2, FIN1, ASM0), sandra=PROJ0, tokens=5)
     assert {a for a in g.legal_actions(s) if isinstance(a, Reserve)} == {Reserve(i) for i in range(4)}
     s = g.apply(s, Reserve(1))
@@ -1006,7 +1009,7 @@ def test_right_column_bonus_lost_at_nine():
 
 
 def test_tokens_on_contracts_leave_less_in_the_supply():
-    g = load(2)
+    g = load(2, variant=WHOLE_COST)
     s = start(g, (ASM0, PROD0), tokens=6, parts=("red-head",))
     # 2 of seat 0's tokens on a contract, taken from the supply
     s = attrs.evolve(s, reserved=((0,), (), (), ()), supply=(s.supply[0] - 2, *s.supply[1:]))

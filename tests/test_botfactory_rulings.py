@@ -5,10 +5,13 @@ actions outside one's own turn (``additional_actions``) and the round cap as a r
 
 from __future__ import annotations
 
+import attrs
 import pytest
 from test_botfactory import (
     ASM0,
     ASM2,
+    FIN1,
+    FIN2,
     PROD0,
     PROJ0,
     assert_illegal,
@@ -17,10 +20,11 @@ from test_botfactory import (
     load,
     resolve,
     start,
+    with_hand,
     with_spares,
 )
 
-from bgrules.botfactory.state import DrawProject, EndTurn, PayShare, PlacePart, Skip, Swap, TakeProject
+from bgrules.botfactory.state import DrawProject, EndTurn, PayShare, PlacePart, Reserve, Skip, Swap, TakeProject
 
 SEPARATE = {"rulings": {"last_space_toll": "separate"}}
 COMBINED = {"rulings": {"last_space_toll": "combined"}}
@@ -145,3 +149,61 @@ def test_bottom_space_removes_nothing_from_a_column_with_an_empty_bottom():
 def test_a_full_column_loses_its_bottom_tile_under_either_reading(ruling):
     _g, s = _bottom_taken({"rulings": {"project_clear_out": ruling}})
     assert s.grid[1] == ("red", "yellow", None)  # the right column was full: its green bottom tile went
+
+
+# --- BF-FIN-CONTRACT: one token on the contract -----------------------------------------------------------
+
+
+def _reserving(mode, tokens=5):
+    g = load(3, variant={"rulings": {"reservation_tokens": mode}})
+    return g, start(g, (FIN2, FIN1, ASM0), sandra=PROJ0, tokens=tokens)
+
+
+def test_the_default_places_one_of_the_tokens_paid():
+    assert load(2).variant.rulings.reservation_tokens == "one_paid"
+
+
+@pytest.mark.parametrize(
+    ("mode", "held", "supply", "placed"),
+    [("one_paid", 3, 5, 1), ("one_more", 2, 6, 1), ("whole_cost", 3, 4, 2)],
+)
+def test_a_first_reservation_pays_two_and_places(mode, held, supply, placed):
+    g, s = _reserving(mode)
+    assert s.supply[0] == 4
+    s = g.apply(s, Reserve(1))  # the higher space: cost 2
+    assert s.reserved[1] == (0,) and s.turn.left == 1  # the cost is what the Finance action spends
+    assert s.hands[0].tokens == held and s.supply[0] == supply and g.on_contracts(s, 0) == placed
+    check(g, s)
+
+
+@pytest.mark.parametrize(("mode", "held", "supply"), [("one_paid", 2, 6), ("one_more", 1, 7), ("whole_cost", 2, 6)])
+def test_a_second_reservation_on_the_lower_space(mode, held, supply):
+    g, s = _reserving(mode)
+    s = g.apply(g.apply(s, Reserve(1)), EndTurn())
+    s = with_hand(s, 1, tokens=3)
+    s = g.apply(s, Reserve(1))  # the lower space: cost 1
+    assert s.reserved[1] == (0, 1) and g.on_contracts(s, 1) == 1
+    assert s.hands[1].tokens == held and s.supply[1] == supply
+    check(g, s)
+
+
+def test_one_more_needs_a_token_beyond_the_cost():
+    g, s = _reserving("one_more", tokens=2)
+    assert Reserve(1) not in g.legal_actions(s)
+    assert_illegal(g, s, Reserve(1), "BF-FIN-CONTRACT")  # the state is unchanged (assert_illegal checks)
+    g, s = _reserving("one_paid", tokens=2)
+    assert Reserve(1) in g.legal_actions(s)
+    assert g.apply(s, Reserve(1)).hands[0].tokens == 0
+
+
+@pytest.mark.parametrize("mode", ["one_paid", "one_more"])
+def test_one_token_on_a_contract_scores_its_space(mode):
+    g, s = _reserving(mode)
+    s = g.apply(s, Reserve(1))
+    contract = g.contracts[s.display[1]]
+    bots = tuple(sorted(c for c, n in contract.needs.items() for _ in range(n)))
+    met = with_hand(s, 0, done=bots)
+    assert g.contract_score(met, 0) == 2 + contract.points  # the higher space's value, not the one token
+    assert g.contract_score(s, 0) == -2
+    late = attrs.evolve(s, reserved=tuple(() if i != 1 else (2, 0) for i in range(4)))
+    assert g.contract_score(with_hand(late, 0, done=bots), 0) == 1 + contract.points  # the lower space

@@ -83,13 +83,38 @@ def can_reserve(taken: Num, already_mine: Truth, spaces: int) -> Truth:
     return both(negate(already_mine), reservation_open(taken, spaces))
 
 
-def tokens_on_contract(costs: Sequence[Num], seats: Sequence[Num], taken: Num, seat: Num) -> Num:
+RESERVATION_TOKENS = ("one_paid", "one_more", "whole_cost")
+"""The readings of BF-FIN-CONTRACT's token (ruling ``reservation_tokens``): one of the tokens paid goes onto
+the contract, the rest to the supply; the cost goes to the supply and one more token onto the contract; or
+the whole cost onto the contract (0.3.0)."""
+
+
+def reservation_paid(cost: Num, mode: str) -> Num:
+    """BF-FIN-CONTRACT: the tokens a reservation of ``cost`` takes from the hand (``mode``: one of
+    :data:`RESERVATION_TOKENS`): the cost, and one more under ``"one_more"``."""
+    return cost + 1 if mode == "one_more" else cost
+
+
+def reservation_placed(cost: Num, mode: str) -> Num:
+    """BF-FIN-CONTRACT: the tokens a reservation of ``cost`` puts on the contract's space: the whole cost
+    under ``"whole_cost"``, else one token (the seed: 放置一個自己的話語指示物到合約板塊上)."""
+    return cost if mode == "whole_cost" else 1
+
+
+def can_afford_reservation(held: Num, cost: Num, mode: str) -> Truth:
+    """BF-FIN-CONTRACT: the hand holds what a reservation of ``cost`` takes."""
+    return can_pay(held, reservation_paid(cost, mode))
+
+
+def tokens_on_contract(
+    costs: Sequence[Num], seats: Sequence[Num], taken: Num, seat: Num, mode: str = "whole_cost"
+) -> Num:
     """The tokens ``seat`` has on one contract whose reservation spaces, in order, hold ``seats`` (the first
-    ``taken`` of them filled): the value of each space they hold (``BotFactoryGame.on_contracts`` sums
-    this over the display)."""
+    ``taken`` of them filled): on each space they hold, :func:`reservation_placed` of its value
+    (``BotFactoryGame.on_contracts`` sums this over the display)."""
     total: Num = 0
     for i, (cost, s) in enumerate(zip(costs, seats, strict=False)):
-        total = total + ite(both(i < taken, s == seat), cost, 0)
+        total = total + ite(both(i < taken, s == seat), reservation_placed(cost, mode), 0)
     return total
 
 

@@ -23,11 +23,12 @@ class FinanceRoom(Tokens):
         if hand.tokens >= 1:
             out.extend(Raise(col) for ci, col in enumerate(self.colours) if state.values[ci] < self.c.finance.track_max)
         costs = self.c.finance.reservation_costs
+        mode = self.variant.rulings.reservation_tokens
         for slot, seats in enumerate(state.reserved):
             if state.display[slot] is None or seat in seats or len(seats) >= len(costs):
                 continue
             cost = costs[len(seats)]
-            if hand.tokens >= cost and turn.left >= cost:
+            if arith.can_afford_reservation(hand.tokens, cost, mode) and turn.left >= cost:
                 out.append(Reserve(slot))
         return out
 
@@ -46,7 +47,8 @@ class FinanceRoom(Tokens):
 
     def _reserve(self, state: BotFactoryState, seat: int, turn: Turn, action: Reserve) -> BotFactoryState:
         """BF-FIN-CONTRACT: at most two players per contract (the first on the higher space), nobody twice;
-        the tokens go onto the contract."""
+        the cost is paid (at most the actions left) and one token goes onto the contract's space, one of
+        those paid or one more (ruling ``reservation_tokens``; ``"whole_cost"``: the whole cost lies there)."""
         costs = self.c.finance.reservation_costs
         if action.slot not in range(len(state.display)) or state.display[action.slot] is None:
             raise IllegalAction("BF-FIN-CONTRACT", f"no contract in display slot {action.slot}")
@@ -58,7 +60,12 @@ class FinanceRoom(Tokens):
         cost = arith.reservation_cost(costs, len(seats))
         if turn.left < cost:
             raise IllegalAction("BF-FIN", f"reserving costs {cost} tokens; {turn.left} may still be spent")
-        state = self._pay(state, seat, cost, "BF-FIN-CONTRACT", to_supply=False)
+        mode = self.variant.rulings.reservation_tokens
+        paid = arith.reservation_paid(cost, mode)
+        state = self._pay(state, seat, paid, "BF-FIN-CONTRACT", to_supply=False)
+        back = paid - arith.reservation_placed(cost, mode)  # the tokens paid that do not lie on the contract
+        if back:
+            state = evolve(state, supply=_set(state.supply, seat, state.supply[seat] + back))
         return evolve(
             state, reserved=_set(state.reserved, action.slot, (*seats, seat)), turn=evolve(turn, left=turn.left - cost)
         )

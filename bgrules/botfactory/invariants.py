@@ -34,10 +34,11 @@ def tokens_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None
     """BF-LIMIT-TOKENS: per colour, supply + held + on contracts = 9, with the supply never negative."""
     per = game.c.counts.tokens_per_colour
     costs = game.c.finance.reservation_costs
+    whole = game.variant.rulings.reservation_tokens == "whole_cost"  # else one token a reservation
     placed = [0] * len(state.hands)
     for seats in state.reserved:
         for i, seat in enumerate(seats):
-            placed[seat] += costs[i]
+            placed[seat] += costs[i] if whole else 1
     for seat, hand in enumerate(state.hands):
         supply = state.supply[seat]
         if supply < 0 or supply + hand.tokens + placed[seat] != per:

@@ -78,6 +78,8 @@ class Figures:
     project_limit: Any
     assumptions: tuple[Any, ...] = ()
     """Constraints on symbolic figures (none for a variant's ints)."""
+    reservation: str = "one_paid"
+    """The ruling ``reservation_tokens`` (BF-FIN-CONTRACT): which tokens a reservation moves."""
 
     @classmethod
     def of(cls, variant: BotFactoryVariant) -> Figures:
@@ -90,12 +92,14 @@ class Figures:
             extra=c.counts.last_player_extra_token,
             part_limit=c.counts.part_limit,
             project_limit=c.counts.project_limit,
+            reservation=variant.rulings.reservation_tokens,
         )
 
     @classmethod
-    def symbolic(cls, spaces: int = 2) -> Figures:
+    def symbolic(cls, spaces: int = 2, reservation: str = "one_paid") -> Figures:
         """Every figure a z3 unknown: any cap and tokens per colour at least 0, any reservation costs at
-        least 1 (as ``variant._check`` demands), any limits at least 0."""
+        least 1 (as ``variant._check`` demands), any limits at least 0; ``reservation`` is the ruling
+        ``reservation_tokens``."""
         cap, per, start, extra = z3.Ints("fig_cap fig_per_colour fig_start fig_extra")
         part_limit, project_limit = z3.Ints("fig_part_limit fig_project_limit")
         costs = tuple(z3.Int(f"fig_cost_{i}") for i in range(spaces))
@@ -108,7 +112,7 @@ class Figures:
             project_limit >= 0,
             *(k >= 1 for k in costs),
         )
-        return cls(cap, per, costs, start, extra, part_limit, project_limit, assumptions)
+        return cls(cap, per, costs, start, extra, part_limit, project_limit, assumptions, reservation)
 
 
 @attrs.frozen
@@ -205,15 +209,17 @@ def reserve_step(
     t: TokenState, t2: TokenState, taken: Any, mine: Any, fig: Figures, fault: Fault | None = None
 ) -> list[Any]:
     """BF-FIN-CONTRACT: ``BotFactoryGame._reserve`` on a contract reserved ``taken`` times (``mine``: by
-    this player): the cost of the next space is paid from the hand onto the contract."""
+    this player): the cost of the next space is paid from the hand (``arith.reservation_paid``) and the
+    tokens ``arith.reservation_placed`` lie on the contract (ruling ``reservation_tokens``)."""
     cost = arith.reservation_cost(fig.costs, taken)
-    held_after = t.held if fault == "reserve_unpaid" else arith.pay(t.held, cost)
+    paid = arith.reservation_paid(cost, fig.reservation)
+    held_after = t.held if fault == "reserve_unpaid" else arith.pay(t.held, paid)
     return [
         taken >= 0,
         arith.can_reserve(taken, mine, len(fig.costs)),
-        arith.can_pay(t.held, cost),
+        arith.can_afford_reservation(t.held, cost, fig.reservation),
         t2.held == held_after,
-        t2.on_contracts == t.on_contracts + cost,
+        t2.on_contracts == t.on_contracts + arith.reservation_placed(cost, fig.reservation),
     ]
 
 
@@ -601,16 +607,18 @@ def contract_reserve_step(
 
 def prove_contracts(fig: Figures, players: Any, timeout_ms: int, fault: Fault | None = None) -> Result:
     """Inductive over reserve steps: the contract invariant is kept, and the reserving player's tokens on
-    the contract (``arith.tokens_on_contract``) rise by exactly the cost the token step moves."""
+    the contract (``arith.tokens_on_contract``) rise by exactly the tokens the token step places
+    (``arith.reservation_placed``: one, or the cost under ``"whole_cost"``)."""
     spaces = len(fig.costs)
     c, c2 = ContractState.fresh("before", spaces), ContractState.fresh("after", spaces)
     seat = z3.Int("seat")
     cost = arith.reservation_cost(fig.costs, c.taken)
-    on_before = arith.tokens_on_contract(fig.costs, c.seats, c.taken, seat)
-    on_after = arith.tokens_on_contract(fig.costs, c2.seats, c2.taken, seat)
+    mode = fig.reservation
+    on_before = arith.tokens_on_contract(fig.costs, c.seats, c.taken, seat, mode)
+    on_after = arith.tokens_on_contract(fig.costs, c2.seats, c2.taken, seat, mode)
     claims = [
         *contract_invariant(c2, spaces, players),
-        ("tokens on the contract rise by the cost", on_after == on_before + cost),
+        ("tokens on the contract rise by those placed", on_after == on_before + arith.reservation_placed(cost, mode)),
     ]
     decode = [("taken", c.taken), *((f"seat{i}", s) for i, s in enumerate(c.seats)), ("reserving_seat", seat)]
     decode += [("taken_after", c2.taken), *((f"seat{i}_after", s) for i, s in enumerate(c2.seats))]

@@ -11,8 +11,12 @@ from bgrules.core.fastevolve import evolve
 
 class Tokens(Base):
     def on_contracts(self, state: BotFactoryState, seat: int) -> int:
-        """The Speech tokens ``seat`` has lying on reserved contracts (BF-FIN-CONTRACT)."""
+        """The Speech tokens ``seat`` has lying on reserved contracts (BF-FIN-CONTRACT): on each space they
+        hold, the tokens placed there (``arith.reservation_placed``: one, or the space's cost)."""
         costs = self.c.finance.reservation_costs
+        mode = self.variant.rulings.reservation_tokens
+        if mode != "whole_cost":
+            return sum(seats.count(seat) for seats in state.reserved)
         return sum(costs[i] for seats in state.reserved for i, s in enumerate(seats) if s == seat)
 
     def _gain(self, state: BotFactoryState, seat: int, n: int) -> BotFactoryState:

@@ -37,6 +37,12 @@ class Rulings:
     """BF-PROJ-SANDRA / BF-MAINT: the clear-out removes each column's lowest Project tile, wherever it stands
     (``"lowest_tile"``, the seed: 將各直行最下方的專案板塊移除), or only a tile on the bottom space, nothing when
     that space is empty (``"bottom_space"``, the reading of 0.3.0)."""
+    reservation_tokens: Literal["one_paid", "one_more", "whole_cost"] = "one_paid"
+    """BF-FIN-CONTRACT: reserving pays the space's cost and places ONE token on the contract's highest free
+    space (the seed: 放置一個自己的話語指示物); ``"one_paid"``: that token is one of those paid, the rest go to
+    the supply; ``"one_more"``: the cost goes to the supply and one more token from the hand onto the
+    contract; ``"whole_cost"``: the whole cost lies on the contract (the reading of 0.3.0). Scoring reads
+    the space's value under every reading."""
     bots_per_colour_to_end: int = 0
     """BF-END: bots of each colour in play, all of which built ends the game; 0 = as many as players (the
     seed: 四人局每一種顏色有四隻, four per colour with four players). At most the box's four."""

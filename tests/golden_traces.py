@@ -29,7 +29,7 @@ OLD_READINGS: dict[str, dict[str, Any]] = {
         },
         "options": {"max_rounds": 40},
     },
-    "mechanica": {"variant": {"rulings": {}}, "options": {}},
+    "mechanica": {"variant": {"rulings": {"anytime": "steps_1_3"}}, "options": {}},
     "mechanica-factory": {"variant": {"rulings": {}}, "options": {}},
 }
 CONFIGS: tuple[tuple[str, int, int], ...] = (

@@ -347,7 +347,8 @@ def test_sell_only_in_the_sell_step_and_buy_only_in_the_buy_step():
     assert s.wheel == (None, "gift_wrapper", None, None, None)
     check_invariants(g, s)
     legal = g.legal_actions(s)
-    assert legal and all(isinstance(a, Place | Recycle) for a in legal)
+    # the bought tile waits: install or recycle it; the anytime actions (MC-ANYTIME) are offered beside
+    assert legal and all(isinstance(a, Place | Recycle | BuyFork | BuyTruck | Complete | Demolish) for a in legal)
     assert any(isinstance(a, Recycle) for a in legal) and any(isinstance(a, Place) for a in legal)
     assert_illegal(g, s, Next(), "MC-PLACE")
     assert_illegal(g, s, Buy(1), "MC-PLACE")
@@ -537,7 +538,13 @@ def test_shop_rotation_the_last_tile_falls_and_the_current_player_recycles_it():
     assert s.wheel == (None, "gift_wrapper", "downgrader", "duplicator", "upgrader")
     check_invariants(g, s)
     legal = g.legal_actions(s)
-    assert set(legal) == {Recycle(0, 0), Recycle(1, 0), Recycle(2, 0)}
+    # the fallen tile's bot, or an action of any time in the turn (MC-ANYTIME): Forks, the wallet holding 8
+    recycles = {Recycle(0, 0), Recycle(1, 0), Recycle(2, 0)}
+    assert recycles <= set(legal) and all(isinstance(a, Recycle | BuyFork | BuyTruck) for a in legal)
+    assert any(isinstance(a, BuyFork) for a in legal)
+    old_game = load(4, shop_recycle="current", anytime="steps_1_3")
+    assert set(old_game.legal_actions(s)) == recycles
+    assert_illegal(old_game, s, BuyFork(0, 0, 0), "MC-SHOP-RECYCLE")
     assert_illegal(g, s, Next(), "MC-SHOP-RECYCLE")
     assert_illegal(g, s, Draw("upgrader"), "MC-SHOP-RECYCLE")
     assert_illegal(g, s, Recycle(4, 0), "MC-RECYCLE")
@@ -1061,7 +1068,12 @@ def test_legal_actions_of_other_phases_are_refused_with_turn_rules():
     assert_illegal(g, fab, Sell(0, B), "MC-TURN-ORDER")
     assert_illegal(g, fab, Buy(0), "MC-TURN-ORDER")
     assert_illegal(g, samples[Phase.PLACE], Sell(0, B), "MC-PLACE")
-    assert_illegal(g, samples[Phase.PLACE], BuyFork(0, 1, 0), "MC-PLACE")
+    waiting = samples[Phase.PLACE]
+    forked = g.apply(waiting, BuyFork(0, 1, 0))  # MC-ANYTIME: a Fork while the bought tile waits
+    assert forked.phase is Phase.PLACE and forked.pending == waiting.pending
+    assert forked.seats[0].wallet == waiting.seats[0].wallet - 1 and forked.seats[0].factory.at(0, 1).kind == "fork"
+    old_reading = load(3, anytime="steps_1_3")
+    assert_illegal(old_reading, samples[Phase.PLACE], BuyFork(0, 1, 0), "MC-PLACE")
     assert_illegal(g, samples[Phase.DRAW], Next(), "MC-CHANCE")
     assert_illegal(g, samples[Phase.DRAW], Reveal(3), "MC-CHANCE")
     assert_illegal(g, samples[Phase.REVEAL], Reveal(99), "MC-CHANCE")

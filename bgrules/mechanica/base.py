@@ -75,6 +75,9 @@ class MechanicaBase(GameBase):
     extras_target: int
     double_rotation: bool
     fork_price: int
+    _anytime_waits: bool
+    """MC-ANYTIME (``anytime = "every_step"``): the anytime actions are offered while a bought tile waits
+    (phase PLACE) and while a fallen tile is recycled (phase RECYCLE) too."""
     _board_memo: dict[tuple[object, ...], BoardOptions]
     _truck_prices: dict[tuple[str, str], int]
     _buys: tuple[Any, ...]

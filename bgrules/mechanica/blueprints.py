@@ -125,8 +125,10 @@ class BlueprintRoom(MechanicaBase):
 
     def _complete_uncached(self, state: MechanicaState, seat: Seat) -> list[Complete]:
         """MC-BP-COMPLETE, MC-BP-ONCE: each face-up card not yet completed by the player, taken every way
-        the trucks allow."""
+        the trucks allow; MC-BP-MATCH: under ``blueprint_match = "whole"`` only a card matching the whole
+        load of the trucks."""
         out: list[Complete] = []
+        whole = self.variant.rulings.blueprint_match == "whole"
         loads = [t.load for t in seat.factory.dock]
         on_trucks = [sum(load.count(g) for load in loads) for g in Bot]
         for pile in range(PILES):
@@ -134,6 +136,8 @@ class BlueprintRoom(MechanicaBase):
             if card_id is None or card_id in seat.completed:
                 continue
             if any(have < need for have, need in zip(on_trucks, self.cards[card_id].needs, strict=True)):
+                continue
+            if whole and tuple(on_trucks) != self.cards[card_id].needs:  # MC-BP-MATCH: the whole load
                 continue
             per_grade: list[list[tuple[tuple[int, Bot], ...]]] = []
             for grade, need in zip(Bot, self.cards[card_id].needs, strict=True):
@@ -186,8 +190,9 @@ class BlueprintRoom(MechanicaBase):
         )
 
     def _complete(self, state: MechanicaState, seat: Seat, action: Complete) -> MechanicaState:
-        """MC-BP-COMPLETE: the bots taken go back to the stock and the card pays into the vault; MC-BP-ONCE;
-        MC-BP-TURN: the face-up cards turn sideways."""
+        """MC-BP-COMPLETE: the bots taken go back to the stock and the card pays into the vault; MC-BP-MATCH:
+        by default they may be a part of the trucks' load, under ``blueprint_match = "whole"`` they must be
+        all of it; MC-BP-ONCE; MC-BP-TURN: the face-up cards turn sideways."""
         if action.pile not in range(PILES) or state.bp_top[action.pile] is None:
             raise IllegalAction("MC-BP-COMPLETE", f"pile {action.pile} shows no Blueprint")
         card_id = state.bp_top[action.pile]
@@ -207,6 +212,12 @@ class BlueprintRoom(MechanicaBase):
             load = list(dock[row].load)
             load.remove(bot)
             dock[row] = evolve(dock[row], load=tuple(load))
+        if self.variant.rulings.blueprint_match == "whole" and any(t.load for t in dock):
+            left = sum(len(t.load) for t in dock)
+            raise IllegalAction(
+                "MC-BP-MATCH",
+                f"the trucks carry {left} bot(s) more than Blueprint {card_id} shows; the whole load must match it",
+            )
         stock = tuple(state.stock[g] + given[g] for g in range(3))
         factory = evolve(seat.factory, dock=tuple(dock))
         if self.variant.rulings.blueprint_turn == "both":

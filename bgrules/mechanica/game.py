@@ -78,6 +78,8 @@ ACTION_TYPES: tuple[type, ...] = (
     Reveal,
 )
 _NEXT = Next()
+ANYTIME_TYPES = (BuyFork, BuyTruck, Complete, Demolish, DemolishFabricator)
+"""MC-ANYTIME: the actions allowed at any time during one's own turn."""
 
 
 class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
@@ -106,6 +108,7 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
             raise InputError(
                 "variant", f"bots_per_grade {self.variant.rulings.bots_per_grade} is too small for {players} players"
             )
+        self._anytime_waits = rulings.anytime == "every_step"
         self._board_memo = {}
         self._truck_prices = self._price_table()
         self._buys = tuple(Buy(i) for i in range(len(self.prices)))
@@ -192,9 +195,11 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
             return decisions(state.run, self.variant)
         seat = state.seats[state.gifts[0][0] if phase is Phase.GIFT else state.current]
         if phase is Phase.PLACE:
-            return tuple(self._place_options(state, seat.factory))
+            waiting: tuple[Any, ...] = tuple(self._place_options(state, seat.factory))
+            return waiting + self._anytime_options(state, seat) if self._anytime_waits else waiting
         if phase is Phase.RECYCLE:
-            return tuple(self._recycle_options(seat.factory))
+            waiting = tuple(self._recycle_options(seat.factory))
+            return waiting + self._anytime_options(state, seat) if self._anytime_waits else waiting
         if phase is Phase.GIFT:
             _player, declared = state.gifts[0]
             return (
@@ -226,8 +231,12 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
             assert state.run is not None
             return self._settle(evolve(state, run=decide(state.run, self.variant, action)))
         if phase is Phase.PLACE:
+            if self._anytime_waits and isinstance(action, ANYTIME_TYPES):  # MC-ANYTIME, every step
+                return self._anytime(state, action)
             return self._settle(self._place(state, action))
         if phase is Phase.RECYCLE:
+            if self._anytime_waits and isinstance(action, ANYTIME_TYPES):  # MC-ANYTIME, every step
+                return self._anytime(state, action)
             return self._settle(self._recycle_fallen(state, action))
         if phase is Phase.GIFT:
             return self._settle(self._gift(state, action))
@@ -239,7 +248,7 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
             return self._buy(state, action)
         if isinstance(action, Fabricate):
             return self._settle(self._fabricate(state, action))
-        if isinstance(action, BuyFork | BuyTruck | Complete | Demolish | DemolishFabricator):
+        if isinstance(action, ANYTIME_TYPES):
             return self._anytime(state, action)
         raise IllegalAction("MC-TURN-ORDER", f"{action!r} is not an action of this step ({phase.value})")
 

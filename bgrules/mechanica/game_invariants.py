@@ -122,6 +122,12 @@ def _has(game: MechanicaGame, factory: Factory, effect: Effect) -> bool:
     return any(p is not None and cat.tile(p.kind).effect is effect for p in factory.floor)
 
 
+def _anytime_phases(game: MechanicaGame) -> tuple[Phase, ...]:
+    """MC-ANYTIME: the phases in which the current player may buy a Fork or a truck or complete a Blueprint."""
+    steps = (Phase.SELL, Phase.BUY, Phase.FABRICATE)
+    return (*steps, Phase.PLACE, Phase.RECYCLE) if game.variant.rulings.anytime == "every_step" else steps
+
+
 def wallet_changes(game: MechanicaGame, before: MechanicaState, action: Any, after: MechanicaState) -> str | None:
     """MC-SELL, MC-SHOP-BUY, MC-FORK-BUY, MC-TRUCK-BUY, MC-FLIGHT-JUMP: a wallet changes only by a sale, a
     purchase at its printed price, or, in a workday run, flight-jump coins (with a Flight Tester)."""
@@ -129,7 +135,7 @@ def wallet_changes(game: MechanicaGame, before: MechanicaState, action: Any, aft
     for i, (b, a) in enumerate(zip(before.seats, after.seats, strict=True)):
         delta = a.wallet - b.wallet
         expected = 0
-        if i == before.current and before.phase in (Phase.SELL, Phase.BUY, Phase.FABRICATE):
+        if i == before.current and before.phase in _anytime_phases(game):
             if isinstance(action, Sell):
                 expected = cat.sale(action.bot)
             elif isinstance(action, Buy):
@@ -153,11 +159,7 @@ def vault_changes(game: MechanicaGame, before: MechanicaState, action: Any, afte
     for i, (b, a) in enumerate(zip(before.seats, after.seats, strict=True)):
         delta = a.vault - b.vault
         expected = 0
-        if (
-            isinstance(action, Complete)
-            and i == before.current
-            and before.phase in (Phase.SELL, Phase.BUY, Phase.FABRICATE)
-        ):
+        if isinstance(action, Complete) and i == before.current and before.phase in _anytime_phases(game):
             card = before.bp_top[action.pile]
             expected = game.cards[card].value if card is not None else 0
         if delta == expected:

@@ -54,6 +54,13 @@ class Rulings:
     """MC-END-TIE: tied players share the win (the seed gives no tie-break) or the most money in hand wins."""
     shop_recycle: Literal["current", "none"] = "current"
     """MC-SHOP-RECYCLE: a tile falling into the Recycler makes its bot for the player whose turn it is, or none."""
+    anytime: Literal["every_step", "steps_1_3"] = "every_step"
+    """MC-ANYTIME: the actions of "any time during your turn" (手番中にいつでも: Forks, trucks, Blueprints,
+    demolishing) are legal at every decision of one's own turn, while a bought tile waits to be placed and
+    while a fallen tile is recycled included (the seed), or only in steps 1-3 outside those waits (0.3.0)."""
+    blueprint_match: Literal["part", "whole"] = "part"
+    """MC-BP-MATCH: a Blueprint's bots are a part of the trucks' load, the rest staying on (``part``), or the
+    bots on all the player's trucks together must be exactly the card's combination (``whole``)."""
 
 
 @attrs.frozen

@@ -159,3 +159,10 @@ def test_find_loop_none_on_a_board_without_cycles() -> None:
     """MC-MOVE-LOOP: belts and a Fork whose exits both lead on east have no cycle."""
     f = F("hole | . . . . | truck\nbasic | . FK0 . . | truck\nhole | . . . . | truck\n")
     assert find_loop(f, V) is None
+
+
+def test_find_loop_finds_a_cycle_through_its_first_node() -> None:
+    """MC-MOVE-LOOP: a ring of four Gift Wrappers whose first node in search order, (0,0) entered heading
+    north, is itself on the cycle: the search must recognise its own starting node when the path returns."""
+    ring = F("hole | GW0 GW1 . . | truck\nbasic | GW3 GW2 . . | truck\nhole | . . . . | truck\n")
+    assert find_loop(ring, V) == "(0,0)N -> (0,1)E -> (1,1)S -> (1,0)W"

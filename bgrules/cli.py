@@ -237,6 +237,12 @@ def clarify(files: tuple[Path, ...], as_json: bool, junit_xml: Path | None) -> N
 @click.option("--option", "-o", "options", multiple=True, help="game option key=value")
 @click.option("--depth", default=60, show_default=True, help="the longest action sequence searched")
 @click.option("--nodes", default=20_000, show_default=True, help="the most positions searched")
+@click.option(
+    "--max-rounds",
+    type=int,
+    default=None,
+    help="the runner's round cap for games that count rounds (default: the game's own, 40 for botfactory)",
+)
 @click.option("--json", "as_json", is_flag=True)
 @_guard
 def diff(
@@ -246,6 +252,7 @@ def diff(
     options: tuple[str, ...],
     depth: int,
     nodes: int,
+    max_rounds: int | None,
     as_json: bool,
 ) -> None:
     """Find the shortest action sequence whose outcome differs between two rulings (two --variant files)."""
@@ -261,6 +268,7 @@ def diff(
         options=_parse_options(options),
         max_depth=depth,
         max_nodes=nodes,
+        max_rounds=max_rounds,
     )
     if as_json:
         click.echo(json.dumps(to_json(result), indent=2, default=str))
@@ -301,6 +309,13 @@ def _game_predicates(game_name: str, players: int, specs_dir: Path) -> list[tupl
 @click.option("--variant", type=click.Path(path_type=Path), default=None)
 @click.option("--option", "-o", "options", multiple=True, help="game option key=value, e.g. -o days=4")
 @click.option("--check/--no-check", default=True, show_default=True, help="check every invariant at every step")
+@click.option(
+    "--max-rounds",
+    type=int,
+    default=None,
+    help="the runner's round cap for games that count rounds: a game not over by then is truncated "
+    "(default: the game's own, 40 for botfactory)",
+)
 @click.option("--specs", "specs_dir", type=click.Path(path_type=Path), default=Path("specs"), show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 @_guard
@@ -312,16 +327,19 @@ def simulate(
     variant: Path | None,
     options: tuple[str, ...],
     check: bool,
+    max_rounds: int | None,
     specs_dir: Path,
     as_json: bool,
 ) -> None:
-    """Play random legal games, checking the game's invariants at every step, and summarise them."""
-    from bgrules.core.playout import walk
+    """Play random legal games, checking the game's invariants at every step, and summarise them. Games the
+    runner cuts short (its step bound, or its round cap) count as ``truncated``."""
+    from bgrules.core.playout import round_cap, walk
     from bgrules.core.registry import load_game
 
     if n_games < 1:
         raise InputError("--games", "play at least one game")
     game = load_game(game_name, players=players, variant=str(variant) if variant else None, **_parse_options(options))
+    cap = round_cap(game, max_rounds)
     preds = _game_predicates(game_name, game.players, specs_dir) if check else []
     step_preds = [p for p in preds if p[1] != "game"]
     game_preds = [p for p in preds if p[1] == "game"]
@@ -336,7 +354,7 @@ def simulate(
         for s in range(seed, seed + n_games):
             steps = 0
             state = game.initial_state()
-            for before, action, after in walk(game, s):
+            for before, action, after in walk(game, s, max_rounds=cap):
                 steps += 1
                 for spec_id, kind, pred in step_preds:
                     msg = pred(game, after) if kind == "state" else pred(game, before, action, after)
@@ -373,6 +391,7 @@ def simulate(
         },
         "win_rate_by_seat": [round(w / n_games, 4) for w in wins],
         "truncated": truncated,
+        "round_cap": cap,
         "invariants_checked": [p[0] for p in preds],
         "invariant_violations": len(violations),
         "violations": violations[:20],

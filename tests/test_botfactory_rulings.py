@@ -9,6 +9,7 @@ import attrs
 import pytest
 from test_botfactory import (
     ASM0,
+    ASM1,
     ASM2,
     FIN1,
     FIN2,
@@ -24,7 +25,20 @@ from test_botfactory import (
     with_spares,
 )
 
-from bgrules.botfactory.state import DrawProject, EndTurn, PayShare, PlacePart, Reserve, Skip, Swap, TakeProject
+from bgrules import InputError
+from bgrules.botfactory import invariants
+from bgrules.botfactory.state import (
+    DrawProject,
+    EndTurn,
+    PayShare,
+    Phase,
+    PlacePart,
+    Reserve,
+    Skip,
+    Swap,
+    TakeProject,
+)
+from bgrules.core.playout import playout
 
 SEPARATE = {"rulings": {"last_space_toll": "separate"}}
 COMBINED = {"rulings": {"last_space_toll": "combined"}}
@@ -207,3 +221,52 @@ def test_one_token_on_a_contract_scores_its_space(mode):
     assert g.contract_score(s, 0) == -2
     late = attrs.evolve(s, reserved=tuple(() if i != 1 else (2, 0) for i in range(4)))
     assert g.contract_score(with_hand(late, 0, done=bots), 0) == 1 + contract.points  # the lower space
+
+
+# --- BF-END: the round cap is a runner's truncation ---------------------------------------------------------
+
+
+def test_the_default_game_has_no_round_cap():
+    g = load(2)
+    assert g.max_rounds is None and g.runner_rounds == 40
+    assert g.info.max_length == load(2, max_rounds=40).info.max_length  # the bound of the runners' 40 rounds
+    assert dict(g.info.parameters)["max_rounds"] == "none"
+
+
+@pytest.mark.parametrize("options", [{}, {"max_rounds": 40}])
+def test_round_forty_ends_only_under_the_games_own_cap(options):
+    g = load(2, **options)
+    s = attrs.evolve(start(g, (ASM1, PROD0)), round=40)
+    s = finish_round(g, s)
+    if options:
+        assert g.is_terminal(s) and s.round == 40
+    else:
+        assert not g.is_terminal(s) and s.round == 41 and s.phase is Phase.MOVE
+
+
+def test_playouts_truncate_at_the_runners_round_cap():
+    g = load(2)
+    p = playout(g, seed=0)
+    assert p.truncated and p.final.round == 41 and p.final.phase is Phase.MOVE
+    short = playout(g, seed=0, max_rounds=2)
+    assert short.truncated and short.final.round == 3 and short.actions == p.actions[: len(short.actions)]
+    capped = playout(load(2, max_rounds=2), seed=0)  # the game's own cap (0.3.0): over and scored
+    assert not capped.truncated and capped.final.round == 2 and capped.final.phase is Phase.OVER
+    with pytest.raises(InputError):
+        playout(g, seed=0, max_rounds=0)
+
+
+@pytest.mark.parametrize("rounds", [0, -1, 2.5, True, "40"])
+def test_bad_round_caps(rounds):
+    with pytest.raises(InputError) as info:
+        load(2, max_rounds=rounds)
+    assert info.value.where == "max_rounds"
+
+
+def test_ends_within_bound_accepts_only_a_truncation_at_the_round_cap():
+    g = load(2)
+    s = attrs.evolve(start(g, (ASM1, PROD0)), round=41, phase=Phase.MOVE)
+    assert invariants.ends_within_bound(g, s, 100) is None
+    assert invariants.ends_within_bound(g, attrs.evolve(s, round=12), 100) is not None  # cut short by steps
+    assert invariants.ends_within_bound(load(2, max_rounds=40), s, 100) is not None  # its own cap must end it
+    assert invariants.ends_within_bound(g, s, g.info.max_length + 1) is not None

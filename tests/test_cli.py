@@ -201,3 +201,20 @@ def test_diff_finds_a_difference_and_refuses_one_variant(tmp_path: Path) -> None
     assert data["found"] is True and "MC-MOVE-OFF" in json.dumps(data)
     code, _, err = run("diff", "--game", "mechanica-factory", "--variant", str(a))
     assert code == 2 and "two variant files" in err
+
+
+def test_simulate_counts_games_truncated_by_its_round_cap() -> None:
+    args = ("simulate", "--game", "botfactory", "--players", "2", "--games", "2", "--json", "--no-check")
+    code, out, _ = run(*args, "--max-rounds", "3")
+    assert code == 0
+    data = json.loads(out)
+    assert data["round_cap"] == 3 and data["truncated"] == 2  # random play builds no bots in 3 rounds
+    assert data["length"]["max"] < 200
+    _, out, _ = run(*args)
+    data = json.loads(out)
+    assert data["round_cap"] == 40 and data["truncated"] == 2  # the default cap for botfactory: 40 rounds
+    _, out, _ = run(*args, "-o", "max_rounds=3")  # the game's own cap (0.3.0): games end, none truncated
+    data = json.loads(out)
+    assert data["round_cap"] is None and data["truncated"] == 0
+    code, _, err = run(*args, "--max-rounds", "0")
+    assert code == 2 and "max_rounds" in err

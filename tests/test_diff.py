@@ -197,3 +197,14 @@ def test_other_malformed_input_is_an_input_error(tmp_path):
         find_difference("mechanica-factory", None, None, max_depth=-1)
     with pytest.raises(InputError):
         find_difference("botfactory", None, {"rulings": {"unpaid_share": 3}}, players=2)
+
+
+def test_the_round_cap_truncates_the_search():
+    # the same readings: no difference; a playout past the cap of 1 round stops and is noted as truncated
+    result = find_difference(
+        "botfactory", None, {"rulings": {}}, players=2, max_depth=200, max_nodes=50, playouts=2, max_rounds=1
+    )
+    assert not result.found
+    assert any("truncated" in note and "round 2" in note for note in result.notes), result.notes
+    with pytest.raises(InputError):
+        find_difference("botfactory", None, None, players=2, max_rounds=0)

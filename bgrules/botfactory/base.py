@@ -39,6 +39,7 @@ class Base(GameBase):
     contracts: dict[int, Contract]
     end_count: int
     max_rounds: int | None
+    runner_rounds: int | None
     _chance_memo: dict[tuple[Any, ...], tuple[tuple[Any, Fraction], ...]]
 
     def colour(self, name: str) -> int:

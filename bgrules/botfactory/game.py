@@ -48,7 +48,20 @@ from bgrules.botfactory.variant import BotFactoryVariant, load_variant
 from bgrules.core.errors import InputError
 from bgrules.core.protocol import CHANCE, GameInfo, Mover
 
-__all__ = ["ACTION_TYPES", "ASSEMBLY", "FINANCE", "GAME_NAME", "PRODUCTION", "PROJECT", "BotFactoryGame"]
+__all__ = [
+    "ACTION_TYPES",
+    "ASSEMBLY",
+    "FINANCE",
+    "GAME_NAME",
+    "PRODUCTION",
+    "PROJECT",
+    "RUNNER_ROUNDS",
+    "BotFactoryGame",
+]
+
+RUNNER_ROUNDS = 40
+"""The round cap runners (playouts, simulate, verify, diff) apply by default to a game without a cap of its
+own (``max_rounds=None``): a game the rules have not ended within it is reported truncated."""
 
 ACTION_TYPES: tuple[type, ...] = (
     TakeTop,
@@ -79,14 +92,23 @@ class BotFactoryGame(RoundFlow):
 
     ACTIONS = ACTION_TYPES
 
-    def __init__(self, players: int = 4, variant: BotFactoryVariant | str | None = None, max_rounds: int = 40) -> None:
+    def __init__(
+        self, players: int = 4, variant: BotFactoryVariant | str | None = None, max_rounds: int | None = None
+    ) -> None:
         if not isinstance(players, int) or not 2 <= players <= 4:
             raise InputError("players", f"{GAME_NAME} is for 2 to 4 players, not {players!r}")
-        if not isinstance(max_rounds, int) or max_rounds < 1:
-            raise InputError("max_rounds", f"max_rounds is a whole number of at least 1, not {max_rounds!r}")
+        if max_rounds is not None and (
+            isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1
+        ):
+            raise InputError("max_rounds", f"max_rounds is a whole number of at least 1 (or none), not {max_rounds!r}")
         self.variant = load_variant(variant)
         self._players = players
         self.max_rounds = max_rounds
+        """BF-END: None (the default) = the seed's ends only; a number = the game also ends, scored, after
+        that round (the reading of 0.3.0, a cap as a rule; clarifications use it for short games)."""
+        self.runner_rounds = RUNNER_ROUNDS if max_rounds is None else None
+        """The runners' default truncation (``bgrules.core.playout.round_cap``): 40 rounds when the game has
+        no cap of its own."""
         c = self.variant.components
         self.c = c
         self.colours = c.colours
@@ -104,7 +126,7 @@ class BotFactoryGame(RoundFlow):
             max_players=4,
             has_chance=True,
             max_length=self._max_length(),
-            parameters=(("players", "4"), ("max_rounds", "40")),
+            parameters=(("players", "4"), ("max_rounds", "none")),
         )
 
     # --- protocol -----------------------------------------------------------------------------------
@@ -112,16 +134,23 @@ class BotFactoryGame(RoundFlow):
     def state_type(self) -> type[BotFactoryState]:
         return BotFactoryState
 
+    def round_of(self, state: BotFactoryState) -> int:
+        """The round being played (1 first): what a runner's round cap reads."""
+        return state.round
+
     def _max_length(self) -> int:
-        """BF-END: at most ``max_rounds`` rounds (a safety cap; see docs). Per round each player moves once
-        and takes a turn whose steps are bounded by the tokens and parts they can spend; Sandra and
-        maintenance draw at most the Wheel, the spares and the Project board."""
+        """BF-END: a bound on the actions of ``max_rounds`` rounds, or (no cap of the game's own) of the
+        runners' default cap of ``RUNNER_ROUNDS`` rounds: the seed's ends give no finite bound, so a game not
+        over by then is truncated (see docs, Termination). Per round each player moves once and takes a
+        turn whose steps are bounded by the tokens and parts they can spend, and takes part in the
+        additional-action windows; Sandra and maintenance draw at most the Wheel, the spares and the
+        Project board."""
         c = self.c
         most = max(max(c.boards.assembly), max(c.boards.production), max(c.boards.project), max(c.boards.finance))
         per_turn = 3 * most + 4 * c.counts.token_cap + 60
         per_round = self._players * (per_turn + 2 + c.counts.part_limit + c.counts.project_limit + 20) + 40
-        assert self.max_rounds is not None
-        return 200 + self.max_rounds * per_round
+        rounds = self.max_rounds if self.max_rounds is not None else RUNNER_ROUNDS
+        return 200 + rounds * per_round
 
     def initial_state(self) -> BotFactoryState:
         c = self.c

@@ -150,10 +150,17 @@ def never_stuck(game: BotFactoryGame, state: BotFactoryState) -> str | None:
 
 
 def ends_within_bound(game: BotFactoryGame, final: BotFactoryState, steps: int) -> str | None:
-    """BF-END: every game ends, within the documented maximum length."""
-    if not game.is_terminal(final):
-        return f"not over after {steps} steps (the bound is {game.info.max_length})"
-    return None
+    """BF-END: every game ends within the documented maximum length; a game without a cap of its own
+    (``max_rounds=None``) may instead be truncated by the runner's round cap (``game.runner_rounds``), but
+    only as its next round begins, within that length: never cut short by the step bound."""
+    if steps > game.info.max_length:
+        return f"{steps} steps, past the bound of {game.info.max_length}"
+    if game.is_terminal(final):
+        return None
+    cap = game.runner_rounds
+    if cap is not None and game.round_of(final) > cap:
+        return None
+    return f"not over after {steps} steps (the bound is {game.info.max_length})"
 
 
 def projects_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:

@@ -36,6 +36,7 @@ import attrs
 
 from bgrules.core.codec import action_to_data, dumps, unstructure
 from bgrules.core.errors import IllegalAction, InputError
+from bgrules.core.playout import past_cap, round_cap
 from bgrules.core.protocol import CHANCE, Game
 from bgrules.core.registry import load_game
 
@@ -190,10 +191,19 @@ def _try_apply(game: Game, state: Any, action: Any) -> tuple[Any, IllegalAction 
 class _Pair:
     """The two games, and the checks made on a pair of states (equal JSON) and on one step from it."""
 
-    def __init__(self, ga: Game, gb: Game, budget: _Budget) -> None:
+    def __init__(self, ga: Game, gb: Game, budget: _Budget, cap: int | None = None) -> None:
         self.ga = ga
         self.gb = gb
         self.budget = budget
+        self.cap = cap
+        """The runner's round cap (``bgrules.core.playout.round_cap``), or None."""
+
+    def capped(self, s: Any) -> bool:
+        """The runner's truncation: ``s`` lies past the round cap (noted once; the search does not go on)."""
+        if not past_cap(self.ga, s, self.cap):
+            return False
+        self.budget.note(f"truncated: a sequence reached round {(self.cap or 0) + 1}, past the round cap")
+        return True
 
     def state_check(self, sa: Any, sb: Any, seq: tuple[Any, ...]) -> _Found | None:
         """Differences visible in a pair of states with equal JSON (whose turn, end, scores)."""
@@ -343,7 +353,7 @@ def _bfs(pair: _Pair, s: Any, max_depth: int, chance_width: int | None) -> tuple
         for node in level:
             if budget.out_of_time():
                 return None, depth, "time"
-            if pair.ga.is_terminal(node.state):
+            if pair.ga.is_terminal(node.state) or pair.capped(node.state):
                 continue
             seq = node.sequence()
             actions, found = pair.options(node.state, seq)
@@ -399,7 +409,7 @@ def _walk(
     for i in range(steps):
         if trail is not None:
             trail.append(s)
-        if pair.ga.is_terminal(s):
+        if pair.ga.is_terminal(s) or pair.capped(s):
             return None
         actions, found = pair.options(s, seq)
         if found is not None:
@@ -542,6 +552,7 @@ def find_difference(
     playouts: int = DEFAULT_PLAYOUTS,
     max_seconds: float = DEFAULT_MAX_SECONDS,
     seed: int = 0,
+    max_rounds: int | None = None,
 ) -> DiffResult:
     """The shortest action sequence from the initial state on which ``variant_a`` and ``variant_b`` of
     ``game_name`` differ observably (see the module docstring).
@@ -550,7 +561,10 @@ def find_difference(
     a TOML path. ``options`` are the game's options (e.g. ``factory``, ``supply``, ``days`` for
     mechanica-factory). ``chance_width``: chance outcomes followed per chance node by the breadth-first
     search, most probable first (None: all). ``playouts``: random playouts tried when the breadth-first
-    search runs out of nodes before ``max_depth`` (0: none). Malformed input raises InputError.
+    search runs out of nodes before ``max_depth`` (0: none). ``max_rounds``: the runner's round cap for
+    games that count rounds (default the game's own, ``bgrules.core.playout.round_cap``): a sequence is not
+    followed into the round after it, and a note says when a search was truncated so. Malformed input
+    raises InputError.
     """
     if not isinstance(max_depth, int) or max_depth < 0:
         raise InputError("max_depth", f"a whole number of at least 0, not {max_depth!r}")
@@ -565,7 +579,7 @@ def find_difference(
     if ga.state_type() is not gb.state_type():
         raise InputError("variant", "the two games do not share a state type")
     budget = _Budget(max_nodes, max_seconds)
-    pair = _Pair(ga, gb, budget)
+    pair = _Pair(ga, gb, budget, round_cap(ga, max_rounds))
     changes = _variant_changes(getattr(ga, "variant", None), getattr(gb, "variant", None))
     base = functools.partial(
         DiffResult,
@@ -589,7 +603,7 @@ def find_difference(
         if found is None:
             bfs_budget = _Budget(max_nodes, max_seconds * BFS_SHARE)
             bfs_budget.notes = budget.notes
-            found, checked, why = _bfs(_Pair(ga, gb, bfs_budget), sa, max_depth, chance_width)
+            found, checked, why = _bfs(_Pair(ga, gb, bfs_budget, pair.cap), sa, max_depth, chance_width)
             budget.nodes += bfs_budget.nodes
     if found is None and why in ("nodes", "time") and playouts > 0:
         rng = random.Random(seed)

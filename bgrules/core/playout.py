@@ -8,6 +8,7 @@ from typing import Any
 
 import attrs
 
+from bgrules.core.errors import InputError
 from bgrules.core.protocol import CHANCE, Game
 
 
@@ -30,13 +31,38 @@ def sample_chance(game: Game, state: Any, rng: random.Random) -> Any:
     return outcomes[-1][0]
 
 
-def walk(game: Game, seed: int, max_steps: int | None = None) -> Iterator[tuple[Any, Any, Any]]:
-    """Yield (state, action, next_state) along one random legal playout from ``seed``."""
+def round_cap(game: Game, max_rounds: int | None = None) -> int | None:
+    """The runner's round cap for ``game``: ``max_rounds`` if given, else the game's own default for
+    runners (``game.runner_rounds``, e.g. Bot Factory without a cap of its own: 40), else None. Only games
+    that count rounds (``game.round_of(state)``) are capped by rounds."""
+    if getattr(game, "round_of", None) is None:
+        return None
+    if max_rounds is not None:
+        if not isinstance(max_rounds, int) or max_rounds < 1:
+            raise InputError("max_rounds", f"a whole number of at least 1, not {max_rounds!r}")
+        return max_rounds
+    cap = getattr(game, "runner_rounds", None)
+    return cap if isinstance(cap, int) else None
+
+
+def past_cap(game: Game, state: Any, cap: int | None) -> bool:
+    """A runner's truncation: the game, not over, has entered round ``cap + 1`` (the rules did not end it
+    within ``cap`` rounds). Such a game is reported truncated, never scored as finished."""
+    return cap is not None and not game.is_terminal(state) and int(game.round_of(state)) > cap  # type: ignore[attr-defined]
+
+
+def walk(
+    game: Game, seed: int, max_steps: int | None = None, max_rounds: int | None = None
+) -> Iterator[tuple[Any, Any, Any]]:
+    """Yield (state, action, next_state) along one random legal playout from ``seed``, at most
+    ``max_steps`` actions (default ``game.info.max_length``) and, for games that count rounds, at most
+    :func:`round_cap` rounds (the runner's truncation: the walk stops as the next round begins)."""
     rng = random.Random(seed)
     state = game.initial_state()
     limit = game.info.max_length if max_steps is None else max_steps
+    cap = round_cap(game, max_rounds)
     for _ in range(limit):
-        if game.is_terminal(state):
+        if game.is_terminal(state) or past_cap(game, state, cap):
             return
         if game.to_move(state) is CHANCE:
             action = sample_chance(game, state, rng)
@@ -49,14 +75,19 @@ def walk(game: Game, seed: int, max_steps: int | None = None) -> Iterator[tuple[
 
 
 def playout(
-    game: Game, seed: int, max_steps: int | None = None, observe: Callable[[Any], None] | None = None
+    game: Game,
+    seed: int,
+    max_steps: int | None = None,
+    observe: Callable[[Any], None] | None = None,
+    max_rounds: int | None = None,
 ) -> Playout:
-    """One random legal game from ``seed``; the same seed gives the same game in any process."""
+    """One random legal game from ``seed``; the same seed gives the same game in any process. A game cut
+    short by ``max_steps`` or the runner's round cap (:func:`round_cap`) is ``truncated``."""
     actions = []
     state = game.initial_state()
     if observe is not None:
         observe(state)
-    for _before, action, after in walk(game, seed, max_steps):
+    for _before, action, after in walk(game, seed, max_steps, max_rounds):
         actions.append(action)
         state = after
         if observe is not None:

@@ -16,7 +16,9 @@ A spec::
 
 Checkers: ``sampled`` plays random legal games from seeds 0..N-1 and checks every state (or
 transition); ``searched`` lets hypothesis choose the actions and shrinks a failure to a short trace.
-A verdict is ``holds`` only for what was checked; the report says how much (its guarantee).
+A verdict is ``holds`` only for what was checked; the report says how much (its guarantee), and how many
+sampled games the runner truncated (its step bound, or its round cap for games that count rounds: budget
+``max_rounds``, default the game's ``runner_rounds``; see ``bgrules.core.playout.round_cap``).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import attrs
 
 from bgrules.core.codec import read_toml
 from bgrules.core.errors import BgrulesError, InputError
-from bgrules.core.playout import sample_chance, walk
+from bgrules.core.playout import past_cap, round_cap, sample_chance, walk
 from bgrules.core.protocol import CHANCE, Game
 from bgrules.core.registry import load_game
 from bgrules.core.report import Report
@@ -66,6 +68,8 @@ class Budget:
     examples: int = 40
     max_steps: int = 400
     seed: int = 0
+    max_rounds: int | None = None
+    """The runner's round cap for games that count rounds (None: the game's default, ``runner_rounds``)."""
     forced: bool = False
     """True: ignore the specs' own budgets (a caller asked for these figures)."""
 
@@ -85,8 +89,8 @@ def _spec_from(entry: Any, where: str) -> Spec:
     if entry["kind"] == "game" and "searched" in entry["checkers"]:
         raise InputError(where, "a 'game' spec (checked on whole games) takes the sampled checker only")
     budget = entry.get("budget", {})
-    if not isinstance(budget, dict) or set(budget) - {"games", "examples", "max_steps"}:
-        raise InputError(where, "budget is a table of games, examples, max_steps")
+    if not isinstance(budget, dict) or set(budget) - {"games", "examples", "max_steps", "max_rounds"}:
+        raise InputError(where, "budget is a table of games, examples, max_steps, max_rounds")
     for key, value in budget.items():
         if not (isinstance(value, int) and value > 0) and not (key == "max_steps" and value == "game"):
             raise InputError(
@@ -161,6 +165,7 @@ def check_sampled(spec: Spec, game: Game, budget: Budget) -> Report:
     pred = resolve_predicate(spec.predicate, spec.source)
     start = time.perf_counter()
     states = 0
+    truncated = 0
     for seed in range(budget.seed, budget.seed + budget.games):
         trace: list[str] = []
         if spec.kind == "state":
@@ -168,7 +173,7 @@ def check_sampled(spec: Spec, game: Game, budget: Budget) -> Report:
             if msg:
                 return _violated(spec, "sampled", start, f"seed {seed}, initial state: {msg}", ())
         final = None
-        for before, action, after in walk(game, seed, budget.max_steps):
+        for before, action, after in walk(game, seed, budget.max_steps, budget.max_rounds):
             trace.append(repr(action))
             states += 1
             final = after
@@ -177,13 +182,20 @@ def check_sampled(spec: Spec, game: Game, budget: Budget) -> Report:
             msg = _check_step(spec.kind, pred, game, before, action, after)
             if msg:
                 return _violated(spec, "sampled", start, f"seed {seed}, step {len(trace)}: {msg}", tuple(trace))
+        last = final if final is not None else game.initial_state()
+        if not game.is_terminal(last):
+            truncated += 1
         if spec.kind == "game":
-            msg = pred(game, final if final is not None else game.initial_state(), len(trace))
+            msg = pred(game, last, len(trace))
             if msg:
                 return _violated(spec, "sampled", start, f"seed {seed}, after {len(trace)} steps: {msg}", tuple(trace))
     guarantee = (
         f"sampled: {budget.games} random games (seeds {budget.seed}-{budget.seed + budget.games - 1}), {states} states"
     )
+    if truncated:
+        cap = round_cap(game, budget.max_rounds)
+        at = f"{budget.max_steps} steps" + (f" or {cap} rounds" if cap is not None else "")
+        guarantee += f"; {truncated} game(s) truncated by the runner at {at}"
     return Report(
         spec.id,
         "spec",
@@ -282,6 +294,7 @@ def check_searched(spec: Spec, game: Game, budget: Budget) -> Report:
     pred = resolve_predicate(spec.predicate, spec.source)
     start = time.perf_counter()
     found: dict[str, Any] = {}
+    cap = round_cap(game, budget.max_rounds)
 
     @settings(
         max_examples=budget.examples,
@@ -300,7 +313,7 @@ def check_searched(spec: Spec, game: Game, budget: Budget) -> Report:
             found.update(actions=actions)
             raise AssertionError("initial state")
         for _ in range(budget.max_steps):
-            if game.is_terminal(state):
+            if game.is_terminal(state) or past_cap(game, state, cap):
                 return
             if game.to_move(state) is CHANCE:
                 outcomes = game.chance_outcomes(state)
@@ -321,7 +334,9 @@ def check_searched(spec: Spec, game: Game, budget: Budget) -> Report:
         return _violated(
             spec, "searched", start, f"shrunk to {len(actions)} step(s): {message}", tuple(repr(a) for a in actions)
         )
-    guarantee = f"searched: {budget.examples} hypothesis examples of up to {budget.max_steps} steps"
+    guarantee = f"searched: {budget.examples} hypothesis examples of up to {budget.max_steps} steps" + (
+        f" within {cap} rounds" if cap is not None else ""
+    )
     return Report(
         spec.id,
         "spec",

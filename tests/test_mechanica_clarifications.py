@@ -1,0 +1,102 @@
+"""The Mechanica clarifications of issue 8 depend on what they clarify: switching the ruling (or, for the
+two-bot consequence of the assumed data, correcting the data) makes a witness fail."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bgrules
+from bgrules.core import clarify
+from bgrules.core.clarify import check_clarification, clarification_from_data
+
+DIRECTORY = Path(__file__).resolve().parents[1] / "specs" / "clarifications"
+
+
+def _data(name: str) -> dict[str, Any]:
+    data = tomllib.loads((DIRECTORY / name).read_text("utf-8"))
+    data["property"] = []
+    return data
+
+
+def _verdicts(data: dict[str, Any], name: str) -> dict[str, str]:
+    reports = check_clarification(clarification_from_data(data, name))
+    return {r.id.split("/", 1)[1]: r.verdict for r in reports if r.checker == "witness"}
+
+
+@pytest.mark.parametrize(
+    ("name", "other"),
+    [
+        ("mc-anytime.toml", {"anytime": "steps_1_3"}),
+        ("mc-blueprint-match.toml", {"blueprint_match": "whole"}),
+    ],
+)
+def test_switching_the_ruling_makes_the_files_own_witnesses_fail(name: str, other: dict[str, Any]) -> None:
+    data = _data(name)
+    assert set(_verdicts(data, name).values()) == {"holds"}
+    own = {w["name"] for w in data["witness"] if not set(w.get("ruling", {})) & set(other)}
+    data["ruling"] = {**data.get("ruling", {}), **other}
+    verdicts = _verdicts(data, name)
+    assert own and all(verdicts[w] == "violated" for w in own), verdicts
+
+
+@pytest.mark.parametrize(
+    ("name", "key", "both"),
+    [
+        ("mc-anytime.toml", "anytime", set()),
+        # an exact load completes the card under both readings: the witness shows "whole" still allows it
+        ("mc-blueprint-match.toml", "blueprint_match", {"whole-an-exact-load-completes"}),
+    ],
+)
+def test_the_other_readings_witnesses_fail_under_the_default(name: str, key: str, both: set[str]) -> None:
+    data = _data(name)
+    theirs = [w["name"] for w in data["witness"] if key in w.get("ruling", {})]
+    assert theirs
+    for w in data["witness"]:
+        w.pop("ruling", None)
+    verdicts = _verdicts(data, name)
+    assert {w for w in theirs if verdicts[w] == "violated"} == set(theirs) - both, verdicts
+    assert all(verdicts[w] == "holds" for w in both)
+
+
+def _with_tiles(monkeypatch: pytest.MonkeyPatch, tiles: dict[str, Any]) -> None:
+    """Load the clarification's game with corrected tile data (what a box holder's variant file would do)."""
+
+    def make(c_game: str, players: int | None, ruling: Any, options: Any) -> Any:
+        return bgrules.load_game(c_game, players=players, variant={"rulings": dict(ruling), "tiles": tiles}, **options)
+
+    monkeypatch.setattr(clarify, "_make_game", make)
+
+
+def test_two_bots_witnesses_hold_on_the_assumed_data() -> None:
+    assert set(_verdicts(_data("mc-two-bots.toml"), "mc-two-bots.toml").values()) == {"holds"}
+
+
+def test_a_corrected_truck_capacity_shows_which_two_bot_witnesses_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The printed truck's capacity 1 is assumed: were it 2, the printed-truck witnesses fail (both bots
+    delivered) and the Big Truck, Upgrader and Fork witnesses still hold."""
+    _with_tiles(monkeypatch, {"truck": {"capacity": 2}})
+    verdicts = _verdicts(_data("mc-two-bots.toml"), "mc-two-bots.toml")
+    assert verdicts == {
+        "advanced-printed-truck-one-destroyed": "violated",
+        "advanced-big-truck-both-delivered": "violated",  # it counts the run's collisions: row 0 has none now
+        "static-charger-printed-truck-one-destroyed": "violated",
+        "static-charger-big-truck-both-delivered": "holds",
+        "advanced-a-one-bot-hole-on-the-way": "holds",
+        "advanced-a-fork-parts-them": "holds",
+    }
+
+
+def test_a_second_hole_leaving_north_is_destroyed_by_the_start_zone_geometry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A corrected Advanced Fabricator whose second hole leaves north: the model launches Start Zone bots
+    west of column 0, so that bot leaves the floor (MC-MOVE-OFF) - the Big Truck witness fails with one
+    bot destroyed, which is what docs/rules/mechanica.md warns a box holder of."""
+    _with_tiles(
+        monkeypatch, {"advanced_fabricator": {"edges": ["exit", "exit", "flat", "flat"], "outputs": ["E", "N"]}}
+    )
+    verdicts = _verdicts(_data("mc-two-bots.toml"), "mc-two-bots.toml")
+    assert verdicts["advanced-big-truck-both-delivered"] == "violated"
+    assert verdicts["static-charger-big-truck-both-delivered"] == "holds"

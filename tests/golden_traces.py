@@ -25,6 +25,7 @@ OLD_READINGS: dict[str, dict[str, Any]] = {
                 "last_space_toll": "combined",
                 "project_clear_out": "bottom_space",
                 "reservation_tokens": "whole_cost",
+                "additional_actions": "own_turn",
             }
         },
         "options": {"max_rounds": 40},

@@ -239,6 +239,8 @@ def quiet(game, s, chance=None):
         return game.apply(s, chance(s) if chance else game.chance_outcomes(s)[0][0])
     if s.phase is Phase.DISCARD:
         return game.apply(s, game.legal_actions(s)[0])
+    if s.window:  # an additional-action window (additional_actions = "any_time"): pass
+        return game.apply(s, EndTurn())
     if s.turn.prompt or s.turn.main in ("share", "extra"):
         return game.apply(s, Skip())
     return game.apply(s, EndTurn())
@@ -1535,11 +1537,13 @@ def _signature(g, s):
     if mover is None or mover is CHANCE or s.phase is not Phase.ACTION:
         return (s.phase, mover is CHANCE, s.draws[0][0] if s.draws else None)
     turn = s.turn
+    if s.window:  # an additional-action window between turns
+        return (s.phase, g.spaces[s.workers[mover]][0], "window", (), s.index >= g.players)
     return (s.phase, g.spaces[s.workers[mover]][0], turn.main, turn.prompt[:1], turn.left > 0)
 
 
 def _sample_states(players, seeds):
-    g = load(players)
+    g = load(players, max_rounds=40)  # whole games: the game's own cap ends those the bots do not
     samples = {}
     for seed in seeds:
         player = _Eager(g, seed)

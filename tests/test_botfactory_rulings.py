@@ -14,6 +14,7 @@ from test_botfactory import (
     FIN1,
     FIN2,
     PROD0,
+    PROD1,
     PROJ0,
     assert_illegal,
     check,
@@ -25,18 +26,24 @@ from test_botfactory import (
     with_spares,
 )
 
-from bgrules import InputError
+import bgrules
+from bgrules import CHANCE, InputError
 from bgrules.botfactory import invariants
 from bgrules.botfactory.state import (
+    DiscardPart,
+    DrawPart,
     DrawProject,
     EndTurn,
+    Exchange,
     PayShare,
     Phase,
     PlacePart,
     Reserve,
+    Rotate,
     Skip,
     Swap,
     TakeProject,
+    Trade,
 )
 from bgrules.core.playout import playout
 
@@ -270,3 +277,123 @@ def test_ends_within_bound_accepts_only_a_truncation_at_the_round_cap():
     assert invariants.ends_within_bound(g, attrs.evolve(s, round=12), 100) is not None  # cut short by steps
     assert invariants.ends_within_bound(load(2, max_rounds=40), s, 100) is not None  # its own cap must end it
     assert invariants.ends_within_bound(g, s, g.info.max_length + 1) is not None
+
+
+# --- BF-ADDITIONAL: additional actions at any time ----------------------------------------------------------
+
+OWN_TURN = {"rulings": {"additional_actions": "own_turn"}}
+TRADE_PARTS = ("blue-head", "green-legs", "red-torso")
+
+
+def test_the_default_offers_additional_actions_between_turns():
+    assert load(2).variant.rulings.additional_actions == "any_time"
+
+
+def _three_players(variant=None):
+    """Round 1: seat 0 on Assembly, seat 1 on Projects, seat 2 on Production with three parts to trade."""
+    g = load(3, variant=variant)
+    s = start(g, (ASM0, PROJ0, PROD0))
+    return g, with_hand(s, 2, parts=TRADE_PARTS)
+
+
+def test_a_window_after_a_turn_for_a_player_still_to_act():
+    g, s = _three_players()
+    s = g.apply(s, EndTurn())  # seat 0's turn ends; seat 1 acts next, but seat 2 may trade now
+    assert s.window == (2,) and s.turn is None and g.to_move(s) == 2 and s.index == 1
+    legal = g.legal_actions(s)
+    assert legal[-1] == EndTurn() and all(isinstance(a, Trade) for a in legal[:-1]) and len(legal) == 5
+    assert_illegal(g, s, Rotate(), "BF-ADDITIONAL")  # no main action in a window
+    assert_illegal(g, s, PlacePart("red-torso", "red"), "BF-ADDITIONAL")
+    assert_illegal(g, s, Trade(("blue-head", "blue-head", "red-torso"), "red"), "BF-PROD-TRADE")
+    s = g.apply(s, Trade(TRADE_PARTS, "red"))
+    assert g.to_move(s) is CHANCE
+    s = resolve(g, s, DrawPart("legs"))
+    # one part left: nothing more to trade, the window closes by itself and seat 1's turn begins
+    assert s.window == () and s.turn is not None and g.to_move(s) == 1 and s.hands[2].parts == ("red-legs",)
+    check(g, s)
+
+
+def test_passing_a_window_keeps_the_hand():
+    g, s = _three_players()
+    s = g.apply(g.apply(s, EndTurn()), EndTurn())  # seat 0 ends, seat 2 passes its window
+    assert g.to_move(s) == 1 and s.turn is not None and s.hands[2].parts == TRADE_PARTS
+
+
+def test_own_turn_offers_no_window():
+    g, s = _three_players(OWN_TURN)
+    s = g.apply(s, EndTurn())
+    assert s.window == () and g.to_move(s) == 1 and s.turn is not None
+
+
+def test_no_window_for_the_player_who_just_ended_nor_the_next():
+    g = load(3)
+    s = start(g, (PROD0, PROJ0, ASM0))
+    s = with_hand(s, 0, parts=TRADE_PARTS)  # seat 0 could trade, but its turn has just ended
+    s = with_hand(s, 1, parts=TRADE_PARTS)  # seat 1 could too, but acts next
+    s = g.apply(s, EndTurn())
+    assert s.window == () and g.to_move(s) == 1
+
+
+def _round_two_with_a_spare(variant=None):
+    """Round 2, Sandra on Production: seat 0 on Assembly with a token and a part, a spare on the board;
+    seat 1 on Finance."""
+    g = load(2, variant=variant)
+    s = start(g, (ASM1, FIN1), sandra=PROD0, tokens=2, parts=("red-head",))
+    s = attrs.evolve(with_spares(s, ["blue-legs", None]), round=2)
+    return g, s
+
+
+def test_windows_before_sandra_and_before_maintenance():
+    g, s = _round_two_with_a_spare()
+    s = g.apply(s, EndTurn())  # seat 0 ends; seat 1 is next: no window
+    assert g.to_move(s) == 1 and s.turn is not None
+    s = g.apply(s, EndTurn())  # the last turn: a window before Sandra, for seat 0
+    assert s.window == (0,) and s.index == 2 and g.to_move(s) == 0
+    assert Swap("red-head", 0) in g.legal_actions(s)
+    s = g.apply(s, EndTurn())  # seat 0 passes; Sandra (Production, the Wheel full) acts; a window again
+    assert s.window == (0,) and s.index == 3 and g.to_move(s) == 0
+    s = g.apply(s, Swap("red-head", 0))
+    assert s.hands[0].parts == ("blue-legs",) and s.spares == ("red-head", None) and s.hands[0].tokens == 1
+    assert s.window == (0,)  # any number of times: blue-legs may go back for red-head
+    s = g.apply(s, EndTurn())
+    assert s.window == () and (g.to_move(s) is CHANCE or s.phase is Phase.MOVE)  # maintenance
+    check(g, s)
+
+
+def test_own_turn_goes_from_the_last_turn_to_maintenance():
+    g, s = _round_two_with_a_spare(OWN_TURN)
+    s = g.apply(g.apply(s, EndTurn()), EndTurn())
+    assert s.window == () and (g.to_move(s) is CHANCE or s.phase is Phase.MOVE)
+
+
+@pytest.mark.parametrize(("ruling", "offered"), [("nothing", False), ("additional_only", True)])
+def test_a_player_on_sandras_board_and_the_unpaid_toll(ruling, offered):
+    g = load(3, variant={"rulings": {"unpaid_share": ruling}})
+    s = start(g, (ASM0, PROJ0, PROD1), sandra=PROD0)
+    s = with_hand(s, 2, parts=TRADE_PARTS)
+    s = g.apply(s, EndTurn())
+    assert (s.window == (2,)) is offered
+    assert g.to_move(s) == (2 if offered else 1)
+
+
+def test_a_discard_in_a_window_is_the_window_players():
+    g = load(3)
+    s = start(g, (ASM0, PROD0, PROJ0))
+    parts = ("blue-head", "green-legs", "red-torso", "yellow-head", "blue-legs")
+    s = with_hand(s, 2, parts=parts, projects=("red", "blue"))
+    s = g.apply(s, EndTurn())
+    assert s.window == (2,)
+    s = g.apply(s, Exchange(("blue", "red"), "head"))  # a sixth part: over the limit
+    assert s.phase is Phase.DISCARD and g.to_move(s) == 2
+    s = g.apply(s, DiscardPart("any-head"))
+    assert s.phase is Phase.ACTION and len(s.hands[2].parts) == 5
+    assert g.to_move(s) == 1 and s.window == ()  # nothing left to exchange: seat 1's turn
+    check(g, s)
+
+
+def test_window_states_write_and_read_back_and_old_states_do_not_mention_it():
+    g, s = _three_players()
+    assert "window" not in bgrules.dumps(s)
+    w = g.apply(s, EndTurn())
+    text = bgrules.dumps(w)
+    assert '"window":[2]' in text and bgrules.loads(g, text) == w

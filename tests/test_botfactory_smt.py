@@ -120,7 +120,7 @@ def _uncapped_gain(self: BotFactoryGame, state: Any, seat: int, n: int) -> Any:
 def test_conformance_catches_a_broken_gain(monkeypatch: pytest.MonkeyPatch) -> None:
     """The tie is real: a game whose _gain ignores the cap and the supply disagrees with the encoding."""
     monkeypatch.setattr(BotFactoryGame, "_gain", _uncapped_gain)
-    seen = smt.conformance(BotFactoryGame(players=4, variant={"counts": {"start_tokens": 8}}), [0], max_steps=300)
+    seen = smt.conformance(BotFactoryGame(players=4, variant={"counts": {"start_tokens": 8}}), [0, 1], max_steps=300)
     assert any("gain" in p and "not a step of the encoding" in p for p in seen.problems)
 
 

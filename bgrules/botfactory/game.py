@@ -149,6 +149,9 @@ class BotFactoryGame(RoundFlow):
         most = max(max(c.boards.assembly), max(c.boards.production), max(c.boards.project), max(c.boards.finance))
         per_turn = 3 * most + 4 * c.counts.token_cap + 60
         per_round = self._players * (per_turn + 2 + c.counts.part_limit + c.counts.project_limit + 20) + 40
+        if self.variant.rulings.additional_actions == "any_time":  # BF-ADDITIONAL: n + 1 windows a round
+            n = self._players
+            per_round += n * ((n + 1) + 2 * (c.counts.token_cap + c.counts.part_limit + c.counts.project_limit))
         rounds = self.max_rounds if self.max_rounds is not None else RUNNER_ROUNDS
         return 200 + rounds * per_round
 
@@ -201,6 +204,8 @@ class BotFactoryGame(RoundFlow):
             return state.discarder
         if state.phase is Phase.PICK:
             return tuple(reversed(state.order))[state.index]
+        if state.window:
+            return state.window[0]
         return state.order[state.index]
 
     def is_terminal(self, state: BotFactoryState) -> bool:

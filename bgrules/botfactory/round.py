@@ -54,6 +54,9 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             return tuple(
                 TakeTop(col) for ci, col in enumerate(self.colours) if sum(state.piles[ci]) or sum(state.discards[ci])
             )
+        if state.window:
+            seat = state.window[0]
+            return (*self._additional_options(state, seat, self._board_of(state, seat)), EndTurn())
         seat = state.order[state.index]
         if state.phase is Phase.MOVE:
             return tuple(MoveWorker(s) for s in self._move_targets(state, seat))
@@ -204,6 +207,8 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         return evolve(state, turn=Turn(n, main))
 
     def _act(self, state: BotFactoryState, action: Any) -> BotFactoryState:
+        if state.window:
+            return self._window_act(state, action)
         seat = state.order[state.index]
         turn = state.turn
         assert turn is not None
@@ -292,10 +297,81 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         assert isinstance(action, TakeProject)
         return self._take_project(cleared, seat, action)
 
+    # --- additional-action windows (ruling additional_actions = "any_time") ---------------------------------
+
+    def _window_seats(self, state: BotFactoryState, skip: tuple[int, ...]) -> tuple[int, ...]:
+        """BF-ADDITIONAL: the seats offered a window, in action order from the seat after ``skip[0]`` (all
+        of them when ``skip`` is empty): those whose worker stands on a board with an additional action,
+        but not the seats in ``skip`` (the player whose turn just ended, and the one about to act: a window
+        would give them nothing their own turn does not), nor a player on Sandra's board while an unpaid
+        toll forbids any action (``unpaid_share = "nothing"``: additional actions on her board are taken
+        in one's own turn, after paying). Whether a seat has an option is asked when its turn in the window
+        comes."""
+        n = self._players
+        start = (state.order.index(skip[0]) + 1) if skip else 0
+        nothing = self.variant.rulings.unpaid_share == "nothing"
+        sandra = self.spaces[state.sandra][0]
+        out = []
+        for k in range(n):
+            seat = state.order[(start + k) % n]
+            if seat in skip:
+                continue
+            board = self._board_of(state, seat)
+            if board == FINANCE or (nothing and board == sandra):
+                continue
+            out.append(seat)
+        return tuple(out)
+
+    def _open_window(self, state: BotFactoryState, skip: tuple[int, ...]) -> BotFactoryState:
+        """Open a window (or go on at once when nobody is offered one)."""
+        if self.variant.rulings.additional_actions != "any_time":
+            return self._close_window(state)
+        return self._next_in_window(evolve(state, window=self._window_seats(state, skip)))
+
+    def _next_in_window(self, state: BotFactoryState) -> BotFactoryState:
+        """Pass over the seats of the window with no additional action to take; close it when none is left."""
+        window = state.window
+        while window and not self._additional_options(state, window[0], self._board_of(state, window[0])):
+            window = window[1:]
+        if window:
+            return evolve(state, window=window) if window != state.window else state
+        return self._close_window(evolve(state, window=()))
+
+    def _close_window(self, state: BotFactoryState) -> BotFactoryState:
+        """After a window: the next turn; after the last turn Sandra acts (BF-SANDRA-ACT, not in round 1)
+        and a last window opens before maintenance (``index`` one past the players marks it)."""
+        n = self._players
+        if state.index < n:
+            return self._start_turn(state)
+        if state.index == n and state.round > 1:
+            state = self._sandra_act(evolve(state, index=n + 1))
+            if self.variant.rulings.additional_actions == "any_time":
+                return evolve(state, after_discard="window")
+        return evolve(state, after_discard="maintenance")
+
+    def _window_act(self, state: BotFactoryState, action: Any) -> BotFactoryState:
+        """BF-ADDITIONAL: in a window, the deciding player's board's additional actions, or ``EndTurn()``
+        to pass."""
+        seat = state.window[0]
+        if isinstance(action, EndTurn):
+            return self._next_in_window(evolve(state, window=state.window[1:]))
+        if not isinstance(action, Swap | Trade | Exchange):
+            raise IllegalAction(
+                "BF-ADDITIONAL", f"{action!r}: between turns only additional actions (or EndTurn to pass)"
+            )
+        state = self._check_limits(self._additional(state, seat, self._board_of(state, seat), action), seat)
+        if state.phase is Phase.ACTION and not state.draws:
+            return self._next_in_window(state)
+        return state
+
     # --- turn end, Sandra, maintenance ----------------------------------------------------------------
 
     def _end_turn(self, state: BotFactoryState) -> BotFactoryState:
+        ended = state.order[state.index]
         state = evolve(state, turn=None, index=state.index + 1)
+        if self.variant.rulings.additional_actions == "any_time":
+            upcoming = (state.order[state.index],) if state.index < self._players else ()
+            return self._open_window(state, (ended, *upcoming))
         if state.index < self._players:
             return self._start_turn(state)
         if state.round > 1:  # BF-SANDRA-ACT (not in round 1)
@@ -362,8 +438,14 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
                     state = evolve(state, after_discard="")
             elif resume == "action":
                 state = evolve(state, after_discard="")
-                if state.turn is not None and not state.turn.prompt:
+                if state.window:
+                    state = self._check_limits(state, state.window[0])
+                    if state.phase is Phase.ACTION:
+                        state = self._next_in_window(state)
+                elif state.turn is not None and not state.turn.prompt:
                     state = self._check_limits(state, state.order[state.index])
+            elif resume == "window":  # BF-ADDITIONAL: the window after Sandra's action, before maintenance
+                state = self._open_window(evolve(state, after_discard=""), ())
             elif resume == "maintenance":
                 state = self._maintenance(state)
             elif resume == "round_end":

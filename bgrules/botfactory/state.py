@@ -11,6 +11,9 @@ import enum
 from collections.abc import Iterable
 
 import attrs
+from cattrs.gen import make_dict_unstructure_fn, override
+
+from bgrules.core.codec import converter
 
 
 class Phase(enum.Enum):
@@ -93,6 +96,17 @@ class BotFactoryState:
     discarder: int | None = None
     after_discard: str = ""
     """Where play resumes once the discarding player is within the limits."""
+    window: tuple[int, ...] = ()
+    """BF-ADDITIONAL (ruling ``additional_actions = "any_time"``): an additional-action window between
+    turns, before Sandra acts or before maintenance: the seats still to be offered it, the first deciding
+    (their board's additional actions, any number, then ``EndTurn()``). Empty outside a window, and then
+    left out of the JSON form (states of the ``"own_turn"`` reading read and write as in 0.3.0)."""
+
+
+converter.register_unstructure_hook(
+    BotFactoryState,
+    make_dict_unstructure_fn(BotFactoryState, converter, window=override(omit_if_default=True)),
+)
 
 
 # --- actions ----------------------------------------------------------------------------------------

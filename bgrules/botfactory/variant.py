@@ -43,6 +43,11 @@ class Rulings:
     the supply; ``"one_more"``: the cost goes to the supply and one more token from the hand onto the
     contract; ``"whole_cost"``: the whole cost lies on the contract (the reading of 0.3.0). Scoring reads
     the space's value under every reading."""
+    additional_actions: Literal["any_time", "own_turn"] = "any_time"
+    """BF-ADDITIONAL: the additional actions of the board one's worker stands on may be taken any number of
+    times in one's own turn and, under ``"any_time"`` (the seed: 回合過程中任意時候可做任意次), in a window
+    each player gets between turns, before Sandra acts and before maintenance; ``"own_turn"``: in one's own
+    turn only (the reading of 0.3.0)."""
     bots_per_colour_to_end: int = 0
     """BF-END: bots of each colour in play, all of which built ends the game; 0 = as many as players (the
     seed: 四人局每一種顏色有四隻, four per colour with four players). At most the box's four."""

@@ -147,8 +147,19 @@ def test_rotation_turns_edges_clockwise():
     assert up.output_dirs(1) == (Dir.S,)
 
 
-@pytest.mark.parametrize("key", ["advanced_fabricator", "overactive_fabricator", "big_truck", "huge_truck",
-                                 "truck", "start_hole", "basic_fabricator", "no_such_tile"])
+@pytest.mark.parametrize(
+    "key",
+    [
+        "advanced_fabricator",
+        "overactive_fabricator",
+        "big_truck",
+        "huge_truck",
+        "truck",
+        "start_hole",
+        "basic_fabricator",
+        "no_such_tile",
+    ],
+)
 def test_only_floor_tiles_go_on_the_floor(key):
     assert rule_of(check_install, empty_factory(), DEFAULT, key, 1, 1, 0) == "MC-PLACE-ZONE"
     assert legal_placements(empty_factory(), DEFAULT, key) == ()
@@ -209,11 +220,7 @@ def test_fabricator_over_fabricator_variant_spills_extra_bots():
 
 
 def test_demolish():
-    f = parse_factory(
-        "hole | .  DG0[P/B.D]  . . | truck\n"
-        "basic | . .  . . | truck\n"
-        "hole | . . . . | truck\n"
-    )
+    f = parse_factory("hole | .  DG0[P/B.D]  . . | truck\nbasic | . .  . . | truck\nhole | . . . . | truck\n")
     g, kind, destroyed = demolish(f, 0, 1)
     assert kind == "downgrader"
     assert sorted(destroyed) == [Bot.BASIC, Bot.PLUS, Bot.DELUXE]
@@ -250,11 +257,7 @@ def test_off_floor_forbid_refuses_exits_off_the_floor():
     assert (0, 1, 3) in legal_placements(empty_factory(), DEFAULT, "upgrader")
 
 
-LOOP_TWO = (
-    "hole  | .  GW1  GW2  . | truck\n"
-    "basic | .  .    .    . | truck\n"
-    "hole  | .  .    .    . | truck\n"
-)
+LOOP_TWO = "hole  | .  GW1  GW2  . | truck\nbasic | .  .    .    . | truck\nhole  | .  .    .    . | truck\n"
 
 
 def test_loop_forbid_refuses_the_closing_tile():
@@ -299,8 +302,7 @@ def test_legal_placements_agree_under_variants(data):
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(factories(), st.sampled_from(FLOOR_KINDS), st.integers(-1, ROWS), st.integers(-1, COLS),
-       st.integers(-1, 4))
+@given(factories(), st.sampled_from(FLOOR_KINDS), st.integers(-1, ROWS), st.integers(-1, COLS), st.integers(-1, 4))
 def test_refused_install_leaves_the_factory_unchanged(factory, key, row, col, rot):
     before = copy.deepcopy(factory)
     try:

@@ -30,9 +30,7 @@ B, P, D = Bot.BASIC, Bot.PLUS, Bot.DELUXE
 GAME = "mechanica-factory"
 
 QUIET = (  # no bot moves in the first run: the game opens in the turn
-    "hole | . . . . | truck[B]\n"
-    "basic | . . . . | big[PD]\n"
-    "hole | . . . . | truck\n"
+    "hole | . . . . | truck[B]\nbasic | . . . . | big[PD]\nhole | . . . . | truck\n"
 )
 
 
@@ -178,8 +176,11 @@ def test_fabricate_declare_and_replace():
     assert end.phase is Phase.OVER
     assert end.factory.start[0].holes == (D,) and end.factory.start[1].holes == (B,)
     # an occupied making hole: kept unless replaced
-    busy = attrs.evolve(s, factory=s.factory.with_start(1, StartSlot("basic_fabricator", (P,))),
-                        stock=(s.stock[0], s.stock[1] - 1, s.stock[2]))
+    busy = attrs.evolve(
+        s,
+        factory=s.factory.with_start(1, StartSlot("basic_fabricator", (P,))),
+        stock=(s.stock[0], s.stock[1] - 1, s.stock[2]),
+    )
     assert Fabricate((B,), (1,)) in g.legal_actions(busy)
     kept = g.apply(busy, Fabricate((B,)))
     assert kept.factory.start[1].holes == (P,)
@@ -202,8 +203,11 @@ def test_game_ends_after_days():
         s = g.initial_state()
         fabricates = 0
         while not g.is_terminal(s):
-            action = next(a for a in g.legal_actions(s) if isinstance(a, Fabricate)) \
-                if s.phase is Phase.TURN else g.legal_actions(s)[0]
+            action = (
+                next(a for a in g.legal_actions(s) if isinstance(a, Fabricate))
+                if s.phase is Phase.TURN
+                else g.legal_actions(s)[0]
+            )
             fabricates += isinstance(action, Fabricate)
             s = g.apply(s, action)
         assert fabricates == days and s.day == days
@@ -222,8 +226,13 @@ def test_scores_are_wallet_vault_and_installed_values():
     s = g.apply(s, Install("gift_wrapper", 1, 2, 0))
     s = g.apply(s, InstallFabricator("advanced_fabricator", 2))
     s = g.apply(s, InstallTruck("huge_truck", 0))
-    expected = 6 + cat.tiles["upgrader"].value + cat.tiles["gift_wrapper"].value \
-        + cat.tiles["advanced_fabricator"].value + cat.tiles["huge_truck"].value
+    expected = (
+        6
+        + cat.tiles["upgrader"].value
+        + cat.tiles["gift_wrapper"].value
+        + cat.tiles["advanced_fabricator"].value
+        + cat.tiles["huge_truck"].value
+    )
     assert g.scores(s) == (expected,)
     s = attrs.evolve(s, vault=7)
     assert g.scores(s) == (expected + 7,)
@@ -250,8 +259,18 @@ def test_run_decisions_are_taken_in_the_run_phase():
 
 # --- every illegal action is refused and leaves the state unchanged ---------------------------------
 
-KINDS = ("upgrader", "gift_wrapper", "fork", "function_changer", "advanced_fabricator",
-         "overactive_fabricator", "big_truck", "huge_truck", "truck", "nope")
+KINDS = (
+    "upgrader",
+    "gift_wrapper",
+    "fork",
+    "function_changer",
+    "advanced_fabricator",
+    "overactive_fabricator",
+    "big_truck",
+    "huge_truck",
+    "truck",
+    "nope",
+)
 ints = st.integers(-1, 4)
 bots = st.sampled_from(tuple(Bot))
 any_action = st.one_of(

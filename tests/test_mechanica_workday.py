@@ -90,11 +90,7 @@ def test_upgrader_turned_1_sends_its_bot_down_to_the_belt_below():
 
 
 def test_every_source_hole_launches_at_once():
-    f = F(
-        "hole[P] | . . UP0[/D] . | big\n"
-        "basic[B] | . .  . . | truck\n"
-        "hole[D] | . . . . | truck\n"
-    )
+    f = F("hole[P] | . . UP0[/D] . | big\nbasic[B] | . .  . . | truck\nhole[D] | . . . . | truck\n")
     run = run_done(f)
     # the Upgrader's Deluxe leaves as the Plus bot arrives; then the Plus is upgraded
     assert run.factory.dock[0].load == (D,)
@@ -158,11 +154,7 @@ def test_off_floor_forbid_refuses_such_factories_and_installs():
     assert info.value.rule_id == "MC-MOVE-OFF"
 
 
-LOOP = (
-    "hole[B] | .  GW1  GW2  . | truck\n"
-    "basic   | .  .    GW3  . | truck\n"
-    "hole    | .  .    .    . | truck\n"
-)
+LOOP = "hole[B] | .  GW1  GW2  . | truck\nbasic   | .  .    GW3  . | truck\nhole    | .  .    .    . | truck\n"
 
 
 def _launched(factory, stock, variant):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bgrules import IllegalAction
+from bgrules.mechanica import workday
 from bgrules.mechanica.components import Bot, Dir
 from bgrules.mechanica.factory import Factory
 from bgrules.mechanica.notation import parse_factory
@@ -119,6 +120,16 @@ def test_a_loop_destroys_the_bot_and_returns_it_to_the_stock() -> None:
     loop = board(r0="hole[B] | . GW1 GW2 . | truck", r1="basic | . . GW3 . | truck")
     run = done(F(loop), (3, 3, 3))
     assert run.destroyed == 1 and run.stock == (4, 3, 3) and run.vault == 4
+
+
+def test_a_loop_is_caught_where_the_bot_first_reenters_a_node_in_row_0_column_0() -> None:
+    """MC-MOVE-LOOP on every floor node, the top row and the west column included: the bot from the printed
+    Basic Fabricator enters the ring of Gift Wrappers at (1,0) heading east, goes round (1,0) -> (0,0) ->
+    (0,1) -> (1,1) -> (1,0) heading west, and is destroyed as it would enter (0,0) heading north again:
+    five gifts, not one more."""
+    ring = board(r0="hole | GW0 GW1 . . | truck", r1="basic[B] | GW3 GW2 . . | truck")
+    run = done(F(ring), (3, 3, 3))
+    assert run.vault == 5 and run.destroyed == 1 and run.stock == (4, 3, 3)
 
 
 # --- MC-COLLIDE ---------------------------------------------------------------------------------------
@@ -309,6 +320,15 @@ def test_run_workday_takes_the_policy_or_the_first_choice() -> None:
     assert [t.load for t in last.factory.dock] == [(), (B,), ()]
     run = start_run(f, FULL, V)
     assert first_choice(run, decisions(run, V)) == Route(1, 1, Dir.N)
+    seen: list[Run] = []
+
+    def policy(at: Run, legal: tuple[workday.RunDecision, ...]) -> workday.RunDecision:
+        seen.append(at)
+        assert legal == decisions(at, V)
+        return legal[0]
+
+    run_workday(f, FULL, V, policy)
+    assert [(r.phase, r.moving[0].node) for r in seen] == [(RunPhase.MOVE, (1, 1, E))]
 
 
 def test_cell_of_a_node() -> None:

@@ -191,3 +191,15 @@ def test_in_random_games_the_waits_offer_anytime_actions_exactly_under_every_ste
                     assert_illegal(old, s, a, "MC-PLACE" if s.phase is Phase.PLACE else "MC-SHOP-RECYCLE")
             s = g.apply(s, rng.choice(legal))
     assert waits > 20
+
+
+def test_bgrules_diff_shows_where_the_readings_part():
+    """The shortest difference: the set-up's ten chance steps, Next, Buy(0), then a Fork is legal under
+    "every_step" only (the bought tile waits)."""
+    from bgrules.core.diff import find_difference
+
+    result = find_difference("mechanica", None, {"rulings": {"anytime": OLD}}, players=2, max_nodes=3000)
+    assert result.found and result.minimal and result.method == "bfs" and result.kind == "legal_actions"
+    assert len(result.sequence) == 13 and result.sequence[-3:-1] == (Next(), Buy(0))
+    assert isinstance(result.sequence[-1], BuyFork)
+    assert "MC-ANYTIME" in [c.rule_id for c in result.citations]

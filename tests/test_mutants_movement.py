@@ -166,3 +166,18 @@ def test_find_loop_finds_a_cycle_through_its_first_node() -> None:
     north, is itself on the cycle: the search must recognise its own starting node when the path returns."""
     ring = F("hole | GW0 GW1 . . | truck\nbasic | GW3 GW2 . . | truck\nhole | . . . . | truck\n")
     assert find_loop(ring, V) == "(0,0)N -> (0,1)E -> (1,1)S -> (1,0)W"
+
+
+def test_find_loop_searches_past_the_nodes_already_explored() -> None:
+    """MC-MOVE-LOOP: a ring in rows 1 and 2 that no node of row 0 reaches is still found: the search goes
+    on from every node not yet explored."""
+    low = F("hole | . . . . | truck\nbasic | GW0 GW1 . . | truck\nhole | GW3 GW2 . . | truck\n")
+    assert find_loop(low, V) == "(1,0)N -> (1,1)E -> (2,1)S -> (2,0)W"
+
+
+def test_find_loop_follows_every_exit_of_a_fork() -> None:
+    """MC-MOVE-LOOP "for some choices": the ring closes only through the Fork's second exit (east; its
+    first, north, leads to row 0 and the truck), and is found."""
+    fork = F("hole | . . . . | truck\nbasic | FK0 GW1 . . | truck\nhole | GW3 GW2 . . | truck\n")
+    assert [s.label for s in options(fork, V, (1, 0, N))] == [Dir.N, Dir.E]
+    assert find_loop(fork, V) == "(1,0)N -> (1,1)E -> (2,1)S -> (2,0)W"

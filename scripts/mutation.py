@@ -9,6 +9,9 @@ default), created on first use and reused afterwards (mutmut caches every verdic
     python scripts/mutation.py --report             # only print the figures of the last run
     python scripts/mutation.py --rerun-survivors    # re-check the survivors (after new tests reached the worktree)
     python scripts/mutation.py --markdown           # the report as the table docs/mutation.md shows
+    python scripts/mutation.py --fast               # only the fast test files (FAST below) select and kill
+    python scripts/mutation.py --rooms              # the games' rooms instead of the four rule modules
+    python scripts/mutation.py --update             # move the worktree to --commit first (keeps the cache)
 
 The run is ``nice -n 19 mutmut run --max-children 1`` (one test process: the machine is shared). The
 configuration is ``[tool.mutmut]`` in pyproject.toml. The score of a module is
@@ -29,6 +32,42 @@ from collections import Counter
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+
+FAST = (
+    "tests/test_mutants_arith.py",
+    "tests/test_mutants_fabricate.py",
+    "tests/test_mutants_movement.py",
+    "tests/test_mutants_workday.py",
+    "tests/test_mechanica_workday.py",
+    "tests/test_mechanica_sandbox.py",
+    "tests/test_mechanica_notation.py",
+    "tests/test_mechanica_placement.py",
+    "tests/test_rule_gaps_mechanica.py",
+    "tests/test_botfactory_smt.py",
+    "tests/test_rule_gaps_botfactory.py",
+    "tests/test_variants.py",
+)
+"""Test files of the default suite that exercise the rule modules directly and run in seconds. A mutant they
+kill is killed by the default suite (they are part of it), so a ``--fast`` score is a lower bound of the
+default suite's."""
+
+ROOMS = (
+    "bgrules/botfactory/assembly.py",
+    "bgrules/botfactory/production.py",
+    "bgrules/botfactory/projects.py",
+    "bgrules/botfactory/finance.py",
+    "bgrules/botfactory/tokens.py",
+    "bgrules/botfactory/limits.py",
+    "bgrules/botfactory/draws.py",
+    "bgrules/botfactory/round.py",
+    "bgrules/botfactory/game.py",
+    "bgrules/mechanica/shop.py",
+    "bgrules/mechanica/turn.py",
+    "bgrules/mechanica/blueprints.py",
+    "bgrules/mechanica/dayend.py",
+    "bgrules/mechanica/game.py",
+)
+"""The games' rooms (issue 8 item 3): each board's or phase's module and the round flow."""
 DOC = REPO / "docs" / "mutation.md"
 EQUIVALENT_ROW = re.compile(r"^\|\s*`(bgrules\.[\w.ǁ]+__mutmut_\d+)`\s*\|")
 
@@ -145,6 +184,37 @@ def ensure_worktree(workdir: Path, commit: str) -> None:
         link.symlink_to(seeds)
 
 
+def _toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise TypeError(f"cannot write {value!r} as TOML")
+
+
+def configure(workdir: Path, overrides: dict[str, object]) -> None:
+    """Write the repository's [tool.mutmut] with ``overrides`` into the worktree's pyproject.toml (the
+    worktree's copy only: the repository's file is not touched)."""
+    import tomllib
+
+    path = workdir / "pyproject.toml"
+    subprocess.run(["git", "-C", str(workdir), "checkout", "--", "pyproject.toml"], check=True)
+    text = path.read_text(encoding="utf-8")
+    settings = dict(tomllib.loads(text)["tool"]["mutmut"])
+    if not overrides:
+        return
+    settings.update(overrides)
+    lines = text.splitlines()
+    start = lines.index("[tool.mutmut]")
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("[")), len(lines))
+    body = [f"{k} = {_toml_value(v)}" for k, v in settings.items()]
+    path.write_text("\n".join([*lines[:start], "[tool.mutmut]", *body, *lines[end:]]) + "\n", encoding="utf-8")
+
+
 def survivors(workdir: Path) -> list[str]:
     equivalent = equivalent_mutants()
     return sorted(
@@ -162,11 +232,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", action="store_true", help="only report the last run's figures")
     parser.add_argument("--markdown", action="store_true", help="report as a markdown table")
     parser.add_argument("--rerun-survivors", action="store_true", help="run only the mutants that survived")
+    parser.add_argument("--fast", action="store_true", help="select tests from FAST only (a lower bound)")
+    parser.add_argument("--rooms", action="store_true", help="mutate the games' rooms (ROOMS)")
+    parser.add_argument("--update", action="store_true", help="check the worktree out at --commit first")
     parser.add_argument("mutants", nargs="*", help="run only these mutants (mutmut names, * globs allowed)")
     args = parser.parse_args(argv)
     workdir = args.dir.resolve()
     if not args.report:
         ensure_worktree(workdir, args.commit)
+        overrides: dict[str, object] = {}
+        if args.fast:
+            overrides["pytest_add_cli_args_test_selection"] = list(FAST)
+        if args.rooms:
+            overrides["only_mutate"] = list(ROOMS)
+        configure(workdir, {})
+        if args.update:
+            subprocess.run(["git", "-C", str(workdir), "checkout", "--detach", args.commit], check=True)
+        configure(workdir, overrides)
         names = list(args.mutants)
         if args.rerun_survivors:
             names += survivors(workdir)

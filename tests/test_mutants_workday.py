@@ -341,8 +341,11 @@ def test_run_and_moving_converters() -> None:
     assert Run(f, [1, 2, 3]).stock == (1, 2, 3)
     run = Run(f, ("4", 5.0, 6))  # type: ignore[arg-type]
     assert run.stock == (4, 5, 6) and all(type(x) is int for x in run.stock)
-    with pytest.raises(ValueError, match=r"^the stock has three counts: Basic, Plus, Deluxe$"):
-        Run(f, (1, 2))
+    strs = Run(f, ("1", "2", "3"))  # type: ignore[arg-type]
+    assert strs.stock == (1, 2, 3) and all(type(x) is int for x in strs.stock)
+    for wrong in ((1, 2), (1, 2, 3, 4), [1, 2, 3, 4]):
+        with pytest.raises(ValueError, match=r"^the stock has three counts: Basic, Plus, Deluxe$"):
+            Run(f, wrong)
     m = Moving(2, [1, "2", 3.0])  # type: ignore[arg-type]
     assert m.bot is D and m.node == (1, 2, 3) and all(type(x) is int for x in m.node) and m.visited == 0
 

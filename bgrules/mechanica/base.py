@@ -90,6 +90,8 @@ class MechanicaBase(GameBase):
         return MechanicaState
 
     def to_move(self, state: MechanicaState) -> Mover:
+        """Nobody after the end (MC-END), chance in a chance phase (MC-CHANCE), the receiving player during a
+        gift (MC-FAB-OVERACTIVE), otherwise the player whose turn or run it is (MC-DAY)."""
         phase = state.phase
         if phase is Phase.OVER:
             return None
@@ -100,6 +102,7 @@ class MechanicaBase(GameBase):
         return state.current
 
     def is_terminal(self, state: MechanicaState) -> bool:
+        """MC-END: the game is over."""
         return state.phase is Phase.OVER
 
     def _seat(self, state: MechanicaState, seat: Seat, who: int | None = None, **changes: Any) -> MechanicaState:
@@ -109,5 +112,6 @@ class MechanicaBase(GameBase):
 
     @staticmethod
     def _holes(factory: Factory) -> list[tuple[int, int]]:
-        """Every Start Zone hole (row, hole) of a board: where recycled and gifted bots may go."""
+        """Every Start Zone hole (row, hole) of a board: where recycled and gifted bots may go (MC-RECYCLE,
+        MC-FAB-OVERACTIVE)."""
         return [(r, h) for r, slot in enumerate(factory.start) for h in range(len(slot.holes))]

@@ -172,6 +172,8 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
         return ()
 
     def _chance(self, state: MechanicaState, action: Any) -> MechanicaState:
+        """MC-CHANCE: only a listed outcome; a Blueprint revealed (MC-BP-DAYEND) or a tile drawn (MC-SHOP-DRAW,
+        MC-SETUP-EXTRAS, MC-SETUP-DEAL, MC-SHOP-DOUBLE)."""
         if not any(action == a for a, _p in self.chance_outcomes(state)):
             raise IllegalAction("MC-CHANCE", f"{action!r} is not a possible chance outcome here")
         if isinstance(action, Reveal):
@@ -219,7 +221,9 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
     # --- apply --------------------------------------------------------------------------------------
 
     def apply(self, state: MechanicaState, action: Any) -> MechanicaState:
-        """Apply ``action``, or raise IllegalAction naming the rule broken (the state is never changed)."""
+        """Apply ``action``, or raise IllegalAction naming the rule broken (the state is never changed): MC-END
+        after the end, MC-CHANCE, MC-RUN, the bought tile (MC-SHOP-BUY, or MC-ANYTIME), the fallen tile
+        (MC-SHOP-RECYCLE, or MC-ANYTIME), gifts (MC-FAB-OVERACTIVE), the steps (MC-TURN-ORDER)."""
         phase = state.phase
         if phase is Phase.OVER:
             raise IllegalAction("MC-END", "the game is over; no action is legal")

@@ -1,6 +1,7 @@
 """Bot Factory's token and hand-limit arithmetic, written once over Python ints or z3 terms.
 
-The game (:mod:`bgrules.botfactory.game`) calls these functions with ints to play; the z3 encodings
+The game (its rooms: :mod:`bgrules.botfactory.tokens`, :mod:`~bgrules.botfactory.finance`,
+:mod:`~bgrules.botfactory.limits`) calls these functions with ints to play; the z3 encodings
 (:mod:`bgrules.botfactory.smt`) call the very same functions with z3 terms to prove. Every function takes
 numbers (``int`` or z3 arithmetic terms) and returns a number or a truth value: a ``bool`` when every
 argument is a Python value, a z3 term as soon as one argument is a z3 term. The component figures (cap,

@@ -81,6 +81,7 @@ class AssemblyRoom(Tokens):
         return [TakeTop(col) for ci, col in enumerate(self.colours) if self._drawable(state, ci)] + [Skip()]
 
     def _take_icon_part(self, state: BotFactoryState, seat: int, action: TakeTop) -> BotFactoryState:
+        """BF-ASM-ICON: a token for the top part of the chosen pile (a draw to the hand)."""
         state = self._pay(state, seat, 1, "BF-ASM-ICON")
         return evolve(state, draws=(("part", self.colour(action.colour), "hand", seat, 0),), after_discard="action")
 
@@ -105,6 +106,7 @@ class AssemblyRoom(Tokens):
         ]
 
     def _swap(self, state: BotFactoryState, seat: int, action: Swap) -> BotFactoryState:
+        """BF-ASM-SWAP: pay a token, swap the part from hand with the spare."""
         hand = state.hands[seat]
         state = self._pay(state, seat, 1, "BF-ASM-SWAP")
         spare = state.spares[action.spare]

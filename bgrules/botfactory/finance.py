@@ -18,6 +18,8 @@ class FinanceRoom(Tokens):
     # --- main action: spend tokens ------------------------------------------------------------------------
 
     def _finance_options(self, state: BotFactoryState, seat: int, turn: Turn) -> list[Any]:
+        """BF-FIN: raises (BF-FIN-RAISE, a token each) and reservations (BF-FIN-CONTRACT, their cost within the actions
+        left and what the hand can pay, ``arith.can_afford_reservation``)."""
         hand = state.hands[seat]
         out: list[Any] = []
         if hand.tokens >= 1:

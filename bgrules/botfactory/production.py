@@ -19,6 +19,7 @@ class ProductionRoom(Tokens):
     # --- main action: rotate or take ------------------------------------------------------------------
 
     def _production_options(self, state: BotFactoryState) -> list[Any]:
+        """BF-PROD: the Production action's steps: rotate (BF-PROD-ROTATE) or take an output part (BF-PROD-TAKE)."""
         out: list[Any] = [Rotate()]
         out.extend(TakeOutput(p) for p in self.c.wheel.output if state.wheel[p] is not None)
         return out
@@ -57,6 +58,7 @@ class ProductionRoom(Tokens):
         return [Refill(pos, col) for ci, col in enumerate(self.colours) if self._drawable(state, ci)] + [Skip()]
 
     def _refill(self, state: BotFactoryState, pos: int, action: Any) -> BotFactoryState:
+        """BF-PROD-ROTATE: refill top space ``pos`` (a draw) or leave it, then offer the next empty one."""
         if isinstance(action, Refill):
             ci = self.colour(action.colour)
             state = evolve(state, draws=(("part", ci, "wheel", pos, 0),), after_discard="action")
@@ -74,6 +76,7 @@ class ProductionRoom(Tokens):
         return out
 
     def _trade(self, state: BotFactoryState, seat: int, action: Trade) -> BotFactoryState:
+        """BF-PROD-TRADE: the three parts to their discards, a draw from the chosen pile to the hand."""
         parts = list(state.hands[seat].parts)
         for p in action.parts:
             parts.remove(p)

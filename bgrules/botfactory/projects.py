@@ -18,6 +18,7 @@ class ProjectRoom(Tokens):
     # --- main action: take Project tiles ----------------------------------------------------------------
 
     def _project_options(self, state: BotFactoryState) -> list[Any]:
+        """BF-PROJ: every Project tile on the board may be taken."""
         return [TakeProject(col, row) for col in range(2) for row, t in enumerate(state.grid[col]) if t is not None]
 
     def _project_prompt_options(self, state: BotFactoryState) -> list[Any]:
@@ -25,6 +26,7 @@ class ProjectRoom(Tokens):
         return [*self._project_options(state), Skip()]
 
     def _project_main(self, state: BotFactoryState, seat: int, turn: Turn, action: TakeProject) -> BotFactoryState:
+        """BF-PROJ: one action takes one Project tile."""
         state = evolve(state, turn=evolve(turn, left=turn.left - 1))
         return self._take_project(state, seat, action)
 
@@ -58,6 +60,7 @@ class ProjectRoom(Tokens):
         return out
 
     def _exchange(self, state: BotFactoryState, seat: int, action: Exchange) -> BotFactoryState:
+        """BF-PROJ-TRADE: the two Project tiles to the discard, the Universal part to the hand."""
         hand = state.hands[seat]
         projects = list(hand.projects)
         discard = list(state.project_discard)

@@ -44,6 +44,8 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
     # --- legal actions ------------------------------------------------------------------------------
 
     def _legal_actions(self, state: BotFactoryState) -> tuple[Any, ...]:
+        """BF-ROUND: the decisions of the phase (BF-SETUP-PARTS, BF-MOVE, the action turn, BF-ADDITIONAL windows, BF-
+        LIMIT-PARTS / BF-LIMIT-PROJECTS discards) or the chance outcomes (BF-PILE)."""
         if state.phase is Phase.OVER:
             return ()
         if state.draws:
@@ -73,6 +75,8 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         ]
 
     def _turn_options(self, state: BotFactoryState, seat: int) -> list[Any]:
+        """BF-ROUND: the action turn: a pending reward, the fees (BF-SANDRA-SHARE, BF-ASM-LAST), the main action while
+        open, the additional actions (BF-ADDITIONAL), EndTurn."""
         turn = state.turn
         assert turn is not None
         hand = state.hands[seat]
@@ -109,6 +113,8 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         return []
 
     def _prompt_options(self, state: BotFactoryState, seat: int, turn: Turn) -> list[Any]:
+        """The answers to a pending reward: BF-ASM-ICON, BF-PROD-MARK / BF-PROJ-LEFT (a token), BF-FIN-LINE (free
+        placement or a Project tile), BF-PROD-ROTATE (refill)."""
         kind = turn.prompt[0]
         if kind == "icon":  # BF-ASM-ICON: pay a token for the top part of any pile
             return self._icon_options(state, seat)
@@ -149,6 +155,8 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
     # --- apply --------------------------------------------------------------------------------------
 
     def apply(self, state: BotFactoryState, action: Any) -> BotFactoryState:
+        """BF-ROUND: one action or chance outcome, then the automatic steps (``_settle``); an illegal one raises
+        IllegalAction naming its rule and changes nothing."""
         if state.phase is Phase.OVER:
             raise IllegalAction("BF-END", "the game is over; no action is legal")
         if state.draws:
@@ -172,6 +180,8 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         return evolve(state, draws=(("part", ci, "hand", seat, 0),), index=state.index + 1, after_discard="pick")
 
     def _move(self, state: BotFactoryState, action: Any) -> BotFactoryState:
+        """BF-MOVE: the worker to an empty space on another board; once all have moved, Sandra moves (BF-SANDRA-MOVE,
+        not in round 1) and the action phase begins."""
         seat = state.order[state.index]
         if not isinstance(action, MoveWorker):
             raise IllegalAction("BF-MOVE", f"{action!r}: move your worker (MoveWorker)")
@@ -197,6 +207,8 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         return state
 
     def _start_turn(self, state: BotFactoryState) -> BotFactoryState:
+        """BF-ROUND: the action turn opens with the space's action count and its fees (BF-SANDRA-SHARE, BF-ASM-LAST;
+        ruling ``last_space_toll``)."""
         seat = state.order[state.index]
         where = state.workers[seat]
         assert where is not None
@@ -207,6 +219,8 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         return evolve(state, turn=Turn(n, main))
 
     def _act(self, state: BotFactoryState, action: Any) -> BotFactoryState:
+        """BF-ROUND: an action of the turn: a window's (BF-ADDITIONAL), a reward's answer, the fees (BF-SANDRA-SHARE,
+        BF-ASM-LAST), EndTurn, an additional or a main action."""
         if state.window:
             return self._window_act(state, action)
         seat = state.order[state.index]
@@ -242,7 +256,8 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         return self._check_limits(self._main(state, seat, board, turn, action), seat)
 
     def _main(self, state: BotFactoryState, seat: int, board: int, turn: Turn, action: Any) -> BotFactoryState:
-        """One action of the board's main action, handed to the board's room."""
+        """BF-ASM / BF-PROD / BF-PROJ / BF-FIN: one step of the board's main action, handed to the board's room. One
+        action of the board's main action, handed to the board's room."""
         if board == ASSEMBLY and isinstance(action, PlacePart):
             return self._assembly_main(state, seat, turn, action)
         if board == PRODUCTION and isinstance(action, Rotate):
@@ -270,12 +285,15 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         return self._exchange(state, seat, action)
 
     def _prompt_rule(self, state: BotFactoryState, seat: int, kind: str) -> str:
+        """The rule a pending reward answers to (BF-PROD-MARK, BF-PROJ-LEFT, BF-ASM-ICON, BF-FIN-LINE,
+        BF-PROD-ROTATE)."""
         if kind == "place":  # a paid placement: the Production board's marked space or the Project board's left
             return "BF-PROD-MARK" if self._board_of(state, seat) == PRODUCTION else "BF-PROJ-LEFT"
         return {"icon": "BF-ASM-ICON", "place_free": "BF-FIN-LINE", "refill": "BF-PROD-ROTATE"}.get(kind, "BF-FIN-LINE")
 
     def _answer(self, state: BotFactoryState, seat: int, turn: Turn, action: Any) -> BotFactoryState:
-        """The answer to a pending optional reward (icon part, paid or free placement, refill, Project)."""
+        """BF-ASM-ICON, BF-PROD-MARK, BF-PROJ-LEFT, BF-FIN-LINE, BF-PROD-ROTATE: the answer to a pending optional reward
+        (icon part, paid or free placement, refill, Project)."""
         if action not in self._prompt_options(state, seat, turn):
             rule = self._prompt_rule(state, seat, turn.prompt[0])
             raise IllegalAction(rule, f"{action!r} does not answer the pending choice {turn.prompt[0]!r}")
@@ -323,13 +341,14 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         return tuple(out)
 
     def _open_window(self, state: BotFactoryState, skip: tuple[int, ...]) -> BotFactoryState:
-        """Open a window (or go on at once when nobody is offered one)."""
+        """BF-ADDITIONAL: open a window (or go on at once when nobody is offered one)."""
         if self.variant.rulings.additional_actions != "any_time":
             return self._close_window(state)
         return self._next_in_window(evolve(state, window=self._window_seats(state, skip)))
 
     def _next_in_window(self, state: BotFactoryState) -> BotFactoryState:
-        """Pass over the seats of the window with no additional action to take; close it when none is left."""
+        """BF-ADDITIONAL: pass over the seats of the window with no additional action to take; close it when none is
+        left."""
         window = state.window
         while window and not self._additional_options(state, window[0], self._board_of(state, window[0])):
             window = window[1:]
@@ -367,6 +386,8 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
     # --- turn end, Sandra, maintenance ----------------------------------------------------------------
 
     def _end_turn(self, state: BotFactoryState) -> BotFactoryState:
+        """BF-ROUND: the turn ends; a window (BF-ADDITIONAL, ``any_time``), the next turn, or Sandra's action (BF-
+        SANDRA-ACT) and maintenance (BF-MAINT)."""
         ended = state.order[state.index]
         state = evolve(state, turn=None, index=state.index + 1)
         if self.variant.rulings.additional_actions == "any_time":
@@ -418,7 +439,8 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         return evolve(state, round=state.round + 1, order=order, index=0, phase=Phase.MOVE, after_discard="")
 
     def _settle(self, state: BotFactoryState) -> BotFactoryState:
-        """Take automatic steps until a player or chance must act."""
+        """BF-ROUND: take the automatic steps (draws that find nothing, BF-PILE; limit checks, BF-LIMIT-PARTS; windows,
+        BF-ADDITIONAL; BF-MAINT; BF-END) until a player or chance must act."""
         while True:
             if state.draws:
                 state, possible = self._normalise_draw(state)

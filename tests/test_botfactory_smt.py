@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import pytest
 import z3
 from hypothesis import given, settings
@@ -200,3 +201,50 @@ def test_variant_start_tokens_past_the_cap() -> None:
 
     with pytest.raises(bgrules.InputError, match="set-up tokens"):
         BotFactoryGame(players=2, variant={"counts": {"start_tokens": 9}})
+
+
+# --- BF-FIN-CONTRACT: the readings of reservation_tokens (issue 8) ------------------------------------------
+
+
+@pytest.mark.parametrize(("mode", "paid", "placed"), [("one_paid", 2, 1), ("one_more", 3, 1), ("whole_cost", 2, 2)])
+def test_reservation_readings_ints_and_z3_agree(mode: str, paid: int, placed: int) -> None:
+    assert arith.reservation_paid(2, mode) == ev(arith.reservation_paid(z(2), mode)) == paid
+    assert arith.reservation_placed(2, mode) == ev(arith.reservation_placed(z(2), mode)) == placed
+    assert arith.can_afford_reservation(paid, 2, mode) and not arith.can_afford_reservation(paid - 1, 2, mode)
+    # seat 0 on the higher space, seat 1 on the lower: one token each, or the spaces' costs
+    on = [arith.tokens_on_contract([2, 1], [0, 1], 2, s, mode) for s in (0, 1)]
+    assert on == ([2, 1] if mode == "whole_cost" else [1, 1])
+    assert ev(arith.tokens_on_contract([2, 1], [z(0), z(1)], z(2), z(0), mode)) == on[0]
+
+
+@pytest.mark.parametrize("mode", arith.RESERVATION_TOKENS)
+def test_reservation_proofs_hold_under_every_reading(mode: str) -> None:
+    fig = smt.Figures.of(load_variant({"rulings": {"reservation_tokens": mode}}))
+    assert fig.reservation == mode
+    assert smt.prove_tokens("reserve", fig, T).verdict == "holds"
+    assert smt.prove_tokens("any", smt.Figures.symbolic(reservation=mode), T).verdict == "holds"
+    assert smt.prove_contracts(fig, 4, T).verdict == "holds"
+    assert smt.prove_tokens("any", fig, T, fault="reserve_unpaid").verdict == "violated"
+
+
+@pytest.mark.parametrize("mode", arith.RESERVATION_TOKENS)
+def test_rich_playouts_follow_the_encodings_under_every_reading(mode: str) -> None:
+    game = BotFactoryGame(players=4, variant={"counts": {"start_tokens": 8}, "rulings": {"reservation_tokens": mode}})
+    seen = smt.conformance(game, [5])
+    assert seen.problems == () and seen.reserves > 0
+
+
+def test_an_encoding_of_another_reading_disagrees_with_the_game() -> None:
+    """The tie is real: the game's reservations are not steps of another reading's encoding."""
+    game = BotFactoryGame(
+        players=4, variant={"counts": {"start_tokens": 8}, "rulings": {"reservation_tokens": "one_paid"}}
+    )
+    real = smt.Figures.of
+
+    def whole(variant: Any) -> smt.Figures:
+        return attrs.evolve(real(variant), reservation="whole_cost")
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(smt.Figures, "of", staticmethod(whole))
+        seen = smt.conformance(game, [5])
+    assert any("reserve" in p and "not a step of the encoding" in p for p in seen.problems)

@@ -51,6 +51,18 @@ FAST = (
 kill is killed by the default suite (they are part of it), so a ``--fast`` score is a lower bound of the
 default suite's."""
 
+FAST_ROOMS = (
+    "tests/test_botfactory.py",
+    "tests/test_botfactory_rulings.py",
+    "tests/test_rule_gaps_botfactory.py",
+    "tests/test_mechanica_game.py",
+    "tests/test_mechanica_anytime.py",
+    "tests/test_rule_gaps_mechanica.py",
+    "tests/test_mechanica_structure.py",
+    "tests/test_golden_traces.py",
+)
+"""The fast test files of the default suite that play the whole games (``--fast`` with ``--rooms``)."""
+
 ROOMS = (
     "bgrules/botfactory/assembly.py",
     "bgrules/botfactory/production.py",
@@ -242,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
         ensure_worktree(workdir, args.commit)
         overrides: dict[str, object] = {}
         if args.fast:
-            overrides["pytest_add_cli_args_test_selection"] = list(FAST)
+            overrides["pytest_add_cli_args_test_selection"] = list(FAST_ROOMS if args.rooms else FAST)
         if args.rooms:
             overrides["only_mutate"] = list(ROOMS)
         configure(workdir, {})

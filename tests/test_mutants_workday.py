@@ -275,6 +275,14 @@ def test_nothing_to_do_is_done_at_once() -> None:
     assert run.phase is RunPhase.DONE and run.cursor == 12 and decisions(run, V) == ()
 
 
+def test_a_run_with_no_bot_moving_awaits_no_movement_decision() -> None:
+    """A Run built with its defaults (movement phase, no bot on its way) offers no decision; advancing it
+    ends it."""
+    run = Run(F(board()), (3, 3, 3))
+    assert run.phase is RunPhase.MOVE and decisions(run, V) == ()
+    assert workday.advance(run, V).phase is RunPhase.DONE
+
+
 # --- refusals name their rule ---------------------------------------------------------------------------
 
 

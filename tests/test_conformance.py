@@ -99,7 +99,11 @@ def test_playout_replays(name):
     game = bgrules.load_game(name)
     for seed in range(5):
         p = playout(game, seed)
-        assert not p.truncated
+        # Bot Factory has no round limit of its own (BF-END): random games the runner cuts at its round cap
+        # are truncated, never ended; every other game ends within its length bound.
+        assert p.truncated is (not game.is_terminal(p.final))
+        if name != "botfactory":
+            assert not p.truncated
         assert replay(game, p.actions) == p.final
         check_state(game, p.final)
 
@@ -145,7 +149,8 @@ def test_same_seed_same_final_state(name, players):
     for seed in (0, 7):
         a = playout(load(), seed)
         b = playout(load(), seed)
-        assert a.actions == b.actions and not a.truncated
+        assert a.actions == b.actions and a.truncated == b.truncated
+        assert a.truncated is (not load().is_terminal(a.final))
         assert bgrules.dumps(a.final) == bgrules.dumps(b.final)
         assert bgrules.loads(load(), bgrules.dumps(a.final)) == a.final
     assert bgrules.dumps(playout(load(), 0).final) != bgrules.dumps(playout(load(), 1).final)

@@ -637,13 +637,13 @@ def test_game_mutation_is_caught(spec_id, mutation, variant, monkeypatch, tmp_pa
 # --- Bot Factory (specs/botfactory.toml) ------------------------------------------------------------------
 # Each spec is run on ``load_game("botfactory", players=n)`` with its own players, its budget cut to BF_BUDGET
 # and the game's maximum length (tens of thousands of steps) replaced by BF_LENGTH (patched in the real and
-# the mutated run). Random games on the real rules all run to the 40-round cap, within ~800 steps (4
+# the mutated run). Random games on the real rules are truncated at the runner's 40-round cap, within ~800 steps (4
 # players), so whole games are checked and the ENDS specs hold; a rule that keeps a game going breaks them.
 # The mutated run uses the sampled checker only: a searched counterexample deep in a game would be shrunk
 # by hundreds of replays of hundreds of steps.
 
 BF_LENGTH = 1500
-BF_BUDGET = {"games": 4, "examples": 2, "max_steps": "game"}
+BF_BUDGET = {"games": 8, "examples": 2, "max_steps": "game"}
 
 # A variant in which every player starts with 8 Speech tokens: random play then reaches the cap of 9 at
 # once (with the seed's single token nobody holds more than ~7) and reserves contracts more often.

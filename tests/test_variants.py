@@ -23,7 +23,9 @@ def test_default_variant():
 
 
 def test_variant_changes_a_ruling_and_a_tile_value(tmp_path):
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
 [rulings]
 jigsaw = "strict"
 bots_per_grade = 5
@@ -31,7 +33,8 @@ bots_per_grade = 5
 [tiles.upgrader]
 value = 9
 provenance = { value = "official" }
-""")
+""",
+    )
     v = load_variant(path)
     assert v.rulings.jigsaw == "strict" and v.rulings.bots_per_grade == 5
     up = v.catalogue.tiles["upgrader"]
@@ -49,23 +52,30 @@ provenance = { value = "official" }
     assert game.scores(s)[0] == before + 9
     # strict jigsaw: flat against entrance is refused in this game
     s = game.apply(s, Install("flight_tester", 2, 1, 0))  # flat east
-    assert not any(isinstance(a, Install) and (a.row, a.col) == (2, 2) and a.kind == "gift_wrapper"
-                   and a.rotation == 0 for a in game.legal_actions(s))
+    assert not any(
+        isinstance(a, Install) and (a.row, a.col) == (2, 2) and a.kind == "gift_wrapper" and a.rotation == 0
+        for a in game.legal_actions(s)
+    )
 
 
 def test_variant_from_a_mapping_and_a_changed_edge_layout():
     v = load_variant({"tiles": {"gift_wrapper": {"edges": ["exit", "entrance", "entrance", "entrance"]}}})
     from bgrules.mechanica.components import Dir
+
     assert v.catalogue.tiles["gift_wrapper"].exits(0) == (Dir.N,)
     assert isinstance(v, MechanicaVariant)
 
 
 def test_variant_may_change_a_bot_sale(tmp_path):
     path = write(tmp_path, "[bots.deluxe]\nsale = 10\n")
-    game = bgrules.load_game("mechanica-factory", variant=str(path),
-                             factory="hole | . . . . | truck[D]\nbasic | . . . . | truck\nhole | . . . . | truck\n")
+    game = bgrules.load_game(
+        "mechanica-factory",
+        variant=str(path),
+        factory="hole | . . . . | truck[D]\nbasic | . . . . | truck\nhole | . . . . | truck\n",
+    )
     from bgrules.mechanica.components import Bot
     from bgrules.mechanica.sandbox import Sell
+
     s = game.apply(game.initial_state(), Sell(0, Bot.DELUXE))
     assert s.wallet == 10
 
@@ -97,7 +107,7 @@ def test_missing_file(tmp_path):
     [
         ('jigsaw = "loose"', "jigsaw"),
         ('off_floor = "bounce"', "off_floor"),
-        ('loop = 3', "loop"),
+        ("loop = 3", "loop"),
         ('flight = "anywhere"', "flight"),
         ("bots_per_grade = 0", "bots_per_grade"),
         ('bots_per_grade = "many"', "bots_per_grade"),

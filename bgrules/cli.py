@@ -136,10 +136,12 @@ def _run_proofs(proofs_dir: Path, timeout_ms: int, only: str | None) -> list[dic
     return [r.to_json() for r in run_all(proofs_dir, timeout_ms, only)]
 
 
-def _run_clarifications(paths: list[Path], only: str | None) -> list[dict[str, Any]]:
+def _run_clarifications(
+    paths: list[Path], only: str | None, variant: Path | None = None, game: str | None = None
+) -> list[dict[str, Any]]:
     from bgrules.core.clarify import check_files
 
-    return [r.to_json() for r in check_files(paths) if only is None or only in r.id]
+    return [r.to_json() for r in check_files(paths, variant, game) if only is None or only in r.id]
 
 
 def _emit(rows: list[dict[str, Any]], title: str, as_json: bool, junit: Path | None) -> None:
@@ -224,10 +226,21 @@ def prove(proofs_dir: Path, timeout_ms: int, only: str | None, as_json: bool, ju
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="print a JSON list of results")
 @click.option("--junit-xml", type=click.Path(path_type=Path), default=None)
+@click.option("--game", "game_name", default=None, help="only the clarifications of this game")
+@click.option(
+    "--variant",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="a variant file (e.g. corrected component data) to run the clarifications of --game on",
+)
 @_guard
-def clarify(files: tuple[Path, ...], as_json: bool, junit_xml: Path | None) -> None:
-    """Check rule clarification files (or directories of them): each witness and property with its guarantee."""
-    _emit(_run_clarifications(list(files), None), "bgrules clarify", as_json, junit_xml)
+def clarify(
+    files: tuple[Path, ...], as_json: bool, junit_xml: Path | None, game_name: str | None, variant: Path | None
+) -> None:
+    """Check rule clarification files (or directories of them): each witness and property with its guarantee.
+    With ``--game G --variant FILE`` the clarifications of G run on that variant (the clarification's own
+    ruling over it), so a corrected data file shows which witnesses it changes."""
+    _emit(_run_clarifications(list(files), None, variant, game_name), "bgrules clarify", as_json, junit_xml)
 
 
 @main.command()

@@ -3,14 +3,13 @@ two-bot consequence of the assumed data, correcting the data) makes a witness fa
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import bgrules
-from bgrules.core import clarify
 from bgrules.core.clarify import check_clarification, clarification_from_data
 
 DIRECTORY = Path(__file__).resolve().parents[1] / "specs" / "clarifications"
@@ -62,24 +61,20 @@ def test_the_other_readings_witnesses_fail_under_the_default(name: str, key: str
     assert all(verdicts[w] == "holds" for w in both)
 
 
-def _with_tiles(monkeypatch: pytest.MonkeyPatch, tiles: dict[str, Any]) -> None:
-    """Load the clarification's game with corrected tile data (what a box holder's variant file would do)."""
-
-    def make(c_game: str, players: int | None, ruling: Any, options: Any) -> Any:
-        return bgrules.load_game(c_game, players=players, variant={"rulings": dict(ruling), "tiles": tiles}, **options)
-
-    monkeypatch.setattr(clarify, "_make_game", make)
+def _with_tiles(data: dict[str, Any], tiles: dict[str, Any], name: str = "mc-two-bots.toml") -> dict[str, str]:
+    """The witness verdicts on corrected tile data (what a box holder's variant file does)."""
+    reports = check_clarification(clarification_from_data(data, name, {"tiles": tiles}))
+    return {r.id.split("/", 1)[1]: r.verdict for r in reports if r.checker == "witness"}
 
 
 def test_two_bots_witnesses_hold_on_the_assumed_data() -> None:
     assert set(_verdicts(_data("mc-two-bots.toml"), "mc-two-bots.toml").values()) == {"holds"}
 
 
-def test_a_corrected_truck_capacity_shows_which_two_bot_witnesses_change(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_corrected_truck_capacity_shows_which_two_bot_witnesses_change() -> None:
     """The printed truck's capacity 1 is assumed: were it 2, the printed-truck witnesses fail (both bots
     delivered) and the Big Truck, Upgrader and Fork witnesses still hold."""
-    _with_tiles(monkeypatch, {"truck": {"capacity": 2}})
-    verdicts = _verdicts(_data("mc-two-bots.toml"), "mc-two-bots.toml")
+    verdicts = _with_tiles(_data("mc-two-bots.toml"), {"truck": {"capacity": 2}})
     assert verdicts == {
         "advanced-printed-truck-one-destroyed": "violated",
         "advanced-big-truck-both-delivered": "violated",  # it counts the run's collisions: row 0 has none now
@@ -90,13 +85,38 @@ def test_a_corrected_truck_capacity_shows_which_two_bot_witnesses_change(monkeyp
     }
 
 
-def test_a_second_hole_leaving_north_is_destroyed_by_the_start_zone_geometry(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_second_hole_leaving_north_is_destroyed_by_the_start_zone_geometry() -> None:
     """A corrected Advanced Fabricator whose second hole leaves north: the model launches Start Zone bots
     west of column 0, so that bot leaves the floor (MC-MOVE-OFF) - the Big Truck witness fails with one
     bot destroyed, which is what docs/rules/mechanica.md warns a box holder of."""
-    _with_tiles(
-        monkeypatch, {"advanced_fabricator": {"edges": ["exit", "exit", "flat", "flat"], "outputs": ["E", "N"]}}
+    verdicts = _with_tiles(
+        _data("mc-two-bots.toml"),
+        {"advanced_fabricator": {"edges": ["exit", "exit", "flat", "flat"], "outputs": ["E", "N"]}},
     )
-    verdicts = _verdicts(_data("mc-two-bots.toml"), "mc-two-bots.toml")
     assert verdicts["advanced-big-truck-both-delivered"] == "violated"
     assert verdicts["static-charger-big-truck-both-delivered"] == "holds"
+
+
+def test_the_cli_runs_a_games_clarifications_on_a_corrected_data_file(tmp_path: Path) -> None:
+    """``bgrules clarify --game G --variant FILE``: the same verdicts as the library call, exit 1 when the
+    corrected data changes a witness; a variant without --game is refused."""
+    from click.testing import CliRunner
+
+    from bgrules.cli import main
+
+    box = tmp_path / "box.toml"
+    box.write_text("[tiles.truck]\ncapacity = 2\n", encoding="utf-8")
+    runner = CliRunner()
+    path = str(DIRECTORY / "mc-two-bots.toml")
+    result = runner.invoke(main, ["clarify", path, "--game", "mechanica-factory", "--variant", str(box), "--json"])
+    assert result.exit_code == 1, result.output
+    rows = {r["id"].split("/", 1)[1]: r for r in json.loads(result.output[: result.output.rindex("]") + 1])}
+    assert rows["advanced-printed-truck-one-destroyed"]["verdict"] == "violated"
+    assert rows["advanced-printed-truck-one-destroyed"]["detail"].startswith("base variant (tiles)")
+    assert rows["advanced-a-fork-parts-them"]["verdict"] == "holds"
+    plain = runner.invoke(main, ["clarify", path, "--json"])
+    assert plain.exit_code == 0, plain.output
+    lone = runner.invoke(main, ["clarify", path, "--variant", str(box)])
+    assert lone.exit_code == 2 and "--game" in lone.output
+    other = runner.invoke(main, ["clarify", path, "--game", "botfactory", "--variant", str(box)])
+    assert other.exit_code == 2 and "no clarification of game 'botfactory'" in other.output

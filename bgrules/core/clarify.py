@@ -120,6 +120,9 @@ class Clarification:
     witnesses: tuple[Witness, ...]
     properties: tuple[Property, ...]
     source: str = ""
+    variant: dict[str, Any] = attrs.field(factory=dict)
+    """A base variant (a box holder's corrected component data, say) under the clarification's ruling: its
+    component tables replace the default figures, the clarification's ``[ruling]`` goes over its ``[rulings]``."""
 
 
 # --- loading ------------------------------------------------------------------------------------------
@@ -170,8 +173,28 @@ def _ints(value: Any, where: str) -> tuple[int, ...]:
     return tuple(value)
 
 
-def _make_game(c_game: str, players: int | None, ruling: Mapping[str, Any], options: Mapping[str, Any]) -> Game:
-    return load_game(c_game, players=players, variant={"rulings": dict(ruling)}, **options)
+def _make_game(
+    c_game: str,
+    players: int | None,
+    ruling: Mapping[str, Any],
+    options: Mapping[str, Any],
+    base: Mapping[str, Any] | None = None,
+) -> Game:
+    variant: dict[str, Any] = dict(base or {})
+    rulings = variant.get("rulings", {})
+    if not isinstance(rulings, Mapping):
+        raise InputError("variant [rulings]", "expected a table of ruling switches")
+    variant["rulings"] = {**rulings, **ruling}
+    return load_game(c_game, players=players, variant=variant, **options)
+
+
+def variant_data(variant: str | Path | Mapping[str, Any] | None) -> dict[str, Any]:
+    """A base variant for clarifications: a TOML file's path, its parsed data, or None (the default data)."""
+    if variant is None:
+        return {}
+    if isinstance(variant, Mapping):
+        return dict(variant)
+    return read_toml(variant)
 
 
 def _patch(base: Any, patch: Any, where: str) -> Any:
@@ -252,8 +275,12 @@ def _budget(value: Any, where: str) -> Budget:
     return attrs.evolve(DEFAULT_BUDGET, **table)
 
 
-def clarification_from_data(data: Mapping[str, Any], source: str = "clarification") -> Clarification:
-    """Validate plain data (a parsed clarification file) into a :class:`Clarification`."""
+def clarification_from_data(
+    data: Mapping[str, Any], source: str = "clarification", variant: Mapping[str, Any] | None = None
+) -> Clarification:
+    """Validate plain data (a parsed clarification file) into a :class:`Clarification`; ``variant`` is a
+    base variant's data (component tables, rulings) that the clarification's ruling goes over."""
+    base = dict(variant or {})
     _require(data, ("id", "question", "answer", "game", "rules"), TOP_KEYS, source)
     cid = _text(data["id"], f"{source} id")
     rules = data["rules"]
@@ -263,7 +290,7 @@ def clarification_from_data(data: Mapping[str, Any], source: str = "clarificatio
     ruling = _table(data.get("ruling", {}), f"{source} [ruling]")
     options = _table(data.get("options", {}), f"{source} [options]")
     try:
-        game = _make_game(data["game"], players, ruling, options)
+        game = _make_game(data["game"], players, ruling, options, base)
     except InputError as exc:
         raise InputError(f"{source} {exc.where}".strip(), exc.why) from None
     witnesses: list[Witness] = []
@@ -283,7 +310,7 @@ def clarification_from_data(data: Mapping[str, Any], source: str = "clarificatio
         wgame = game
         if own:
             try:
-                wgame = _make_game(data["game"], players, {**ruling, **own}, options)
+                wgame = _make_game(data["game"], players, {**ruling, **own}, options, base)
             except InputError as exc:
                 raise InputError(f"{where}.ruling {exc.where}".strip(), exc.why) from None
         start = _data(table["start"], f"{where}.start") if "start" in table else None
@@ -344,12 +371,14 @@ def clarification_from_data(data: Mapping[str, Any], source: str = "clarificatio
         witnesses=tuple(witnesses),
         properties=tuple(properties),
         source=source,
+        variant=base,
     )
 
 
-def load_clarification(path: str | Path) -> Clarification:
-    """Read and validate one clarification file; any problem is an InputError naming the file and field."""
-    return clarification_from_data(read_toml(path), str(path))
+def load_clarification(path: str | Path, variant: str | Path | Mapping[str, Any] | None = None) -> Clarification:
+    """Read and validate one clarification file; any problem is an InputError naming the file and field.
+    ``variant``: a base variant (path or data) every witness and property runs on."""
+    return clarification_from_data(read_toml(path), str(path), variant_data(variant))
 
 
 # --- checking -----------------------------------------------------------------------------------------
@@ -417,13 +446,18 @@ def _final_checks(game: Game, state: Any, expect: Expect) -> list[str]:
     return problems
 
 
+def _variant_text(c: Clarification) -> str:
+    tables = sorted(k for k in c.variant if k != "rulings")
+    return f"base variant ({', '.join(tables) or 'rulings only'}); " if c.variant else ""
+
+
 def _ruling_text(ruling: Mapping[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in sorted(ruling.items())) or "the default reading"
 
 
 def run_witness(c: Clarification, w: Witness) -> tuple[str, str]:
     """Replay a witness; its verdict (``holds`` / ``violated`` / ``unknown``) and a detail line."""
-    game = _make_game(c.game, c.players, w.ruling, c.options)
+    game = _make_game(c.game, c.players, w.ruling, c.options, c.variant)
     state = start_state(game, w.start, f"{w.where}.start")
     problems: list[str] = []
     last = len(w.actions) - 1
@@ -465,6 +499,7 @@ def _check_witness(c: Clarification, w: Witness) -> Report:
     start = time.perf_counter()
     verdict, detail = run_witness(c, w)
     n = len(w.actions)
+    start_text = "patched" if w.start is not None else "initial"
     return Report(
         id=f"{c.id}/{w.name}",
         kind="clarification",
@@ -475,13 +510,13 @@ def _check_witness(c: Clarification, w: Witness) -> Report:
         expected=w.expected,
         guarantee=f"scenario: {n} action{'s' if n != 1 else ''} replayed",
         seconds=time.perf_counter() - start,
-        detail=f"ruling: {_ruling_text(w.ruling)}; {'patched' if w.start is not None else 'initial'} start; {detail}",
+        detail=f"{_variant_text(c)}ruling: {_ruling_text(w.ruling)}; {start_text} start; {detail}",
         witness=tuple(json.dumps(action_to_data(a), sort_keys=True) for a in w.actions),
     )
 
 
 def _check_property(c: Clarification, p: Property) -> list[Report]:
-    game = _make_game(c.game, c.players, c.ruling, c.options)
+    game = _make_game(c.game, c.players, c.ruling, c.options, c.variant)
     spec = Spec(
         id=p.id,
         game=c.game,
@@ -504,7 +539,7 @@ def _check_property(c: Clarification, p: Property) -> list[Report]:
                 p.id, "spec", p.statement, c.rules, checker, "unknown", p.expected, f"{checker}: not run", 0.0
             )
             report = attrs.evolve(report, detail=f"crashed: {type(exc).__name__}: {exc}")
-        ruling = f"ruling: {_ruling_text(c.ruling)}"
+        ruling = f"{_variant_text(c)}ruling: {_ruling_text(c.ruling)}"
         out.append(attrs.evolve(report, kind="clarification", detail=f"{ruling}; {report.detail}".rstrip("; ")))
     return out
 
@@ -528,10 +563,27 @@ def clarification_paths(paths: Iterable[str | Path]) -> list[Path]:
     return out
 
 
-def check_files(paths: Iterable[str | Path]) -> list[Report]:
+def check_files(
+    paths: Iterable[str | Path],
+    variant: str | Path | Mapping[str, Any] | None = None,
+    game: str | None = None,
+) -> list[Report]:
     """Load every file (a directory: its ``*.toml``) and check it; all loaded first, so a malformed file
-    stops the run before anything is checked. Duplicate clarification ids are an InputError."""
-    loaded = [load_clarification(p) for p in clarification_paths(paths)]
+    stops the run before anything is checked. Duplicate clarification ids are an InputError.
+
+    ``game``: only the clarifications of that game. ``variant``: a base variant (a box holder's corrected
+    data) that every witness and property of those clarifications runs on, the clarification's own ruling
+    over it; a witness whose outcome the corrected data changes then reports ``violated``. A variant file
+    is for one game, so ``variant`` needs ``game``."""
+    if variant is not None and game is None:
+        raise InputError("variant", "a variant file is for one game: name it (--game)")
+    base = variant_data(variant)
+    files = clarification_paths(paths)
+    if game is not None:
+        files = [p for p in files if read_toml(p).get("game") == game]
+        if not files:
+            raise InputError("game", f"no clarification of game {game!r} among the files given")
+    loaded = [load_clarification(p, base if game is not None else None) for p in files]
     seen: dict[str, str] = {}
     for c in loaded:
         if c.id in seen:
@@ -552,4 +604,5 @@ __all__ = [
     "load_clarification",
     "run_witness",
     "start_state",
+    "variant_data",
 ]

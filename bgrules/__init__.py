@@ -17,4 +17,4 @@ __all__ = [
     "load_game",
     "loads",
 ]
-__version__ = "0.1.0"
+__version__ = "0.4.0"

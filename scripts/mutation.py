@@ -250,8 +250,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("mutants", nargs="*", help="run only these mutants (mutmut names, * globs allowed)")
     args = parser.parse_args(argv)
     workdir = args.dir.resolve()
+    commit = subprocess.run(
+        ["git", "-C", str(REPO), "rev-parse", "--verify", args.commit + "^{commit}"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     if not args.report:
-        ensure_worktree(workdir, args.commit)
+        ensure_worktree(workdir, commit)
         overrides: dict[str, object] = {}
         if args.fast:
             overrides["pytest_add_cli_args_test_selection"] = list(FAST_ROOMS if args.rooms else FAST)
@@ -259,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
             overrides["only_mutate"] = list(ROOMS)
         configure(workdir, {})
         if args.update:
-            subprocess.run(["git", "-C", str(workdir), "checkout", "--detach", args.commit], check=True)
+            subprocess.run(["git", "-C", str(workdir), "checkout", "-q", "--detach", commit], check=True)
         configure(workdir, overrides)
         names = list(args.mutants)
         if args.rerun_survivors:

@@ -433,6 +433,103 @@ def simulate(
         sys.exit(1)
 
 
+# --- balance ---------------------------------------------------------------------------------------
+
+
+@main.command()
+@click.option("--game", "game_name", required=True)
+@click.option("--players", type=int, default=None)
+@click.option(
+    "--agents",
+    "agents_spec",
+    default=None,
+    help="one agent for every seat (greedy) or one per seat (greedy,random,random,mcts); default: random",
+)
+@click.option("--games", "n_games", default=100, show_default=True)
+@click.option("--seed", default=0, show_default=True, help="game i is played from seed S + i")
+@click.option("--variant", type=click.Path(path_type=Path), default=None)
+@click.option("--option", "-o", "options", multiple=True, help="game option key=value")
+@click.option(
+    "--max-rounds",
+    type=int,
+    default=None,
+    help="the runner's round cap: a game not over by then is truncated, no one's win (default: the game's own)",
+)
+@click.option("--json", "as_json", is_flag=True, help="print the report as JSON (docs/balance.md)")
+@click.option("--plot", "plot_path", type=click.Path(path_type=Path), default=None, help="draw it to OUT.png or .svg")
+@_guard
+def balance(
+    game_name: str,
+    players: int | None,
+    agents_spec: str | None,
+    n_games: int,
+    seed: int,
+    variant: Path | None,
+    options: tuple[str, ...],
+    max_rounds: int | None,
+    as_json: bool,
+    plot_path: Path | None,
+) -> None:
+    """Win rate per seat with 95% Wilson intervals, scores, game length and end triggers (docs/balance.md).
+    Shared wins count for each tied seat; games truncated by the runner's cap are no one's win."""
+    from rich.markup import escape
+
+    from bgrules.core.balance import (
+        MissingExtra,
+        balance_json,
+        check_plot_path,
+        plot_balance,
+        resolve_agents,
+        run_balance,
+    )
+    from bgrules.core.registry import load_game
+
+    if n_games < 1:
+        raise InputError("--games", f"a whole number of games, at least 1, not {n_games}")
+    if plot_path is not None:
+        try:
+            check_plot_path(plot_path)
+        except MissingExtra as exc:
+            _fail(escape(str(exc)))  # the extra's name, bgrules[plot], is not rich markup
+    game = load_game(game_name, players=players, variant=str(variant) if variant else None, **_parse_options(options))
+    agents, names = resolve_agents(agents_spec, game.players)
+    with Progress(console=err_console, transient=True, disable=as_json) as progress:
+        task = progress.add_task(f"{game_name}", total=n_games)
+        report = run_balance(
+            game, game_name, n_games, seed, agents, names, max_rounds, on_game=lambda _r: progress.advance(task)
+        )
+    if plot_path is not None:
+        plot_balance(report, plot_path)
+    result = balance_json(report)
+    if as_json:
+        click.echo(json.dumps(result, indent=2))
+        return
+    title = f"bgrules balance: {game_name}, {result['players']} players, {n_games} games from seed {seed}"
+    table = Table(title=title)
+    for column in ("seat", "agent", "wins", "win rate [95% Wilson]", "score mean ± sd", "score min..max"):
+        table.add_column(column, justify="left" if column == "agent" else "right")
+    for s in result["seats"]:
+        rate = "-" if s["win_rate"] is None else f"{s['win_rate']:.3f}"
+        interval = f"{rate} [{s['win_rate_low']:.3f}, {s['win_rate_high']:.3f}]"
+        mean = "-" if s["score_mean"] is None else f"{s['score_mean']:.2f} ± {s['score_sd']:.2f}"
+        span = "-" if s["score_min"] is None else f"{s['score_min']}..{s['score_max']}"
+        table.add_row(str(s["seat"]), s["agent"], str(s["wins"]), interval, mean, span)
+    console.print(table)
+    length = result["length"]
+    lines = [
+        f"finished {result['finished']} of {n_games}; truncated {result['truncated']} "
+        f"(the runner's round cap {result['round_cap']}: no one's win, left out)",
+        f"shared games {result['shared_games']} (a win for each tied seat)",
+        "ended by: " + ", ".join(f"{k} {v}" for k, v in result["ended_by"].items()),
+    ]
+    if length is not None:
+        lines.append(f"length (actions): {length['mean']} ± {length['sd']}, {length['min']}..{length['max']}")
+    for line in lines:
+        console.print(line, highlight=False)
+    if plot_path is not None:
+        console.print(f"plot: {plot_path}", highlight=False)
+
+
 # --- factories: check / render ---------------------------------------------------------------------
 
 

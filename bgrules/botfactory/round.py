@@ -36,6 +36,7 @@ from bgrules.botfactory.state import (
     Trade,
     Turn,
 )
+from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
 
@@ -177,6 +178,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         ci = self.colour(action.colour)
         if not self._drawable(state, ci):
             raise IllegalAction("BF-SETUP-PARTS", f"the {action.colour} pile is empty")
+        coverage.effect("BF-SETUP-PARTS")
         return evolve(state, draws=(("part", ci, "hand", seat, 0),), index=state.index + 1, after_discard="pick")
 
     def _move(self, state: BotFactoryState, action: Any) -> BotFactoryState:
@@ -187,6 +189,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             raise IllegalAction("BF-MOVE", f"{action!r}: move your worker (MoveWorker)")
         if action.space not in self._move_targets(state, seat):
             raise IllegalAction("BF-MOVE", f"space {action.space} is taken or on the board you stand on")
+        coverage.effect("BF-MOVE")
         state = evolve(state, workers=_set(state.workers, seat, action.space), index=state.index + 1)
         if state.index < self._players:
             return state
@@ -197,6 +200,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
     def _sandra_move(self, state: BotFactoryState) -> BotFactoryState:
         """BF-SANDRA-MOVE: to the first empty space, left to right, of the next board to the right that has
         one (wrapping; never her own board); she stays if none has."""
+        coverage.effect("BF-SANDRA-MOVE")
         board = self.spaces[state.sandra][0]
         taken = {w for w in state.workers if w is not None}
         for k in range(1, 4):
@@ -231,6 +235,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         if turn.main == "share":
             if isinstance(action, PayShare):
                 state = self._pay(state, seat, self._fee(state, seat, turn), "BF-SANDRA-SHARE")
+                coverage.effect("BF-SANDRA-SHARE")
                 separate = self.variant.rulings.last_space_toll == "separate"
                 main = "extra" if separate and self._extra(state, seat) else "open"
                 return evolve(state, turn=evolve(turn, main=main))
@@ -242,6 +247,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         if turn.main == "extra":  # BF-ASM-LAST: unpaid, no part is placed but the additional action stays
             if isinstance(action, PayShare):
                 state = self._pay(state, seat, self._fee(state, seat, turn), "BF-ASM-LAST")
+                coverage.effect("BF-ASM-LAST")
                 return evolve(state, turn=evolve(turn, main="open"))
             if isinstance(action, Skip):
                 return evolve(state, turn=evolve(turn, main="closed"))
@@ -277,6 +283,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         if action not in self._additional_options(state, seat, board):
             rule = {Swap: "BF-ASM-SWAP", Trade: "BF-PROD-TRADE", Exchange: "BF-PROJ-TRADE"}[type(action)]
             raise IllegalAction(rule, f"{action!r} is not an additional action of this board now")
+        coverage.effect("BF-ADDITIONAL")
         if isinstance(action, Swap):
             return self._swap(state, seat, action)
         if isinstance(action, Trade):
@@ -401,18 +408,21 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
 
     def _sandra_act(self, state: BotFactoryState) -> BotFactoryState:
         """BF-SANDRA-ACT: Sandra takes the action of the board she stands on (its room's Sandra action)."""
+        coverage.effect("BF-SANDRA-ACT")
         board = self.spaces[state.sandra][0]
         if board == ASSEMBLY:
             return self._sandra_assembly(state)
         if board == PRODUCTION:
             return self._sandra_production(state)
         if board == PROJECT:
+            coverage.effect("BF-PROJ-SANDRA")
             return self._slide_projects(state)
         return self._sandra_finance(state)
 
     def _maintenance(self, state: BotFactoryState) -> BotFactoryState:
         """BF-MAINT: completed bots' parts to the discard and their value down one; the Project board slides
         and refills."""
+        coverage.effect("BF-MAINT")
         columns = list(state.columns)
         values = list(state.values)
         for ci, column in enumerate(columns):
@@ -434,9 +444,25 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             or any(len(h.done) >= self.c.counts.bots_to_end for h in state.hands)
             or (self.max_rounds is not None and state.round >= self.max_rounds)
         ):
-            return evolve(state, phase=Phase.OVER, after_discard="")
+            over = evolve(state, phase=Phase.OVER, after_discard="")
+            if self.end_trigger(over) == "BF-END":
+                coverage.effect("BF-END")
+            return over
+        coverage.effect("BF-ROUND")
+        coverage.effect("BF-ORDER")
         order = tuple(sorted(range(self._players), key=lambda s: state.workers[s] or 0))
         return evolve(state, round=state.round + 1, order=order, index=0, phase=Phase.MOVE, after_discard="")
+
+    def end_trigger(self, state: BotFactoryState) -> str | None:
+        """BF-END: the rule that ended a terminal state ("BF-END": a colour's bots all built or a player's
+        fifth bot; "max_rounds": the game's own round cap, ``max_rounds``); None while the game goes on."""
+        if state.phase is not Phase.OVER:
+            return None
+        built = [self.end_count - left for left in state.bots_left]
+        fifth = any(len(h.done) >= self.c.counts.bots_to_end for h in state.hands)
+        if any(b >= self.end_count for b in built) or fifth:
+            return "BF-END"
+        return "max_rounds"
 
     def _settle(self, state: BotFactoryState) -> BotFactoryState:
         """BF-ROUND: take the automatic steps (draws that find nothing, BF-PILE; limit checks, BF-LIMIT-PARTS; windows,
@@ -507,6 +533,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
     def scores(self, state: BotFactoryState) -> tuple[int, ...]:
         """BF-SCORE: bots at their colour's value, contracts, a point per two tokens, -1 per part tile,
         -2 per unfinished Project."""
+        coverage.effect("BF-SCORE")
         out = []
         for seat, hand in enumerate(state.hands):
             score = sum(state.values[self.colours.index(c)] for c in hand.done)
@@ -519,6 +546,8 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         """BF-TIE: the highest score; ties to more bots, then to an odd number of tokens; else shared."""
         scores = self.scores(state)
         tied = [i for i, s in enumerate(scores) if s == max(scores)]
+        if len(tied) > 1:
+            coverage.effect("BF-TIE")
         most = max(len(state.hands[i].done) for i in tied)
         tied = [i for i in tied if len(state.hands[i].done) == most]
         odd = [i for i in tied if state.hands[i].tokens % 2 == 1]

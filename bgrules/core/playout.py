@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import attrs
@@ -18,6 +18,8 @@ class Playout:
     actions: tuple[Any, ...]
     final: Any
     truncated: bool
+    ended_by: str | None = None
+    """The rule ID of the end trigger that ended the game (``game.end_trigger``), None when truncated."""
 
 
 def sample_chance(game: Game, state: Any, rng: random.Random) -> Any:
@@ -51,12 +53,30 @@ def past_cap(game: Game, state: Any, cap: int | None) -> bool:
     return cap is not None and not game.is_terminal(state) and int(game.round_of(state)) > cap  # type: ignore[attr-defined]
 
 
+def end_trigger(game: Game, state: Any) -> str | None:
+    """The rule ID that ended a terminal ``state`` (``game.end_trigger``; "terminal" for a game without
+    one), None when the game is not over."""
+    if not game.is_terminal(state):
+        return None
+    trigger = getattr(game, "end_trigger", None)
+    found = trigger(state) if trigger is not None else None
+    return str(found) if found is not None else "terminal"
+
+
 def walk(
-    game: Game, seed: int, max_steps: int | None = None, max_rounds: int | None = None
+    game: Game,
+    seed: int,
+    max_steps: int | None = None,
+    max_rounds: int | None = None,
+    agents: Sequence[Any] | None = None,
 ) -> Iterator[tuple[Any, Any, Any]]:
-    """Yield (state, action, next_state) along one random legal playout from ``seed``, at most
-    ``max_steps`` actions (default ``game.info.max_length``) and, for games that count rounds, at most
-    :func:`round_cap` rounds (the runner's truncation: the walk stops as the next round begins)."""
+    """Yield (state, action, next_state) along one legal playout from ``seed``, at most ``max_steps``
+    actions (default ``game.info.max_length``) and, for games that count rounds, at most
+    :func:`round_cap` rounds (the runner's truncation: the walk stops as the next round begins).
+    ``agents`` (one :class:`bgrules.agents.Agent` per seat; None = uniform random, the same games as
+    before agents existed) choose the players' actions; chance is sampled from the same rng."""
+    if agents is not None and len(agents) != game.players:
+        raise InputError("agents", f"{game.players} seats need {game.players} agents, not {len(agents)}")
     rng = random.Random(seed)
     state = game.initial_state()
     limit = game.info.max_length if max_steps is None else max_steps
@@ -66,9 +86,13 @@ def walk(
             return
         if game.to_move(state) is CHANCE:
             action = sample_chance(game, state, rng)
-        else:
+        elif agents is None:
             legal = game.legal_actions(state)
             action = legal[rng.randrange(len(legal))]
+        else:
+            mover = game.to_move(state)
+            assert isinstance(mover, int)
+            action = agents[mover].choose(game, state, rng)
         nxt = game.apply(state, action)
         yield state, action, nxt
         state = nxt
@@ -80,19 +104,21 @@ def playout(
     max_steps: int | None = None,
     observe: Callable[[Any], None] | None = None,
     max_rounds: int | None = None,
+    agents: Sequence[Any] | None = None,
 ) -> Playout:
-    """One random legal game from ``seed``; the same seed gives the same game in any process. A game cut
-    short by ``max_steps`` or the runner's round cap (:func:`round_cap`) is ``truncated``."""
+    """One legal game from ``seed`` (random, or played by ``agents``, one per seat); the same seed gives
+    the same game in any process. A game cut short by ``max_steps`` or the runner's round cap
+    (:func:`round_cap`) is ``truncated``; one that ended names its end trigger in ``ended_by``."""
     actions = []
     state = game.initial_state()
     if observe is not None:
         observe(state)
-    for _before, action, after in walk(game, seed, max_steps, max_rounds):
+    for _before, action, after in walk(game, seed, max_steps, max_rounds, agents):
         actions.append(action)
         state = after
         if observe is not None:
             observe(state)
-    return Playout(seed, tuple(actions), state, not game.is_terminal(state))
+    return Playout(seed, tuple(actions), state, not game.is_terminal(state), end_trigger(game, state))
 
 
 def replay(game: Game, actions: Any) -> Any:

@@ -8,6 +8,7 @@ MC-END-BOUND; docs/rules/mechanica.md, "The day and the turn" and "End and scori
 
 from __future__ import annotations
 
+from bgrules.core import coverage
 from bgrules.core.fastevolve import evolve
 from bgrules.mechanica.base import PILES, replace_at
 from bgrules.mechanica.factory import COLS, ROWS, installed_value
@@ -36,6 +37,7 @@ class DayRoom(ShopRoom):
 
     def scores(self, state: MechanicaState) -> tuple[int, ...]:
         """MC-SCORE: wallet + vault + the values of installed improvements."""
+        coverage.effect("MC-SCORE")
         cat = self.variant.catalogue
         return tuple(seat.wallet + seat.vault + installed_value(seat.factory, cat) for seat in state.seats)
 
@@ -44,10 +46,17 @@ class DayRoom(ShopRoom):
         scores = self.scores(state)
         best = max(scores)
         tied = [i for i, s in enumerate(scores) if s == best]
+        if len(tied) > 1:
+            coverage.effect("MC-END-TIE")
         if self.variant.rulings.tie_break == "wallet" and len(tied) > 1:
             most = max(state.seats[i].wallet for i in tied)
             tied = [i for i in tied if state.seats[i].wallet == most]
         return tuple(tied)
+
+    def end_trigger(self, state: MechanicaState) -> str | None:
+        """MC-END: the rule that ended a terminal state (the deck and the Shop empty); None while the game
+        goes on."""
+        return "MC-END" if state.phase is Phase.OVER else None
 
     # --- automatic steps ----------------------------------------------------------------------------
 
@@ -108,6 +117,7 @@ class DayRoom(ShopRoom):
 
     def _begin_day(self, state: MechanicaState) -> MechanicaState:
         """MC-DAY: every factory runs before the first turn, in seat order."""
+        coverage.effect("MC-DAY")
         return evolve(
             state,
             phase=Phase.RUN,
@@ -124,9 +134,11 @@ class DayRoom(ShopRoom):
         for pile in range(PILES):
             card = tops[pile]
             if state.bp_turned[pile] and card is not None:
+                coverage.effect("MC-BP-DAYEND")
                 bottoms[pile] = (*bottoms[pile], card)
                 tops[pile] = None
         state = evolve(state, bp_top=tuple(tops), bp_bottom=tuple(bottoms), bp_turned=(False,) * PILES)
         if not sum(state.deck) and all(w is None for w in state.wheel):
+            coverage.effect("MC-END")
             return evolve(state, phase=Phase.OVER, current=0)
         return evolve(state, phase=Phase.REVEAL, reveal=0, day=state.day + 1, current=0)

@@ -15,6 +15,7 @@ from typing import Any
 
 import attrs
 
+from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction, InputError
 from bgrules.core.protocol import GameBase, GameInfo, Mover
 from bgrules.mechanica.components import Zone
@@ -238,6 +239,7 @@ class FactoryGame(GameBase):
         return self._begin_day(self._start)
 
     def _begin_day(self, state: SandboxState) -> SandboxState:
+        coverage.effect("MC-DAY")
         run = start_run(state.factory, state.stock, self.variant)
         return self._after_run_step(attrs.evolve(state, phase=Phase.RUN, run=run))
 
@@ -267,6 +269,10 @@ class FactoryGame(GameBase):
 
     def is_terminal(self, state: SandboxState) -> bool:
         return state.phase is Phase.OVER
+
+    def end_trigger(self, state: SandboxState) -> str | None:
+        """MC-DAY: the sandbox ends after its ``days`` days; None while it goes on."""
+        return "MC-DAY" if state.phase is Phase.OVER else None
 
     def scores(self, state: SandboxState) -> tuple[int, ...]:
         """MC-SCORE: wallet + vault + the values of the installed improvements."""
@@ -311,7 +317,8 @@ class FactoryGame(GameBase):
     ) -> bool:
         try:
             check(board, self.variant, key, row)
-        except IllegalAction:
+        except IllegalAction as exc:
+            coverage.withdraw(exc)  # a probe of the options, not a refused action
             return False
         return True
 
@@ -347,6 +354,7 @@ class FactoryGame(GameBase):
     def _take_supply(self, state: SandboxState, key: str) -> tuple[str, ...]:
         if key not in state.supply:
             raise IllegalAction("MC-SUPPLY", f"{key!r} is not in the supply ({', '.join(state.supply) or 'empty'})")
+        coverage.effect("MC-SUPPLY")
         supply = list(state.supply)
         supply.remove(key)
         return tuple(supply)

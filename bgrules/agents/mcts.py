@@ -1,0 +1,173 @@
+"""The ``mcts`` agent: Monte-Carlo tree search (UCT over every seat's reward, max^n style).
+
+Each iteration walks down the tree from the state to decide: at a player's node it takes the child with
+the highest upper confidence bound for that player (``c`` the exploration constant); at a chance node it
+samples an outcome with its exact ``chance_outcomes`` probability (each outcome met becomes a child). A
+node not yet fully expanded expands one untried action (in ``legal_actions`` order). From the new node a
+rollout plays at most ``rollout_steps`` actions by the ``rollout`` policy (``random`` or ``greedy``;
+chance sampled), and is then scored: a finished game gives 1 to each winner (shared), a game cut short
+gives each seat ``1 / (1 + exp(-(e_i - max_j!=i e_j) / scale))`` where ``e`` is the game's evaluation (the
+rollout cut short and scored by the greedy evaluation). Rewards are added up the path. The move is the
+root's most visited child (ties to the first in legal order).
+
+The budget is ``iterations`` (deterministic given the rng) or ``seconds`` (a wall-clock budget, so not
+reproducible). Only the rng passed to ``choose`` is used.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from bgrules.agents.base import evaluation_for, positive_float, positive_int
+from bgrules.agents.greedy import GreedyAgent
+from bgrules.agents.uniform import RandomAgent
+from bgrules.core.errors import InputError
+from bgrules.core.playout import sample_chance
+from bgrules.core.protocol import CHANCE, Game
+
+ROLLOUTS = ("random", "greedy")
+
+
+class _Node:
+    __slots__ = ("actions", "children", "mover", "n", "state", "untried", "w")
+
+    def __init__(self, game: Game, state: Any, players: int) -> None:
+        self.state = state
+        self.mover = game.to_move(state)
+        self.n = 0
+        self.w = [0.0] * players
+        self.children: dict[Any, _Node] = {}
+        if self.mover is None or self.mover is CHANCE:
+            self.actions: tuple[Any, ...] = ()
+        else:
+            self.actions = tuple(game.legal_actions(state))
+        self.untried = list(range(len(self.actions)))
+
+
+class MctsAgent:
+    name = "mcts"
+
+    def __init__(
+        self,
+        iterations: int | None = 200,
+        seconds: float | None = None,
+        rollout: str = "random",
+        rollout_steps: int = 8,
+        c: float = 0.7,
+    ) -> None:
+        if seconds is not None:
+            self.seconds: float | None = positive_float(seconds, "mcts seconds")
+            self.iterations: int | None = (
+                None if iterations in (None, 200) else positive_int(iterations, "mcts iterations")
+            )
+        else:
+            self.seconds = None
+            self.iterations = positive_int(iterations, "mcts iterations")
+        if rollout not in ROLLOUTS:
+            raise InputError("mcts rollout", f"unknown rollout {rollout!r}; valid: {', '.join(ROLLOUTS)}")
+        self.rollout = rollout
+        if isinstance(rollout_steps, bool) or not isinstance(rollout_steps, int) or rollout_steps < 0:
+            raise InputError("mcts rollout_steps", f"a whole number of at least 0, not {rollout_steps!r}")
+        self.rollout_steps = rollout_steps
+        self.c = positive_float(c, "mcts c")
+        self._policy: RandomAgent | GreedyAgent = GreedyAgent(pair_limit=1) if rollout == "greedy" else RandomAgent()
+
+    def __repr__(self) -> str:
+        budget = f"seconds={self.seconds}" if self.seconds is not None else f"iterations={self.iterations}"
+        return f"MctsAgent({budget}, rollout={self.rollout!r}, rollout_steps={self.rollout_steps})"
+
+    def choose(self, game: Game, state: Any, rng: random.Random) -> Any:
+        legal = game.legal_actions(state)
+        if len(legal) == 1:
+            return legal[0]
+        players = game.players
+        evaluate, scale = evaluation_for(game)
+        root = _Node(game, state, players)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while True:
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            self._iterate(game, root, rng, players, evaluate, scale)
+            done += 1
+        best_n = -1
+        best = root.actions[0]
+        for i, action in enumerate(root.actions):
+            child = root.children.get(i)
+            if child is not None and child.n > best_n:
+                best_n, best = child.n, action
+        return best
+
+    def _iterate(self, game: Game, root: _Node, rng: random.Random, players: int, evaluate: Any, scale: float) -> None:
+        node = root
+        path = [node]
+        while True:
+            if node.mover is None:
+                break
+            if node.mover is CHANCE:
+                outcome = sample_chance(game, node.state, rng)
+                child = node.children.get(outcome)
+                if child is None:
+                    child = _Node(game, game.apply(node.state, outcome), players)
+                    node.children[outcome] = child
+                    node = child
+                    path.append(node)
+                    break
+                node = child
+                path.append(node)
+                continue
+            if node.untried:
+                i = node.untried.pop(0)
+                child = _Node(game, game.apply(node.state, node.actions[i]), players)
+                node.children[i] = child
+                node = child
+                path.append(node)
+                break
+            node = self._select(node)
+            path.append(node)
+        reward = self._rollout(game, node.state, rng, players, evaluate, scale)
+        for visited in path:
+            visited.n += 1
+            w = visited.w
+            for seat in range(players):
+                w[seat] += reward[seat]
+
+    def _select(self, node: _Node) -> _Node:
+        seat = node.mover
+        assert isinstance(seat, int)
+        log_n = math.log(node.n)
+        best = None
+        best_u = -math.inf
+        for i in range(len(node.actions)):
+            child = node.children[i]
+            u = child.w[seat] / child.n + self.c * math.sqrt(log_n / child.n)
+            if u > best_u:
+                best_u, best = u, child
+        assert best is not None
+        return best
+
+    def _rollout(
+        self, game: Game, state: Any, rng: random.Random, players: int, evaluate: Any, scale: float
+    ) -> list[float]:
+        for _ in range(self.rollout_steps):
+            mover = game.to_move(state)
+            if mover is None:
+                break
+            action = sample_chance(game, state, rng) if mover is CHANCE else self._policy.choose(game, state, rng)
+            state = game.apply(state, action)
+        if game.is_terminal(state):
+            winners = game.winners(state)
+            return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(players)]
+        values = [evaluate(game, state, seat) for seat in range(players)]
+        if players == 1:
+            return [1.0 / (1.0 + math.exp(-values[0] / scale))]
+        out = []
+        for seat in range(players):
+            lead = values[seat] - max(v for j, v in enumerate(values) if j != seat)
+            out.append(1.0 / (1.0 + math.exp(max(-60.0, min(60.0, -lead / scale)))))
+        return out

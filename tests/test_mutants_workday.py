@@ -101,6 +101,14 @@ def test_a_static_charger_without_basic_bots_in_stock_makes_nothing() -> None:
     assert run.stock == (0, 5, 5)
 
 
+def test_two_bots_destroyed_in_one_movement_count_twice() -> None:
+    """MC-MOVE-EDGE: both bots of an Advanced Fabricator run into a Flight Tester's flat west side; both
+    are destroyed and go back to the stock."""
+    run = done(F(board(r0="advanced[BP] | FT2 . . . | truck")), (3, 3, 3))
+    assert run.destroyed == 2 and run.stock == (4, 4, 3)
+    assert run.factory.bot_counts() == (0, 0, 0)
+
+
 # --- MC-MOVE-LOOP only on floor nodes ------------------------------------------------------------------
 
 

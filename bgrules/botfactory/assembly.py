@@ -9,6 +9,7 @@ from typing import Any
 from bgrules.botfactory.base import ASSEMBLY, _set
 from bgrules.botfactory.state import BotFactoryState, PlacePart, Skip, Swap, TakeTop, Turn
 from bgrules.botfactory.tokens import Tokens
+from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
 
@@ -37,6 +38,7 @@ class AssemblyRoom(Tokens):
 
     def _assembly_main(self, state: BotFactoryState, seat: int, turn: Turn, action: PlacePart) -> BotFactoryState:
         """BF-ASM: one action places one part."""
+        coverage.effect("BF-ASM")
         state = evolve(state, turn=evolve(turn, left=turn.left - 1))
         return self._place(state, seat, action, "BF-ASM")
 
@@ -60,9 +62,11 @@ class AssemblyRoom(Tokens):
         column = _set(state.columns[ci], si, action.part)
         state = evolve(state, columns=_set(state.columns, ci, column))
         count = sum(x is not None for x in column)
+        coverage.effect("BF-ASM-REWARD")
         if count < 3:
             state = self._gain(state, seat, 2)
         else:
+            coverage.effect("BF-ASM-PROJECT")
             hand = state.hands[seat]
             projects = list(hand.projects)
             projects.remove(action.colour)
@@ -71,6 +75,7 @@ class AssemblyRoom(Tokens):
         turn = state.turn
         assert turn is not None
         if slot in self.c.boards.icon_slots:
+            coverage.effect("BF-ASM-ICON")
             return evolve(state, turn=evolve(turn, prompt=("icon",)))
         return state
 
@@ -107,6 +112,7 @@ class AssemblyRoom(Tokens):
 
     def _swap(self, state: BotFactoryState, seat: int, action: Swap) -> BotFactoryState:
         """BF-ASM-SWAP: pay a token, swap the part from hand with the spare."""
+        coverage.effect("BF-ASM-SWAP")
         hand = state.hands[seat]
         state = self._pay(state, seat, 1, "BF-ASM-SWAP")
         spare = state.spares[action.spare]
@@ -120,6 +126,7 @@ class AssemblyRoom(Tokens):
 
     def _sandra_assembly(self, state: BotFactoryState) -> BotFactoryState:
         """BF-ASM-SANDRA: clear the spares, draw two by the Distribution marker."""
+        coverage.effect("BF-ASM-SANDRA")
         for p in state.spares:
             if p is not None:
                 state = self._discard_part_tile(state, p)

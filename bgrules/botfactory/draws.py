@@ -8,6 +8,7 @@ from typing import Any
 
 from bgrules.botfactory.base import Base, _set
 from bgrules.botfactory.state import BotFactoryState, DrawContract, DrawPart, DrawProject
+from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
 
@@ -55,7 +56,8 @@ class Draws(Base):
             return state, any(state.project_pile)
         for _ in range(4):
             ci = self._source(state, source)
-            if not any(state.piles[ci]) and any(state.discards[ci]):
+            if not any(state.piles[ci]) and any(state.discards[ci]):  # BF-PILE: the discard is reshuffled
+                coverage.effect("BF-PILE")
                 state = evolve(
                     state, piles=_set(state.piles, ci, state.discards[ci]), discards=_set(state.discards, ci, (0, 0, 0))
                 )
@@ -78,6 +80,7 @@ class Draws(Base):
             column = _set(state.grid[a], b, action.colour)
             return evolve(state, grid=_set(state.grid, a, column))
         assert isinstance(action, DrawPart)
+        coverage.effect("BF-PILE")
         ci = self._source(state, source)
         si = self.slots.index(action.slot)
         pile = state.piles[ci]

@@ -10,6 +10,7 @@ from bgrules.botfactory import arith
 from bgrules.botfactory.base import FINANCE, _set
 from bgrules.botfactory.state import BotFactoryState, Raise, Reserve, Turn
 from bgrules.botfactory.tokens import Tokens
+from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
 
@@ -40,10 +41,13 @@ class FinanceRoom(Tokens):
         if state.values[ci] >= self.c.finance.track_max:
             raise IllegalAction("BF-FIN-RAISE", f"the {action.colour} value is at the top of the track")
         state = self._pay(state, seat, 1, "BF-FIN-RAISE")
+        coverage.effect("BF-FIN")
+        coverage.effect("BF-FIN-RAISE")
         old = state.values[ci]
         after = evolve(turn, left=turn.left - 1)
         for line, reward in zip(self.c.finance.lines, self.c.finance.line_rewards, strict=True):
             if old < line <= old + 1:  # BF-FIN-LINE
+                coverage.effect("BF-FIN-LINE")
                 after = evolve(after, prompt=("place_free",) if reward == "part" else ("project",))
         return evolve(state, values=_set(state.values, ci, old + 1), turn=after)
 
@@ -65,6 +69,8 @@ class FinanceRoom(Tokens):
         mode = self.variant.rulings.reservation_tokens
         paid = arith.reservation_paid(cost, mode)
         state = self._pay(state, seat, paid, "BF-FIN-CONTRACT", to_supply=False)
+        coverage.effect("BF-FIN")
+        coverage.effect("BF-FIN-CONTRACT")
         back = paid - arith.reservation_placed(cost, mode)  # the tokens paid that do not lie on the contract
         if back:
             state = evolve(state, supply=_set(state.supply, seat, state.supply[seat] + back))
@@ -76,6 +82,7 @@ class FinanceRoom(Tokens):
 
     def _sandra_finance(self, state: BotFactoryState) -> BotFactoryState:
         """BF-FIN-SANDRA: the lowest value(s) rise by one; none when all tie."""
+        coverage.effect("BF-FIN-SANDRA")
         low = min(state.values)
         if all(v == low for v in state.values):
             return state

@@ -45,6 +45,7 @@ from bgrules.botfactory.state import (
     Trade,
 )
 from bgrules.botfactory.variant import BotFactoryVariant, load_variant
+from bgrules.core import coverage
 from bgrules.core.errors import InputError
 from bgrules.core.protocol import CHANCE, GameInfo, Mover
 
@@ -162,6 +163,9 @@ class BotFactoryGame(RoundFlow):
             Hand(c.counts.start_tokens + (c.counts.last_player_extra_token if seat == n - 1 else 0))
             for seat in range(n)
         )
+        coverage.effect("BF-SETUP-TOKENS")
+        coverage.effect("BF-SETUP-WHEEL")
+        coverage.effect("BF-SETUP-BOARDS")
         per = c.counts.parts_per_colour_slot
         jobs: list[Job] = [("contract", -1, "display", i, 0) for i in range(c.finance.contracts_face_up)]
         jobs += [("part", self.colours.index(col), "wheel", pos, 0) for pos, col in enumerate(c.wheel.setup)]

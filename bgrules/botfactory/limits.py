@@ -8,6 +8,7 @@ from typing import Any
 from bgrules.botfactory import arith
 from bgrules.botfactory.base import Base, _set
 from bgrules.botfactory.state import BotFactoryState, DiscardPart, DiscardProject, Phase
+from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
 
@@ -48,10 +49,12 @@ class Limits(Base):
             raise IllegalAction(rule, f"{action!r}: discard one of {self._discard_options(state)!r}")
         hand = state.hands[seat]
         if isinstance(action, DiscardPart):
+            coverage.effect("BF-LIMIT-PARTS")
             parts = list(hand.parts)
             parts.remove(action.part)
             state = self._discard_part_tile(self._hand(state, seat, parts=tuple(parts)), action.part)
         else:
+            coverage.effect("BF-LIMIT-PROJECTS")
             projects = list(hand.projects)
             projects.remove(action.colour)
             ci = self.colours.index(action.colour)

@@ -11,6 +11,7 @@ from typing import Any
 from bgrules.botfactory.base import PRODUCTION, _set
 from bgrules.botfactory.state import BotFactoryState, Refill, Rotate, Skip, TakeOutput, Trade, Turn
 from bgrules.botfactory.tokens import Tokens
+from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
 
@@ -27,6 +28,8 @@ class ProductionRoom(Tokens):
     def _rotate(self, state: BotFactoryState, turn: Turn) -> BotFactoryState:
         """BF-PROD-ROTATE: the Wheel turns 90 degrees (two spaces) clockwise, then its empty top spaces may
         be refilled."""
+        coverage.effect("BF-PROD")
+        coverage.effect("BF-PROD-ROTATE")
         wheel = tuple(state.wheel[(i - 2) % 8] for i in range(8))
         state = evolve(state, wheel=wheel, turn=evolve(turn, left=turn.left - 1))
         return self._next_refill(state, -1)
@@ -37,10 +40,13 @@ class ProductionRoom(Tokens):
             raise IllegalAction("BF-PROD-TAKE", f"output space {action.position} holds no part")
         part = state.wheel[action.position]
         assert part is not None
+        coverage.effect("BF-PROD")
+        coverage.effect("BF-PROD-TAKE")
         hand = state.hands[seat]
         state = self._hand(state, seat, parts=tuple(sorted((*hand.parts, part))))
         after = evolve(turn, left=turn.left - 1)
         if action.position in self.c.wheel.marked:
+            coverage.effect("BF-PROD-MARK")
             after = evolve(after, prompt=("place",))
         return evolve(state, wheel=_set(state.wheel, action.position, None), turn=after)
 
@@ -77,6 +83,7 @@ class ProductionRoom(Tokens):
 
     def _trade(self, state: BotFactoryState, seat: int, action: Trade) -> BotFactoryState:
         """BF-PROD-TRADE: the three parts to their discards, a draw from the chosen pile to the hand."""
+        coverage.effect("BF-PROD-TRADE")
         parts = list(state.hands[seat].parts)
         for p in action.parts:
             parts.remove(p)
@@ -89,6 +96,7 @@ class ProductionRoom(Tokens):
 
     def _sandra_production(self, state: BotFactoryState) -> BotFactoryState:
         """BF-PROD-SANDRA: fill every empty space clockwise from left of the outputs, by the marker."""
+        coverage.effect("BF-PROD-SANDRA")
         start = self.c.wheel.sandra_start
         order = [(start + k) % 8 for k in range(8)]
         jobs = tuple(("part", -1, "wheel", pos, 0) for pos in order if state.wheel[pos] is None)

@@ -10,6 +10,7 @@ from typing import Any
 from bgrules.botfactory.base import PROJECT, _set
 from bgrules.botfactory.state import BotFactoryState, Exchange, Job, Skip, TakeProject, Turn
 from bgrules.botfactory.tokens import Tokens
+from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
 
@@ -37,14 +38,17 @@ class ProjectRoom(Tokens):
             raise IllegalAction("BF-PROJ", f"no Project tile at column {col}, row {row}")
         colour = state.grid[col][row]
         assert colour is not None
+        coverage.effect("BF-PROJ")
         hand = state.hands[seat]
         state = self._hand(state, seat, projects=tuple(sorted((*hand.projects, colour))))
         state = evolve(state, grid=_set(state.grid, col, _set(state.grid[col], row, None)))
         turn = state.turn
         assert turn is not None
         if row == 0 and col == 0:
+            coverage.effect("BF-PROJ-LEFT")
             return evolve(state, turn=evolve(turn, prompt=("place",)))
         if row == 0 and col == 1:
+            coverage.effect("BF-PROJ-RIGHT")
             return self._gain(state, seat, 1)
         return state
 
@@ -61,6 +65,7 @@ class ProjectRoom(Tokens):
 
     def _exchange(self, state: BotFactoryState, seat: int, action: Exchange) -> BotFactoryState:
         """BF-PROJ-TRADE: the two Project tiles to the discard, the Universal part to the hand."""
+        coverage.effect("BF-PROJ-TRADE")
         hand = state.hands[seat]
         projects = list(hand.projects)
         discard = list(state.project_discard)

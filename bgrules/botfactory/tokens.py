@@ -5,6 +5,7 @@ from __future__ import annotations
 from bgrules.botfactory import arith
 from bgrules.botfactory.base import Base, _set
 from bgrules.botfactory.state import BotFactoryState
+from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
 
@@ -26,6 +27,8 @@ class Tokens(Base):
         counts = self.c.counts
         held = arith.gain(hand.tokens, self.on_contracts(state, seat), n, counts.token_cap, counts.tokens_per_colour)
         taken = held - hand.tokens
+        if held < hand.tokens + n:  # BF-LIMIT-TOKENS: the cap (or the colour's supply) cuts the gain
+            coverage.effect("BF-LIMIT-TOKENS")
         return evolve(
             state,
             hands=_set(state.hands, seat, evolve(hand, tokens=held)),

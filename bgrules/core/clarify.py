@@ -36,6 +36,7 @@ from typing import Any
 
 import attrs
 
+from bgrules.core import coverage
 from bgrules.core.codec import action_from_data, action_to_data, read_toml, structure, unstructure
 from bgrules.core.errors import BgrulesError, IllegalAction, InputError
 from bgrules.core.protocol import CHANCE, Game
@@ -497,7 +498,8 @@ def run_witness(c: Clarification, w: Witness) -> tuple[str, str]:
 
 def _check_witness(c: Clarification, w: Witness) -> Report:
     start = time.perf_counter()
-    verdict, detail = run_witness(c, w)
+    with coverage.recording("witness"):
+        verdict, detail = run_witness(c, w)
     n = len(w.actions)
     start_text = "patched" if w.start is not None else "initial"
     return Report(
@@ -533,7 +535,8 @@ def _check_property(c: Clarification, p: Property) -> list[Report]:
     out = []
     for checker in p.checkers:
         try:
-            report = (check_sampled if checker == "sampled" else check_searched)(spec, game, p.budget)
+            with coverage.recording(checker):
+                report = (check_sampled if checker == "sampled" else check_searched)(spec, game, p.budget)
         except Exception as exc:  # the game or predicate crashed: no verdict
             report = Report(
                 p.id, "spec", p.statement, c.rules, checker, "unknown", p.expected, f"{checker}: not run", 0.0

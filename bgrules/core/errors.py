@@ -7,15 +7,19 @@ Both derive from :class:`BgrulesError`, so a caller can catch everything bgrules
 
 from __future__ import annotations
 
+from bgrules.core import coverage
+
 
 class BgrulesError(Exception):
     """Base class of every error bgrules raises on purpose."""
 
 
 class IllegalAction(BgrulesError):
-    """An action the rules forbid. ``rule_id`` names the rule (``MC-...``, ``BF-...``)."""
+    """An action the rules forbid. ``rule_id`` names the rule (``MC-...``, ``BF-...``). Creating one counts
+    a refusal of that rule in rule coverage (:func:`bgrules.core.coverage.refusal`; a no-op when off)."""
 
     def __init__(self, rule_id: str, why: str) -> None:
+        coverage.refusal(rule_id)
         super().__init__(f"{rule_id}: {why}")
         self.rule_id = rule_id
         self.why = why

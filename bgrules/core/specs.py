@@ -31,6 +31,7 @@ from typing import Any
 
 import attrs
 
+from bgrules.core import coverage
 from bgrules.core.codec import read_toml
 from bgrules.core.errors import BgrulesError, InputError
 from bgrules.core.playout import past_cap, round_cap, sample_chance, walk
@@ -364,10 +365,11 @@ def run_spec(spec: Spec, budget: Budget, checkers: tuple[str, ...] | None = None
     for checker in spec.checkers:
         if checkers is not None and checker not in checkers:
             continue
-        if checker == "sampled":
-            out.append(check_sampled(spec, game, budget))
-        else:
-            out.append(check_searched(spec, game, budget))
+        with coverage.recording(checker):  # rule coverage of this checker (bgrules.core.coverage)
+            if checker == "sampled":
+                out.append(check_sampled(spec, game, budget))
+            else:
+                out.append(check_searched(spec, game, budget))
     return out
 
 

@@ -12,6 +12,7 @@ import itertools
 from fractions import Fraction
 from typing import Any
 
+from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
 from bgrules.mechanica.base import PILES, BoardOptions, MechanicaBase, add_at, replace_at
@@ -60,7 +61,8 @@ class BlueprintRoom(MechanicaBase):
         """MC-TRUCK-BUY: the price of putting truck ``key`` on ``row``, or None if that is not allowed."""
         try:
             check_install_truck(factory, self.variant, key, row)
-        except IllegalAction:
+        except IllegalAction as exc:
+            coverage.withdraw(exc)  # a probe of the price, not a refused action
             return None
         kind = self.variant.catalogue.tiles[key]
         if kind.upgrade_from is not None and factory.dock[row].kind == kind.upgrade_from:
@@ -157,6 +159,7 @@ class BlueprintRoom(MechanicaBase):
     def _anytime(self, state: MechanicaState, action: Any) -> MechanicaState:
         """MC-ANYTIME: a Fork (MC-FORK-BUY), a truck (MC-TRUCK-BUY), a Blueprint (MC-BP-COMPLETE) or a
         demolition (MC-DEMOLISH); the step of the turn stays as it was."""
+        coverage.effect("MC-ANYTIME")
         seat = state.seats[state.current]
         cat = self.variant.catalogue
         if isinstance(action, BuyFork):
@@ -164,6 +167,7 @@ class BlueprintRoom(MechanicaBase):
             if seat.wallet < price:
                 raise IllegalAction("MC-FORK-BUY", f"a Fork costs {price}; the wallet holds {seat.wallet}")
             factory = install(seat.factory, self.variant, "fork", action.row, action.col, action.rotation)
+            coverage.effect("MC-FORK-BUY")
             return self._seat(state, evolve(seat, factory=factory, wallet=seat.wallet - price))
         if isinstance(action, BuyTruck):
             price_or_none = (
@@ -175,6 +179,7 @@ class BlueprintRoom(MechanicaBase):
             if seat.wallet < price_or_none:
                 raise IllegalAction("MC-TRUCK-BUY", f"it costs {price_or_none}; the wallet holds {seat.wallet}")
             factory = install_truck(seat.factory, self.variant, action.kind, action.row)
+            coverage.effect("MC-TRUCK-BUY")
             return self._seat(state, evolve(seat, factory=factory, wallet=seat.wallet - price_or_none))
         if isinstance(action, Complete):
             return self._complete(state, seat, action)
@@ -218,6 +223,10 @@ class BlueprintRoom(MechanicaBase):
                 "MC-BP-MATCH",
                 f"the trucks carry {left} bot(s) more than Blueprint {card_id} shows; the whole load must match it",
             )
+        coverage.effect("MC-BP-COMPLETE")
+        coverage.effect("MC-BP-MATCH")
+        coverage.effect("MC-BP-ONCE")
+        coverage.effect("MC-BP-TURN")
         stock = tuple(state.stock[g] + given[g] for g in range(3))
         factory = evolve(seat.factory, dock=tuple(dock))
         if self.variant.rulings.blueprint_turn == "both":
@@ -242,6 +251,7 @@ class BlueprintRoom(MechanicaBase):
 
     def _reveal(self, state: MechanicaState, action: Reveal) -> MechanicaState:
         """MC-BP-DAYEND: the revealed card comes up on the pile being turned (``state.reveal``)."""
+        coverage.effect("MC-BP-DAYEND")
         pile = state.reveal
         return evolve(
             state,

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 import attrs
 
+from bgrules.core import coverage
 from bgrules.mechanica.components import Bot, Catalogue, TileKind
 
 ROWS = 3
@@ -161,6 +162,7 @@ def _cached(factory: Factory) -> set[str]:
 
 def restock(stock: tuple[int, int, int], bots: Iterable[Bot]) -> tuple[int, int, int]:
     """MC-STOCK: the stock after ``bots`` go back to it (destroyed, demolished, spilled or sold)."""
+    coverage.effect("MC-STOCK")
     s = list(stock)
     for b in bots:
         s[b] += 1

@@ -7,6 +7,7 @@ from typing import Any
 
 import attrs
 
+from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
 from bgrules.mechanica.components import Bot
@@ -82,6 +83,7 @@ def fabricate(
             f"{action!r}: declare one bot per Overactive Fabricator (top row first) and replace only "
             "occupied making holes",
         )
+    coverage.effect("MC-FAB")
     s = list(stock)
     declared = iter(action.declare)
     made_any: list[Bot] = []
@@ -91,6 +93,7 @@ def fabricate(
         if holes[0] is not None:
             if r not in action.replace:
                 continue
+            coverage.effect("MC-FAB-REPLACE")
             s[holes[0]] += 1
             holes[0] = None
         if s[bot] > 0:  # MC-STOCK
@@ -116,6 +119,8 @@ def sell(factory: Factory, stock: Stock, variant: MechanicaVariant, action: Sell
     truck = factory.dock[action.row]
     if action.bot not in truck.load:
         raise IllegalAction("MC-SELL", f"the truck in row {action.row} carries no {action.bot.name.title()} bot")
+    coverage.effect("MC-SELL")
+    coverage.effect("MC-BOTS")
     load = list(truck.load)
     load.remove(action.bot)
     s = list(stock)
@@ -137,6 +142,7 @@ def put_in_start_hole(factory: Factory, stock: Stock, row: int, hole: int, bot: 
     holes = list(slot.holes)
     old = holes[hole]
     if old is not None:
+        coverage.effect("MC-FAB-REPLACE")
         s[old] += 1
         holes[hole] = None
     if s[bot] > 0:

@@ -8,6 +8,7 @@ imports run one way: factory -> movement -> board.
 
 from __future__ import annotations
 
+from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.mechanica.board import (
     CELLS,
@@ -217,6 +218,11 @@ def install(factory: Factory, variant: MechanicaVariant, key: str, row: int, col
     """Install ``key`` at (row, col) turned ``rotation``, or raise IllegalAction naming the rule broken."""
     if (row, col, rotation) not in legal_placements(factory, variant, key):
         check_install(factory, variant, key, row, col, rotation)  # raises, naming the rule
+    coverage.effect("MC-PLACE")
+    coverage.effect("MC-PLACE-ZONE")  # the guards passed (MC-PLACE-ZONE, -FREE, -ROT, -FIT)
+    coverage.effect("MC-PLACE-FREE")
+    coverage.effect("MC-PLACE-ROT")
+    coverage.effect("MC-PLACE-FIT")
     return factory.with_cell(row, col, new_placed(variant.catalogue.tiles[key], rotation))
 
 
@@ -236,6 +242,8 @@ def install_start(factory: Factory, variant: MechanicaVariant, key: str, row: in
     """Lay a fabricator tile on a Start Zone row. Bots in the covered holes move into the new tile's holes
     in order (MC-PLACE-START); any that do not fit are returned to the stock (the second value)."""
     check_install_start(factory, variant, key, row)
+    coverage.effect("MC-PLACE-START")
+    coverage.effect("MC-PLACE-ZONE")
     kind = variant.catalogue.tiles[key]
     held = [b for b in factory.start[row].holes if b is not None]
     holes: list[Bot | None] = [None] * len(kind.outputs)
@@ -259,6 +267,8 @@ def check_install_truck(factory: Factory, variant: MechanicaVariant, key: str, r
 def install_truck(factory: Factory, variant: MechanicaVariant, key: str, row: int) -> Factory:
     """MC-PLACE-TRUCK: a larger truck covers the row's truck; its load stays on."""
     check_install_truck(factory, variant, key, row)
+    coverage.effect("MC-PLACE-TRUCK")
+    coverage.effect("MC-PLACE-ZONE")
     return factory.with_truck(row, Truck(key, factory.dock[row].load))
 
 
@@ -269,6 +279,7 @@ def demolish(factory: Factory, row: int, col: int) -> tuple[Factory, str, tuple[
     placed = factory.at(row, col)
     if placed is None:
         raise IllegalAction("MC-DEMOLISH", f"({row}, {col}) holds no improvement")
+    coverage.effect("MC-DEMOLISH")
     destroyed = tuple(placed.inputs) + tuple(b for b in placed.outputs if b is not None)
     return factory.with_cell(row, col, None), placed.kind, destroyed
 
@@ -279,6 +290,7 @@ def demolish_start(factory: Factory, variant: MechanicaVariant, row: int) -> tup
     slot = factory.start[row]
     if variant.catalogue.tile(slot.kind).printed:
         raise IllegalAction("MC-DEMOLISH", f"row {row} of the Start Zone holds no fabricator tile")
+    coverage.effect("MC-DEMOLISH")
     destroyed = tuple(b for b in slot.holes if b is not None)
     return factory.with_start(row, printed_start(row)), slot.kind, destroyed
 

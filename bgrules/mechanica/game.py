@@ -18,6 +18,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction, InputError
 from bgrules.core.fastevolve import evolve
 from bgrules.core.protocol import GameInfo
@@ -132,6 +133,11 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
     def initial_state(self) -> MechanicaState:
         """MC-SETUP-SEATS, MC-SETUP-BOT, MC-STOCK, MC-SETUP-DECK: boards, money, stock and deck; the random
         parts of the set-up follow as chance nodes."""
+        coverage.effect("MC-SETUP-SEATS")
+        coverage.effect("MC-BOARD")
+        coverage.effect("MC-SETUP-BOT")
+        coverage.effect("MC-STOCK")
+        coverage.effect("MC-SETUP-DECK")
         data = self.variant.game
         factory = starting_factory()
         seats = tuple(Seat(factory, sum(data.money)) for _ in range(self._players))
@@ -176,6 +182,7 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
         MC-SETUP-EXTRAS, MC-SETUP-DEAL, MC-SHOP-DOUBLE)."""
         if not any(action == a for a, _p in self.chance_outcomes(state)):
             raise IllegalAction("MC-CHANCE", f"{action!r} is not a possible chance outcome here")
+        coverage.effect("MC-CHANCE")
         if isinstance(action, Reveal):
             return self._reveal(state, action)
         assert isinstance(action, Draw)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
 from bgrules.mechanica.base import MechanicaBase, add_at, replace_at
@@ -52,8 +53,10 @@ class ShopRoom(MechanicaBase):
         phase = state.phase
         k = self.kind_index[action.kind]
         if phase is Phase.SETUP_EXTRAS:  # MC-SETUP-EXTRAS
+            coverage.effect("MC-SETUP-EXTRAS")
             return evolve(state, deck=add_at(state.deck, k, -1), extras=add_at(state.extras, k, 1))
         if phase is Phase.EXTRA:  # MC-SHOP-DOUBLE
+            coverage.effect("MC-SHOP-DOUBLE")
             return evolve(
                 state,
                 extras=add_at(state.extras, k, -1),
@@ -62,9 +65,11 @@ class ShopRoom(MechanicaBase):
                 current=state.current + 1,
             )
         if phase is Phase.SETUP_DEAL:  # MC-SETUP-DEAL
+            coverage.effect("MC-SETUP-DEAL")
             slot = state.wheel.index(None)
             return evolve(state, deck=add_at(state.deck, k, -1), wheel=replace_at(state.wheel, slot, action.kind))
         # MC-SHOP-DRAW, then the 2-3 player double rotation
+        coverage.effect("MC-SHOP-DRAW")
         state = evolve(state, deck=add_at(state.deck, k, -1), wheel=replace_at(state.wheel, 0, action.kind))
         return self._after_draw(state)
 
@@ -73,6 +78,7 @@ class ShopRoom(MechanicaBase):
         extra on price 7 (once; not repeated)."""
         wheel = state.wheel
         if self.double_rotation and wheel[0] is not None and all(w is None for w in wheel[1:]) and len(wheel) > 1:
+            coverage.effect("MC-SHOP-DOUBLE")
             state = evolve(state, wheel=(None, *wheel[:-1]))
             if sum(state.extras):
                 return evolve(state, phase=Phase.EXTRA)
@@ -91,6 +97,7 @@ class ShopRoom(MechanicaBase):
         if seat.wallet < price:
             raise IllegalAction("MC-SHOP-BUY", f"the improvement costs {price}; the wallet holds {seat.wallet}")
         kind = state.wheel[action.slot]
+        coverage.effect("MC-SHOP-BUY")
         return self._seat(
             state,
             evolve(seat, wallet=seat.wallet - price),
@@ -118,7 +125,8 @@ class ShopRoom(MechanicaBase):
         """MC-PLACE-START: may fabricator tile ``key`` go on Start Zone row ``row``?"""
         try:
             check_install_start(factory, self.variant, key, row)
-        except IllegalAction:
+        except IllegalAction as exc:
+            coverage.withdraw(exc)  # a probe of the options, not a refused action
             return False
         return True
 
@@ -127,6 +135,7 @@ class ShopRoom(MechanicaBase):
         seat = state.seats[state.current]
         if (action.row, action.hole) not in self._holes(seat.factory):
             raise IllegalAction("MC-RECYCLE", f"Start Zone row {action.row} has no hole {action.hole}")
+        coverage.effect("MC-RECYCLE")
         bot = self.variant.catalogue.tile(key).recycle_bot
         factory, stock = put_in_start_hole(seat.factory, state.stock, action.row, action.hole, bot)
         return self._seat(
@@ -163,11 +172,13 @@ class ShopRoom(MechanicaBase):
 
     def _rotate(self, state: MechanicaState) -> MechanicaState:
         """MC-SHOP-ROTATE: the Shop turns one slot; the last slot's tile falls into the Recycler."""
+        coverage.effect("MC-SHOP-ROTATE")
         wheel = state.wheel
         fallen = wheel[-1]
         state = evolve(state, wheel=(None, *wheel[:-1]), gifts=())
         if fallen is None:
             return evolve(state, phase=Phase.DRAW)
+        coverage.effect("MC-SHOP-RECYCLE")
         if self.variant.rulings.shop_recycle == "current":
             return evolve(state, phase=Phase.RECYCLE, fallen=fallen)
         return evolve(state, recycler=add_at(state.recycler, self.kind_index[fallen], 1), phase=Phase.DRAW)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
 from bgrules.mechanica.components import Bot
@@ -26,6 +27,7 @@ class TurnRoom(ShopRoom):
         phase = state.phase
         if phase is Phase.FABRICATE:
             raise IllegalAction("MC-FAB", "every fabricator must fabricate before the turn goes on")
+        coverage.effect("MC-TURN-ORDER")
         return evolve(state, phase=Phase.BUY if phase is Phase.SELL else Phase.FABRICATE)
 
     def _sell(self, state: MechanicaState, action: Sell) -> MechanicaState:
@@ -48,6 +50,8 @@ class TurnRoom(ShopRoom):
             ((state.current + k) % n, declared) for declared in made if declared > Bot.BASIC for k in range(1, n)
         )
         state = self._seat(state, evolve(seat, factory=factory), stock=stock, gifts=gifts)
+        if gifts:
+            coverage.effect("MC-FAB-OVERACTIVE")
         return evolve(state, phase=Phase.GIFT) if gifts else self._rotate(state)
 
     def _gift(self, state: MechanicaState, action: Any) -> MechanicaState:
@@ -61,6 +65,7 @@ class TurnRoom(ShopRoom):
             seat = state.seats[player]
             if (action.row, action.hole) not in self._holes(seat.factory):
                 raise IllegalAction("MC-FAB-OVERACTIVE", f"Start Zone row {action.row} has no hole {action.hole}")
+            coverage.effect("MC-FAB-OVERACTIVE")
             factory, stock = put_in_start_hole(seat.factory, state.stock, action.row, action.hole, action.bot)
             state = self._seat(state, evolve(seat, factory=factory), who=player, stock=stock)
         elif not isinstance(action, Decline):

@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 
+from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
 from bgrules.mechanica.components import Bot, Dir, Effect
@@ -135,6 +136,7 @@ def _give_back(stock: tuple[int, int, int], bots: tuple[Bot, ...] | list[Bot]) -
 
 def _take(stock: tuple[int, int, int], bot: Bot, n: int) -> tuple[tuple[int, int, int], int]:
     """Take up to n bots of a grade; MC-STOCK: a bot the stock lacks is not made."""
+    coverage.effect("MC-STOCK")
     got = min(n, stock[bot])
     s = list(stock)
     s[bot] -= got
@@ -146,6 +148,7 @@ def _take(stock: tuple[int, int, int], bot: Bot, n: int) -> tuple[tuple[int, int
 
 def start_run(factory: Factory, stock: tuple[int, int, int], variant: MechanicaVariant) -> Run:
     """MC-MOVE-SRC: empty every output and fabricator hole at once and set those bots moving."""
+    coverage.effect("MC-RUN")
     launches = launch_nodes(factory, variant)
     if not launches and not any(p is not None and p.inputs for p in factory.floor):
         return Run(factory, stock, phase=RunPhase.DONE, cursor=len(factory.floor))
@@ -164,6 +167,8 @@ def start_run(factory: Factory, stock: tuple[int, int, int], variant: MechanicaV
             floor[index] = evolve(placed, outputs=(None,) * len(placed.outputs))
         assert bot is not None
         moving.append(Moving(bot, node, 0))
+        coverage.effect("MC-MOVE-SRC")
+        coverage.effect("MC-MOVE")
     run = Run(evolve(factory, floor=tuple(floor), start=tuple(start)), stock, tuple(moving))
     return advance(run, variant)
 
@@ -185,9 +190,12 @@ class _Mover:
         self.destroyed = run.destroyed
 
     def follow(self, step: Step) -> None:
+        coverage.effect(step.rule)  # the movement rule of the step (MC-MOVE-*, MC-GIFT, MC-CHARGE, MC-FORK, MC-FLIGHT)
         head = self.moving[0]
         self.vault += step.gift
         self.wallet += step.jump
+        if step.jump:
+            coverage.effect("MC-FLIGHT-JUMP")
         if step.charge is not None:
             if self.charges is None:
                 self.charges = list(self.run.charges)
@@ -291,6 +299,7 @@ def _bins(run: Run, variant: MechanicaVariant) -> list[tuple[int, int, int, tupl
 
 
 def _discard(run: Run, row: int, col: int, bot: Bot) -> Run:
+    coverage.effect("MC-COLLIDE")
     factory = run.factory
     if col == DOCK_COL:
         t = factory.dock[row]
@@ -324,6 +333,7 @@ def _place_charges(run: Run, variant: MechanicaVariant) -> Run:
     """MC-CHARGE: each pass through a Static Charger makes a Basic bot into one of its output holes."""
     if not any(run.charges):
         return run
+    coverage.effect("MC-CHARGE")
     factory, stock = run.factory, run.stock
     for i, n in enumerate(run.charges):
         if not n:
@@ -366,6 +376,7 @@ def _needs_choice(p: Placed, variant: MechanicaVariant) -> bool:
 
 def _activate(run: Run, variant: MechanicaVariant, choice: Bot | int | None) -> Run:
     """Activate the improvement under the cursor (MC-ACT-*) and move the cursor on."""
+    coverage.effect("MC-ACT")
     i = run.cursor
     p = run.factory.floor[i]
     assert p is not None and p.inputs
@@ -376,6 +387,7 @@ def _activate(run: Run, variant: MechanicaVariant, choice: Bot | int | None) -> 
     bot = p.inputs[0]
     if kind.effect is Effect.UPGRADE:
         # MC-ACT-UPGRADE: one grade up; a Deluxe bot stays Deluxe and is moved as it is
+        coverage.effect("MC-ACT-UPGRADE")
         if bot is Bot.DELUXE:
             outputs[0] = bot
         else:
@@ -384,12 +396,14 @@ def _activate(run: Run, variant: MechanicaVariant, choice: Bot | int | None) -> 
             outputs[0] = Bot(bot + 1) if got else None
     elif kind.effect is Effect.DUPLICATE:
         # MC-ACT-DUPLICATE: the bot to one output hole, a copy from the stock to each other one
+        coverage.effect("MC-ACT-DUPLICATE")
         outputs[0] = bot
         for h in range(1, len(outputs)):
             stock, got = _take(stock, bot, 1)
             outputs[h] = bot if got else None
     elif kind.effect is Effect.DOWNGRADE:
         # MC-ACT-DOWNGRADE: one bot a grade lower into every output hole; a Basic bot stays one bot
+        coverage.effect("MC-ACT-DOWNGRADE")
         if bot is Bot.BASIC:
             hole = choice if isinstance(choice, int) and not isinstance(choice, Bot) else 0
             outputs[hole] = bot
@@ -401,6 +415,7 @@ def _activate(run: Run, variant: MechanicaVariant, choice: Bot | int | None) -> 
                 outputs[h] = lower if got else None
     elif kind.effect is Effect.CHANGE:
         # MC-ACT-CHANGE: waits for two bots; then both go and one bot of the owner's choice comes out
+        coverage.effect("MC-ACT-CHANGE")
         if len(p.inputs) >= kind.inputs:
             assert isinstance(choice, Bot)
             stock = _give_back(stock, p.inputs)
@@ -430,6 +445,8 @@ def advance(run: Run, variant: MechanicaVariant) -> Run:
                     return run
             run = _pour(run)
             crowded = sum(1 for _r, _c, cap, bots in _bins(run, variant) if len(bots) > cap)
+            if crowded:  # MC-HOLE: more bots than the holes hold
+                coverage.effect("MC-HOLE")
             run = evolve(run, collisions=run.collisions + crowded)
         elif run.phase is RunPhase.COLLIDE:
             run, choices = _collision_choices(run, variant)

@@ -1,0 +1,355 @@
+"""Rule coverage: how often each rule ID's effect was applied and its guard refused an action, and which
+checkers reached it.
+
+The rule rooms call :func:`effect` once where a rule's effect is applied (``coverage.effect("BF-ASM")``);
+:class:`bgrules.IllegalAction` calls :func:`refusal` when it is raised, so every guard's refusal is
+counted where it names its rule. Both are no-ops unless a :func:`recording` is open: off, a call is one
+global test (see docs/coverage.md for the measured cost).
+
+A recording names its checker (``sampled``, ``searched``, ``witness``, ``simulate``, ``tests``);
+recordings nest, an inner one's counts are added to the outer one when it closes, and a
+:func:`collecting` block gathers every recording closed within it by checker. :func:`table` then gives
+the public coverage table of ``bgrules coverage --json``: ``total``, ``reached``, ``exempt`` and ``rules``
+(``id``, ``title``, ``effects``, ``refusals``, ``checkers``, ``exempt``).
+
+Where the rule IDs come from: the ``#### BF-...`` / ``#### MC-...`` headings of docs/rules/*.md (as
+tests/test_docs.py finds them; invariant headings, ``-INV-``, are not rules). Exemptions, each with its
+reason: specs/coverage-exempt.toml. Rules whose z3 encoding a conformance check ties to the code (the
+``proved`` checker): proofs/conformance.toml.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+CHECKERS = ("sampled", "searched", "witness", "proved", "simulate", "tests")
+"""The checkers a rule may be reached by, in the order the table lists them."""
+NOT_RULES = ("-INV-", "-Q-", "-PROOF-", "-GAME-")
+"""Markers of IDs that name invariants, questions, proofs or games, not rules (as tests/test_docs.py)."""
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+@attrs.define
+class Counts:
+    """The counts of one recording: effects and refusals per rule ID, and the states it visited (a
+    runner adds them with :meth:`visit`)."""
+
+    checker: str
+    effects: Counter[str] = attrs.field(factory=Counter)
+    refusals: Counter[str] = attrs.field(factory=Counter)
+    states: int = 0
+
+    def visit(self, n: int = 1) -> None:
+        self.states += n
+
+    def add(self, other: Counts) -> None:
+        self.effects.update(other.effects)
+        self.refusals.update(other.refusals)
+        self.states += other.states
+
+    def reached(self) -> set[str]:
+        return {r for r, n in self.effects.items() if n} | {r for r, n in self.refusals.items() if n}
+
+
+@attrs.define
+class Collector:
+    """Every recording closed inside a :func:`collecting` block, summed per checker."""
+
+    by_checker: dict[str, Counts] = attrs.field(factory=dict)
+
+    def add(self, counts: Counts) -> None:
+        mine = self.by_checker.get(counts.checker)
+        if mine is None:
+            mine = self.by_checker[counts.checker] = Counts(counts.checker)
+        mine.add(counts)
+
+    @property
+    def states(self) -> int:
+        return sum(c.states for c in self.by_checker.values())
+
+
+_current: Counts | None = None
+_collectors: list[Collector] = []
+
+
+def effect(rule_id: str) -> None:
+    """Count one application of ``rule_id``'s effect (no-op when no recording is open)."""
+    if _current is not None:
+        _current.effects[rule_id] += 1
+
+
+def refusal(rule_id: str) -> None:
+    """Count one refusal by ``rule_id``'s guard (``IllegalAction`` calls it; no-op when off)."""
+    if _current is not None:
+        _current.refusals[rule_id] += 1
+
+
+def withdraw(refused: Any) -> None:
+    """Take back the refusal an ``IllegalAction`` counted when the code only probed a guard to list the
+    options (a candidate action, not one submitted): ``except IllegalAction as exc: coverage.withdraw(exc)``."""
+    if _current is not None:
+        rule_id = refused.rule_id
+        n = _current.refusals[rule_id] - 1
+        if n > 0:
+            _current.refusals[rule_id] = n
+        else:
+            del _current.refusals[rule_id]
+
+
+def active() -> Counts | None:
+    """The innermost open recording, or None (coverage is off)."""
+    return _current
+
+
+def visit(n: int = 1) -> None:
+    """A runner visited ``n`` states (the states a recording's evidence rests on)."""
+    if _current is not None:
+        _current.states += n
+
+
+@contextmanager
+def recording(checker: str) -> Iterator[Counts]:
+    """Count effects and refusals for ``checker`` within the block; the counts are exact for the block
+    (nested recordings are added to it when they close)."""
+    global _current
+    if checker not in CHECKERS:
+        from bgrules.core.errors import InputError
+
+        raise InputError("checker", f"{checker!r} is not a coverage checker ({', '.join(CHECKERS)})")
+    counts = Counts(checker)
+    parent = _current
+    _current = counts
+    try:
+        yield counts
+    finally:
+        _current = parent
+        if parent is not None:
+            parent.add(counts)
+        for collector in _collectors:
+            collector.add(counts)
+
+
+@contextmanager
+def collecting() -> Iterator[Collector]:
+    """Gather every recording that closes within the block, by checker."""
+    collector = Collector()
+    _collectors.append(collector)
+    try:
+        yield collector
+    finally:
+        _collectors.remove(collector)
+
+
+# --- the rules, the exemptions, the proved rules ----------------------------------------------------
+
+
+@attrs.frozen
+class Rule:
+    id: str
+    title: str
+    game: str
+    """``botfactory`` or ``mechanica`` (from the ID's prefix)."""
+
+
+PREFIXES = {"BF": "botfactory", "MC": "mechanica"}
+_HEADING = re.compile(r"^#{2,4} ((?:BF|MC)-[A-Z]+(?:-[A-Z]+)*)\b(.*)$", flags=re.M)
+
+
+def rules_dir() -> Path:
+    """docs/rules of the checkout bgrules runs from, else of the working directory."""
+    here = ROOT / "docs" / "rules"
+    return here if here.is_dir() else Path("docs") / "rules"
+
+
+def documented_rules(directory: Path | None = None) -> list[Rule]:
+    """Every rule ID with a heading in ``directory``/*.md (default :func:`rules_dir`), with its title (the
+    heading's text after the dash), sorted by ID."""
+    from bgrules.core.errors import InputError
+
+    directory = rules_dir() if directory is None else directory
+    paths = sorted(directory.glob("*.md")) if directory.is_dir() else []
+    if not paths:
+        raise InputError(str(directory), "no rules documents (*.md) to take the rule IDs from")
+    found: dict[str, Rule] = {}
+    for path in paths:
+        for rule_id, rest in _HEADING.findall(path.read_text(encoding="utf-8")):
+            if any(marker in rule_id for marker in NOT_RULES) or rule_id in found:
+                continue
+            title = re.sub(r"^\s*[—–-]+\s*", "", rest).strip()
+            found[rule_id] = Rule(rule_id, title, PREFIXES[rule_id[:2]])
+    return [found[k] for k in sorted(found)]
+
+
+def _read(path: Path) -> dict[str, Any]:
+    from bgrules.core.codec import read_toml
+
+    return read_toml(path)
+
+
+def load_exempt(path: Path | None = None, known: Sequence[str] | None = None) -> dict[str, str]:
+    """rule ID -> reason, from ``[[exempt]]`` tables (``id``, ``reason``) of specs/coverage-exempt.toml.
+    A missing file exempts nothing; an entry without a reason, a duplicate, or an ID that is not a
+    documented rule (when ``known`` is given) is an InputError."""
+    from bgrules.core.errors import InputError
+
+    path = ROOT / "specs" / "coverage-exempt.toml" if path is None else path
+    if not path.exists():
+        return {}
+    entries = _read(path).get("exempt", [])
+    if not isinstance(entries, list):
+        raise InputError(str(path), "expected [[exempt]] tables")
+    out: dict[str, str] = {}
+    for i, entry in enumerate(entries):
+        where = f"{path} exempt[{i}]"
+        if not isinstance(entry, dict) or set(entry) != {"id", "reason"}:
+            raise InputError(where, "an exemption is a table of id and reason")
+        rule_id, reason = entry["id"], entry["reason"]
+        if not isinstance(reason, str) or len(reason.strip()) < 20:
+            raise InputError(where, "an exemption needs its reason (a sentence a reviewer can check)")
+        if rule_id in out:
+            raise InputError(where, f"{rule_id!r} is exempted twice")
+        if known is not None and rule_id not in known:
+            raise InputError(where, f"{rule_id!r} is not a documented rule ID")
+        out[str(rule_id)] = reason.strip()
+    return out
+
+
+@attrs.frozen
+class Tie:
+    """An encoding tied to the code by a conformance check, and the rules it proves."""
+
+    encoding: str
+    rules: tuple[str, ...]
+    obligations: tuple[str, ...]
+    """The conformance obligations of proofs/ that run the Python step against the encoding."""
+    tests: tuple[str, ...]
+    """The conformance tests (``tests/file.py::function``) that do the same."""
+
+
+def load_ties(path: Path | None = None) -> list[Tie]:
+    """The ``[[tie]]`` tables of proofs/conformance.toml (encoding, rules, obligations, tests)."""
+    from bgrules.core.errors import InputError
+
+    path = ROOT / "proofs" / "conformance.toml" if path is None else path
+    if not path.exists():
+        return []
+    out = []
+    for i, entry in enumerate(_read(path).get("tie", [])):
+        where = f"{path} tie[{i}]"
+        if not isinstance(entry, dict) or not {"encoding", "rules"} <= set(entry):
+            raise InputError(where, "a tie is a table of encoding, rules, obligations and tests")
+        if not entry.get("obligations") and not entry.get("tests"):
+            raise InputError(where, "a tie names its conformance obligations or tests")
+        out.append(
+            Tie(
+                str(entry["encoding"]),
+                tuple(entry["rules"]),
+                tuple(entry.get("obligations", ())),
+                tuple(entry.get("tests", ())),
+            )
+        )
+    return out
+
+
+def proved_rules(ties: Sequence[Tie] | None = None) -> set[str]:
+    return {r for t in (load_ties() if ties is None else ties) for r in t.rules}
+
+
+# --- the table -----------------------------------------------------------------------------------
+
+
+def table(
+    by_checker: Mapping[str, Counts],
+    *,
+    game: str | None = None,
+    proved: set[str] | frozenset[str] = frozenset(),
+    exempt: Mapping[str, str] | None = None,
+    rules: Sequence[Rule] | None = None,
+) -> dict[str, Any]:
+    """The coverage table (the public JSON of ``bgrules coverage --json``) of the counts gathered per
+    checker, for ``game``'s rules (both games when None). A rule is reached when some checker counted
+    an effect or a refusal of it, or it is ``proved``; ``exempt`` gives an unreached rule's reason."""
+    rules = documented_rules() if rules is None else rules
+    exempt = load_exempt(known=[r.id for r in rules]) if exempt is None else exempt
+    rows = []
+    reached = 0
+    exempted = 0
+    for rule in rules:
+        if game is not None and rule.game != game:
+            continue
+        effects = sum(c.effects.get(rule.id, 0) for c in by_checker.values())
+        refusals = sum(c.refusals.get(rule.id, 0) for c in by_checker.values())
+        checkers = [
+            name
+            for name in CHECKERS
+            if (name == "proved" and rule.id in proved)
+            or (
+                name in by_checker
+                and (by_checker[name].effects.get(rule.id, 0) or by_checker[name].refusals.get(rule.id, 0))
+            )
+        ]
+        reason = exempt.get(rule.id)
+        if checkers:
+            reached += 1
+        elif reason is not None:
+            exempted += 1
+        rows.append(
+            {
+                "id": rule.id,
+                "title": rule.title,
+                "effects": effects,
+                "refusals": refusals,
+                "checkers": checkers,
+                "exempt": reason,
+            }
+        )
+    return {
+        "total": len(rows),
+        "reached": reached,
+        "exempt": exempted,
+        "states": sum(c.states for c in by_checker.values()),
+        "rules": rows,
+    }
+
+
+def unreached(result: Mapping[str, Any]) -> list[str]:
+    """The rule IDs of a table neither reached nor exempt."""
+    return [r["id"] for r in result["rules"] if not r["checkers"] and r["exempt"] is None]
+
+
+def percent(result: Mapping[str, Any]) -> float:
+    """Reached rules as a percentage of the rules not exempt (100 when every rule is exempt)."""
+    counted = [r for r in result["rules"] if r["exempt"] is None or r["checkers"]]
+    if not counted:
+        return 100.0
+    return 100.0 * sum(1 for r in counted if r["checkers"]) / len(counted)
+
+
+__all__ = [
+    "CHECKERS",
+    "Collector",
+    "Counts",
+    "Rule",
+    "Tie",
+    "active",
+    "collecting",
+    "documented_rules",
+    "effect",
+    "load_exempt",
+    "load_ties",
+    "percent",
+    "proved_rules",
+    "recording",
+    "refusal",
+    "table",
+    "unreached",
+    "visit",
+    "withdraw",
+]

@@ -16,7 +16,6 @@ from click.testing import CliRunner
 from bgrules.cli import main
 from bgrules.core.balance import (
     TRUNCATED,
-    UNNAMED,
     GameRecord,
     MissingExtra,
     balance_json,
@@ -155,12 +154,16 @@ class _Stub:
 
 
 def test_record_of_a_finished_and_a_truncated_game() -> None:
+    named = record_of(_Stub(True), Playout(9, ("a", "b"), "final", False, "PLAYOUT-END"))  # type: ignore[arg-type]
+    assert named == GameRecord(9, (3, 3, 1), (0, 1), 2, None, "PLAYOUT-END", False)
+    # A Playout made without its trigger: the game's end_trigger names it, "terminal" when the game names none.
     done = record_of(_Stub(True), Playout(9, ("a", "b"), "final", False))  # type: ignore[arg-type]
     assert done == GameRecord(9, (3, 3, 1), (0, 1), 2, None, "STUB-END", False)
+    unnamed = record_of(_Stub(True, trigger=None), Playout(9, (), "final", False))  # type: ignore[arg-type]
+    assert unnamed.ended_by == "terminal"
+    # Truncated: the would-be winners (1, 0) of the last state win nothing.
     cut = record_of(_Stub(False), Playout(9, ("a",), "final", True))  # type: ignore[arg-type]
     assert cut == GameRecord(9, (3, 3, 1), (), 1, None, None, True)
-    unnamed = record_of(_Stub(True, trigger=None), Playout(9, (), "final", False))  # type: ignore[arg-type]
-    assert unnamed.ended_by == UNNAMED
 
 
 # --- the runner on real games ----------------------------------------------------------------------
@@ -282,3 +285,46 @@ def test_plot_without_matplotlib_names_the_extra(monkeypatch: pytest.MonkeyPatch
     assert code == 2 and "bgrules[plot]" in err and "matplotlib" in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err + out
     assert not path.exists()
+
+
+# --- with agents -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spec", "where"),
+    [
+        ("chess", "valid: random, greedy, mcts"),
+        ("greedy,random,random", "4 seats need 1 or 4 agent names, not 3"),
+        ("greedy,random,random,random,random", "4 seats need 1 or 4 agent names, not 5"),
+        ("mcts:iterations=0", "at least 1"),
+        ("mcts:iterations=-2", "at least 1"),
+    ],
+)
+def test_cli_bad_agents_are_one_line_and_exit_2(spec: str, where: str) -> None:
+    code, out, err = run("--game", "mechanica", "--players", "4", "--agents", spec, "--games", "1", "--json")
+    assert code == 2
+    assert where in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err + out
+
+
+def test_cli_seats_carry_their_agents() -> None:
+    args = ("--game", "botfactory", "--players", "3", "--agents", "greedy,random,greedy", "--games", "2")
+    args += ("--max-rounds", "2", "--json")
+    code, out, err = run(*args)
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["agents"] == ["greedy", "random", "greedy"]
+    assert [s["agent"] for s in data["seats"]] == ["greedy", "random", "greedy"]
+    assert json.loads(run(*args)[1]) == data
+
+
+def test_runner_with_agents_records_each_playouts_end() -> None:
+    from bgrules.agents import parse_agents
+
+    game = load_game("botfactory", players=2)
+    agents = parse_agents("greedy", 2)
+    report = run_balance(game, "botfactory", 1, seed=5, agents=agents)
+    assert report.agents == ("greedy", "greedy") and report.truncated == 0
+    for r in report.records:
+        p = playout(game, r.seed, agents=agents)
+        assert r.truncated == p.truncated and r.ended_by == p.ended_by and r.length == len(p.actions)
+        assert r.winners == (() if p.truncated else tuple(sorted(game.winners(p.final))))

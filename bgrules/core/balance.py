@@ -26,14 +26,12 @@ import attrs
 
 from bgrules.core.errors import BgrulesError, InputError
 from bgrules.core.playout import Playout, playout, round_cap
+from bgrules.core.playout import end_trigger as game_end_trigger
 from bgrules.core.protocol import Game
 from bgrules.core.stats import Summary, summarise, wilson_interval
 
 TRUNCATED = "truncated"
 """The ``ended_by`` key of games the runner cut short (a runner's cap, not a rule)."""
-
-UNNAMED = "unnamed"
-"""The ``ended_by`` key of finished games whose game names no end trigger (a game without ``end_trigger``)."""
 
 CONFIDENCE = 0.95
 PLOT_FORMATS = ("png", "svg")
@@ -68,20 +66,10 @@ class GameRecord:
             raise InputError(f"game {self.seed}", f"winners {self.winners} are not distinct seats of the game")
 
 
-def end_trigger(game: Game, final: Any, played: Playout | None = None) -> str | None:
-    """The rule ID of the end trigger that ended a finished game: the playout's ``ended_by``, else the game's
-    ``end_trigger(state)``, else :data:`UNNAMED`; None when the game is not over (truncated)."""
-    if not game.is_terminal(final):
-        return None
-    named = getattr(played, "ended_by", None)
-    if named is None:
-        ask = getattr(game, "end_trigger", None)
-        named = ask(final) if callable(ask) else None
-    return str(named) if named is not None else UNNAMED
-
-
 def record_of(game: Game, played: Playout) -> GameRecord:
-    """The :class:`GameRecord` of one playout of ``game``."""
+    """The :class:`GameRecord` of one playout of ``game``: a finished game's trigger is the playout's
+    ``ended_by`` (for a Playout made without one, :func:`bgrules.core.playout.end_trigger` of its final state);
+    a truncated game has no winners and no trigger."""
     final = played.final
     finished = game.is_terminal(final)
     round_of = getattr(game, "round_of", None)
@@ -91,7 +79,7 @@ def record_of(game: Game, played: Playout) -> GameRecord:
         winners=tuple(sorted(int(w) for w in game.winners(final))) if finished else (),
         length=len(played.actions),
         rounds=int(round_of(final)) if callable(round_of) else None,
-        ended_by=end_trigger(game, final, played),
+        ended_by=(played.ended_by or game_end_trigger(game, final)) if finished else None,
         truncated=not finished,
     )
 
@@ -292,10 +280,9 @@ def run_balance(
     if names is None:
         names = tuple(str(a.name) for a in agents) if agents is not None else ("random",) * game.players
     cap = round_cap(game, max_rounds)
-    seats: dict[str, Any] = {} if agents is None else {"agents": agents}
     records = []
     for s in range(seed, seed + n_games):
-        played = playout(game, s, max_rounds=cap, **seats)
+        played = playout(game, s, max_rounds=cap, agents=agents)
         rec = record_of(game, played)
         records.append(rec)
         if on_game is not None:

@@ -329,6 +329,13 @@ def _game_predicates(game_name: str, players: int, specs_dir: Path) -> list[tupl
     help="the runner's round cap for games that count rounds: a game not over by then is truncated "
     "(default: the game's own, 40 for botfactory)",
 )
+@click.option(
+    "--agents",
+    "agents_spec",
+    default=None,
+    help="who plays: one agent name for every seat or one per seat, comma-separated "
+    "(random, greedy, mcts; e.g. greedy,random or mcts:iterations=50) [default: random]",
+)
 @click.option("--specs", "specs_dir", type=click.Path(path_type=Path), default=Path("specs"), show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 @_guard
@@ -341,18 +348,23 @@ def simulate(
     options: tuple[str, ...],
     check: bool,
     max_rounds: int | None,
+    agents_spec: str | None,
     specs_dir: Path,
     as_json: bool,
 ) -> None:
-    """Play random legal games, checking the game's invariants at every step, and summarise them. Games the
-    runner cuts short (its step bound, or its round cap) count as ``truncated``."""
-    from bgrules.core.playout import round_cap, walk
+    """Play legal games (random, or by ``--agents``), checking the game's invariants at every step, and
+    summarise them. Games the runner cuts short (its step bound, or its round cap) count as ``truncated``;
+    ``ended_by`` counts the games each end trigger (a rule ID) ended."""
+    from bgrules.agents import agent_names, parse_agents
+    from bgrules.core.playout import end_trigger, round_cap, walk
     from bgrules.core.registry import load_game
 
     if n_games < 1:
         raise InputError("--games", "play at least one game")
     game = load_game(game_name, players=players, variant=str(variant) if variant else None, **_parse_options(options))
     cap = round_cap(game, max_rounds)
+    agents = parse_agents(agents_spec, game.players)
+    ended_by: dict[str, int] = {}
     preds = _game_predicates(game_name, game.players, specs_dir) if check else []
     step_preds = [p for p in preds if p[1] != "game"]
     game_preds = [p for p in preds if p[1] == "game"]
@@ -367,7 +379,7 @@ def simulate(
         for s in range(seed, seed + n_games):
             steps = 0
             state = game.initial_state()
-            for before, action, after in walk(game, s, max_rounds=cap):
+            for before, action, after in walk(game, s, max_rounds=cap, agents=agents):
                 steps += 1
                 for spec_id, kind, pred in step_preds:
                     msg = pred(game, after) if kind == "state" else pred(game, before, action, after)
@@ -380,6 +392,8 @@ def simulate(
                     violations.append({"id": spec_id, "seed": s, "step": steps, "detail": msg})
             if not game.is_terminal(state):
                 truncated += 1
+            trigger = end_trigger(game, state) or "truncated"
+            ended_by[trigger] = ended_by.get(trigger, 0) + 1
             lengths.append(steps)
             scores.append(tuple(game.scores(state)))
             for w in game.winners(state):
@@ -397,10 +411,12 @@ def simulate(
         "games_per_second": round(n_games / seconds, 2) if seconds else None,
         "steps_per_second": round(total_steps / seconds, 1) if seconds else None,
         "length": {"min": min(lengths), "mean": round(statistics.fmean(lengths), 2), "max": max(lengths)},
+        "agents": agent_names(agents),
+        "ended_by": dict(sorted(ended_by.items())),
         "scores": {
-            "min": min(min(s) for s in scores),
-            "mean": round(statistics.fmean(x for s in scores for x in s), 2),
-            "max": max(max(s) for s in scores),
+            "mean": [round(statistics.fmean(s[i] for s in scores), 2) for i in range(game.players)],
+            "min": [min(s[i] for s in scores) for i in range(game.players)],
+            "max": [max(s[i] for s in scores) for i in range(game.players)],
         },
         "win_rate_by_seat": [round(w / n_games, 4) for w in wins],
         "truncated": truncated,
@@ -414,6 +430,7 @@ def simulate(
     else:
         table = Table(title=f"bgrules simulate: {game_name}, {n_games} games from seed {seed}", show_header=False)
         for key in (
+            "agents",
             "games",
             "steps",
             "seconds",
@@ -422,6 +439,7 @@ def simulate(
             "length",
             "scores",
             "win_rate_by_seat",
+            "ended_by",
             "truncated",
             "invariant_violations",
         ):

@@ -3,15 +3,17 @@
 Each iteration walks down the tree from the state to decide: at a player's node it takes the child with
 the highest upper confidence bound for that player (``c`` the exploration constant); at a chance node it
 samples an outcome with its exact ``chance_outcomes`` probability (each outcome met becomes a child). A
-node not yet fully expanded expands one untried action (in ``legal_actions`` order). From the new node a
+node not yet fully expanded expands one untried action (in ``legal_actions`` order). At the root only the
+``top`` actions greedy values best are searched (all of them when there are no more). From the new node a
 rollout plays at most ``rollout_steps`` actions by the ``rollout`` policy (``random`` or ``greedy``;
 chance sampled), and is then scored: a finished game gives 1 to each winner (shared), a game cut short
 gives each seat ``1 / (1 + exp(-(e_i - max_j!=i e_j) / scale))`` where ``e`` is the game's evaluation (the
 rollout cut short and scored by the greedy evaluation). Rewards are added up the path. The move is the
 root's most visited child (ties to the first in legal order).
 
-The budget is ``iterations`` (deterministic given the rng) or ``seconds`` (a wall-clock budget, so not
-reproducible). Only the rng passed to ``choose`` is used.
+The budget is ``iterations`` (default 100; deterministic given the rng) or ``seconds`` (a wall-clock
+budget, so not reproducible; with both, whichever runs out first). ``rollout_steps`` defaults to 0: the
+new node itself is scored by the evaluation (random rollouts lose value in Mechanica, docs/agents.md). Only the rng passed to ``choose`` is used.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from bgrules.core.playout import sample_chance
 from bgrules.core.protocol import CHANCE, Game
 
 ROLLOUTS = ("random", "greedy")
+DEFAULT_ITERATIONS = 100
+"""The budget when neither ``iterations`` nor ``seconds`` is given (the budget of docs/agents.md's figures)."""
 
 
 class _Node:
@@ -52,20 +56,17 @@ class MctsAgent:
 
     def __init__(
         self,
-        iterations: int | None = 200,
+        iterations: int | None = None,
         seconds: float | None = None,
         rollout: str = "random",
-        rollout_steps: int = 8,
+        rollout_steps: int = 0,
         c: float = 0.7,
+        top: int = 8,
     ) -> None:
-        if seconds is not None:
-            self.seconds: float | None = positive_float(seconds, "mcts seconds")
-            self.iterations: int | None = (
-                None if iterations in (None, 200) else positive_int(iterations, "mcts iterations")
-            )
-        else:
-            self.seconds = None
-            self.iterations = positive_int(iterations, "mcts iterations")
+        self.seconds: float | None = None if seconds is None else positive_float(seconds, "mcts seconds")
+        if iterations is None and seconds is None:
+            iterations = DEFAULT_ITERATIONS
+        self.iterations: int | None = None if iterations is None else positive_int(iterations, "mcts iterations")
         if rollout not in ROLLOUTS:
             raise InputError("mcts rollout", f"unknown rollout {rollout!r}; valid: {', '.join(ROLLOUTS)}")
         self.rollout = rollout
@@ -73,6 +74,8 @@ class MctsAgent:
             raise InputError("mcts rollout_steps", f"a whole number of at least 0, not {rollout_steps!r}")
         self.rollout_steps = rollout_steps
         self.c = positive_float(c, "mcts c")
+        self.top = positive_int(top, "mcts top")
+        self._greedy = GreedyAgent(pair_limit=1)
         self._policy: RandomAgent | GreedyAgent = GreedyAgent(pair_limit=1) if rollout == "greedy" else RandomAgent()
 
     def __repr__(self) -> str:
@@ -86,6 +89,11 @@ class MctsAgent:
         players = game.players
         evaluate, scale = evaluation_for(game)
         root = _Node(game, state, players)
+        if len(root.actions) > self.top:  # the root's candidates: greedy's best ``top``, in legal order
+            scored = self._greedy.scored(game, state)
+            ranked = sorted(range(len(scored)), key=lambda i: -scored[i][0])[: self.top]
+            root.actions = tuple(root.actions[i] for i in sorted(ranked))
+            root.untried = list(range(len(root.actions)))
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while True:

@@ -13,7 +13,8 @@ root's most visited child (ties to the first in legal order).
 
 The budget is ``iterations`` (default 100; deterministic given the rng) or ``seconds`` (a wall-clock
 budget, so not reproducible; with both, whichever runs out first). ``rollout_steps`` defaults to 0: the
-new node itself is scored by the evaluation (random rollouts lose value in Mechanica, docs/agents.md). Only the rng passed to ``choose`` is used.
+new node itself is scored by the evaluation (random rollouts lose value in Mechanica, docs/agents.md).
+Only the rng passed to ``choose`` is used.
 """
 
 from __future__ import annotations

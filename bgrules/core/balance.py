@@ -102,6 +102,9 @@ class SeatStats:
 
 @attrs.frozen
 class BalanceReport:
+    """The records of a balance run and each seat's statistics (:func:`summarise_games`); the counts over the
+    games (finished, truncated, shared, ended_by, length, rounds) are derived from the records."""
+
     game: str
     players: int
     agents: tuple[str, ...]
@@ -332,6 +335,8 @@ def plot_balance(report: BalanceReport, path: Path) -> None:
     below = [max(0.0, r - s.win_rate_low) for r, s in zip(rates, report.seats, strict=True)]
     above = [max(0.0, s.win_rate_high - r) for r, s in zip(rates, report.seats, strict=True)]
     win_ax.bar(xs, rates, color="#4C72B0", yerr=[below, above], capsize=6, ecolor="#222222")
+    for x, s in zip(xs, report.seats, strict=True):
+        win_ax.text(x, 0.02, f"{s.wins}/{s.finished}", ha="center", va="bottom", color="white", fontsize=9)
     win_ax.axhline(1 / report.players, color="#888888", linestyle="--", linewidth=1, label="even share 1/N")
     win_ax.set_xticks(xs, labels)
     win_ax.set_ylim(0, 1.15)

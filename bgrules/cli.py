@@ -185,6 +185,12 @@ def _emit(rows: list[dict[str, Any]], title: str, as_json: bool, junit: Path | N
 @click.option("--only", default=None, help="only ids containing this text")
 @click.option("--json", "as_json", is_flag=True, help="print a JSON list of results")
 @click.option("--junit-xml", type=click.Path(path_type=Path), default=None)
+@click.option(
+    "--coverage-json",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="write the rule coverage table (docs/coverage.md) to this file, for any run",
+)
 @_guard
 def verify(
     specs_dir: Path,
@@ -198,15 +204,35 @@ def verify(
     only: str | None,
     as_json: bool,
     junit_xml: Path | None,
+    coverage_json: Path | None,
 ) -> None:
-    """Check every invariant spec, proof obligation and clarification; exit 1 on any unexpected verdict."""
+    """Check every invariant spec, proof obligation and clarification; exit 1 on any unexpected verdict.
+    A whole run (every checker, no --only) also fails when a rule ID of docs/rules is neither reached by
+    a check nor exempt (specs/coverage-exempt.toml); its JSON ends with that row (docs/coverage.md)."""
+    from bgrules.core import coverage
+
     chosen = checkers or ("sampled", "searched", "proved", "clarified")
     spec_checkers = tuple(c for c in chosen if c in ("sampled", "searched"))
-    rows = _run_specs(specs_dir, games, examples, max_steps, spec_checkers, only) if spec_checkers else []
-    if "proved" in chosen:
-        rows += _run_proofs(proofs_dir, timeout_ms, only)
-    if "clarified" in chosen and clarifications_dir.is_dir():
-        rows += _run_clarifications([clarifications_dir], only)
+    started = time.perf_counter()
+    with coverage.collecting() as collected:
+        rows = _run_specs(specs_dir, games, examples, max_steps, spec_checkers, only) if spec_checkers else []
+        proof_rows = _run_proofs(proofs_dir, timeout_ms, only) if "proved" in chosen else None
+        rows += proof_rows or []
+        if "clarified" in chosen and clarifications_dir.is_dir():
+            rows += _run_clarifications([clarifications_dir], only)
+    complete = only is None and set(chosen) == {"sampled", "searched", "proved", "clarified"}
+    covered = coverage.verify_row(
+        collected,
+        proof_rows,
+        specs_dir=specs_dir,
+        proofs_dir=proofs_dir,
+        complete=complete,
+        seconds=time.perf_counter() - started,
+    )
+    if coverage_json is not None:
+        coverage_json.write_text(json.dumps(covered["coverage"], indent=2) + "\n", encoding="utf-8")
+    if complete:
+        rows.append(covered)
     _emit(rows, "bgrules verify", as_json, junit_xml)
 
 
@@ -546,6 +572,101 @@ def balance(
         console.print(line, highlight=False)
     if plot_path is not None:
         console.print(f"plot: {plot_path}", highlight=False)
+
+
+# --- coverage --------------------------------------------------------------------------------------
+
+
+def _coverage_table(result: dict[str, Any], title: str) -> Table:
+    table = Table(title=title)
+    for col in ("rule", "title", "effects", "refusals", "checkers", "exempt"):
+        table.add_column(col, overflow="fold")
+    for r in result["rules"]:
+        style = "green" if r["checkers"] else ("yellow" if r["exempt"] else "bold red")
+        table.add_row(
+            f"[{style}]{r['id']}[/]",
+            r["title"],
+            str(r["effects"]),
+            str(r["refusals"]),
+            ", ".join(r["checkers"]) or "-",
+            r["exempt"] or "",
+        )
+    return table
+
+
+@main.command()
+@click.option("--game", "game_name", default=None, help="botfactory or mechanica [default: both]")
+@click.option(
+    "--agents",
+    "agents_spec",
+    default=None,
+    help="the sampled games' agents: one for every seat (greedy) or one per seat; default: random",
+)
+@click.option("--games", "n_games", default=20, show_default=True, help="sampled games per game and player count")
+@click.option("--players", type=int, default=None, help="only this player count [default: every one]")
+@click.option("--seed", default=0, show_default=True)
+@click.option("--searched/--no-searched", default=True, show_default=True, help="run the searched specs too")
+@click.option("--specs", "specs_dir", type=click.Path(path_type=Path), default=Path("specs"), show_default=True)
+@click.option("--proofs", "proofs_dir", type=click.Path(path_type=Path), default=Path("proofs"), show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="print the coverage table as JSON (docs/coverage.md)")
+@click.option(
+    "--fail-under",
+    type=float,
+    default=None,
+    help="exit 1 if fewer than PCT percent of the rules not exempt are reached (or no state was visited)",
+)
+@_guard
+def coverage(
+    game_name: str | None,
+    agents_spec: str | None,
+    n_games: int,
+    players: int | None,
+    seed: int,
+    searched: bool,
+    specs_dir: Path,
+    proofs_dir: Path,
+    as_json: bool,
+    fail_under: float | None,
+) -> None:
+    """Rule coverage: per rule ID of docs/rules its title, how often its effect was applied and its guard
+    refused, and which checkers reached it (sampled games, searched specs, clarification witnesses, proofs
+    tied to the code by conformance checks); exemptions from specs/coverage-exempt.toml."""
+    from bgrules.core import coverage as cov
+
+    if n_games < 1:
+        raise InputError("--games", f"play at least one game, not {n_games}")
+    if fail_under is not None and not 0 <= fail_under <= 100:
+        raise InputError("--fail-under", f"a percentage from 0 to 100, not {fail_under}")
+    with Progress(console=err_console, transient=True, disable=as_json) as progress:
+        progress.add_task("coverage", total=None)
+        result = cov.run_coverage(
+            game_name,
+            n_games=n_games,
+            seed=seed,
+            agents=agents_spec,
+            players=players,
+            specs_dir=specs_dir,
+            clarifications_dir=specs_dir / "clarifications",
+            proofs_dir=proofs_dir,
+            searched=searched,
+        )
+    pct = cov.percent(result)
+    if as_json:
+        click.echo(json.dumps(result, indent=2))
+    else:
+        console.print(_coverage_table(result, f"bgrules coverage: {game_name or 'both games'}"))
+        missing = cov.unreached(result)
+        console.print(
+            f"{result['reached']} of {result['total']} rule IDs reached ({pct:.1f}% of those not exempt), "
+            f"{result['exempt']} exempt, {result['states']} states visited"
+            + (f"; neither reached nor exempt: {', '.join(missing)}" if missing else ""),
+            highlight=False,
+        )
+    if fail_under is not None:
+        if result["states"] == 0:
+            _fail("--fail-under: no state was visited, so no rule was checked", 1)
+        if pct < fail_under:
+            _fail(f"rule coverage {pct:.1f}% is under --fail-under {fail_under:g}%", 1)
 
 
 # --- factories: check / render ---------------------------------------------------------------------

@@ -332,6 +332,172 @@ def percent(result: Mapping[str, Any]) -> float:
     return 100.0 * sum(1 for r in counted if r["checkers"]) / len(counted)
 
 
+# --- runners: bgrules coverage and verify's coverage row ----------------------------------------------
+
+GAMES = {"botfactory": ("botfactory",), "mechanica": ("mechanica", "mechanica-factory")}
+"""The games whose rules each rules document holds: Mechanica's factory sandbox plays MC rules too."""
+
+
+def _agents(spec: str | None, players: int) -> tuple[Any, ...] | None:
+    """The agents of ``spec`` for ``players`` seats (None: the playout's random play)."""
+    if spec is None:
+        return None
+    from bgrules.core.errors import InputError
+
+    try:
+        from bgrules.agents import parse_agents
+    except ImportError:
+        raise InputError("--agents", "agents are not available (bgrules.agents is not installed)") from None
+    return tuple(parse_agents(spec, players))
+
+
+def _seat_counts(game: Any, agents: str | None, players: int | None) -> list[int]:
+    if players is not None:
+        return [players]
+    if agents is not None and "," in agents:
+        return [len(agents.split(","))]
+    info = game.info
+    return list(range(info.min_players, info.max_players + 1))
+
+
+def sample(
+    game_name: str,
+    n_games: int,
+    *,
+    seed: int = 0,
+    agents: str | None = None,
+    players: int | None = None,
+    max_rounds: int | None = None,
+) -> int:
+    """Play ``n_games`` games of ``game_name`` for each player count (or ``players``) from ``seed``, with
+    ``agents`` (an ``--agents`` spec; None: random), inside a ``sampled`` recording; each final state is
+    scored and its winners found, as a runner reports them. Returns the states visited."""
+    from bgrules.core.errors import InputError
+    from bgrules.core.playout import walk
+    from bgrules.core.registry import load_game
+
+    if not isinstance(n_games, int) or n_games < 1:
+        raise InputError("--games", f"play at least one game, not {n_games!r}")
+    first = load_game(game_name)
+    states = 0
+    with recording("sampled") as counts:
+        for n in _seat_counts(first, agents, players):
+            game = load_game(game_name, players=n) if n != first.players else first
+            seats = _agents(agents, n)
+            for s in range(seed, seed + n_games):
+                last = game.initial_state()
+                counts.visit()
+                for _before, _action, after in walk(game, s, max_rounds=max_rounds, agents=seats):
+                    counts.visit()
+                    last = after
+                if game.is_terminal(last):
+                    game.scores(last)
+                    game.winners(last)
+        states = counts.states
+    return states
+
+
+def run_coverage(
+    game: str | None = None,
+    *,
+    n_games: int = 20,
+    seed: int = 0,
+    agents: str | None = None,
+    players: int | None = None,
+    specs_dir: Path | None = None,
+    clarifications_dir: Path | None = None,
+    proofs_dir: Path | None = None,
+    searched: bool = True,
+) -> dict[str, Any]:
+    """The coverage table of ``bgrules coverage``: sampled games of each of ``game``'s games (both games when
+    None; :func:`sample`), the searched specs of specs/ for them, their clarifications' witnesses, and the
+    rules proved through a conformance-tied encoding (proofs/conformance.toml)."""
+    from bgrules.core.errors import InputError
+
+    if game is not None and game not in GAMES:
+        raise InputError("--game", f"unknown game {game!r}; valid: {', '.join(GAMES)}")
+    if not isinstance(n_games, int) or n_games < 1:
+        raise InputError("--games", f"play at least one game, not {n_games!r}")
+    specs_dir = ROOT / "specs" if specs_dir is None else specs_dir
+    clarifications_dir = specs_dir / "clarifications" if clarifications_dir is None else clarifications_dir
+    proofs_dir = ROOT / "proofs" if proofs_dir is None else proofs_dir
+    chosen = (game,) if game is not None else tuple(GAMES)
+    names = {n for g in chosen for n in GAMES[g]}
+    with collecting() as collector:
+        for g in chosen:
+            for name in GAMES[g]:
+                sample(name, n_games, seed=seed, agents=agents, players=players if name == g else None)
+        if searched and specs_dir.is_dir():
+            from bgrules.core.specs import Budget, load_specs, run_spec
+
+            for spec in load_specs(specs_dir):
+                if spec.game in names and "searched" in spec.checkers:
+                    run_spec(spec, Budget(), ("searched",))
+        if clarifications_dir.is_dir():
+            from bgrules.core.clarify import _check_witness, clarification_paths, load_clarification
+
+            for path in clarification_paths([clarifications_dir]):
+                c = load_clarification(path)
+                if c.game in names:
+                    for w in c.witnesses:
+                        _check_witness(c, w)
+    rules = documented_rules()
+    exempt = load_exempt(specs_dir / "coverage-exempt.toml", known=[r.id for r in rules])
+    proved = proved_rules(load_ties(proofs_dir / "conformance.toml"))
+    return table(collector.by_checker, game=game, proved=proved, exempt=exempt, rules=rules)
+
+
+def verify_row(
+    collector: Collector,
+    proof_rows: Sequence[Mapping[str, Any]] | None,
+    *,
+    specs_dir: Path,
+    proofs_dir: Path,
+    complete: bool,
+    seconds: float = 0.0,
+) -> dict[str, Any]:
+    """The final row of ``bgrules verify --json`` (kind ``coverage``; docs/coverage.md): the same keys as
+    every result row, plus ``coverage``, the table. A tie of proofs/conformance.toml proves its rules when
+    the proofs ran and each of its conformance obligations gave its expected verdict. The verdict is
+    ``violated`` when a rule is neither reached nor exempt; only a ``complete`` run (every checker, no
+    ``--only``) is held to that, a partial one reports its table with verdict ``unknown``, expected too."""
+    rules = documented_rules()
+    exempt = load_exempt(specs_dir / "coverage-exempt.toml", known=[r.id for r in rules])
+    proved: set[str] = set()
+    if proof_rows is not None:
+        ok = {r["id"] for r in proof_rows if r["ok"]}
+        for tie in load_ties(proofs_dir / "conformance.toml"):
+            if all(o in ok for o in tie.obligations):
+                proved.update(tie.rules)
+    result = table(collector.by_checker, proved=proved, exempt=exempt, rules=rules)
+    missing = unreached(result)
+    if complete:
+        verdict = "violated" if missing else "holds"
+        expected = "holds"
+    else:
+        verdict = expected = "unknown"
+    guarantee = (
+        f"coverage: {result['reached']} of {result['total']} rule IDs reached "
+        f"({', '.join(c for c in CHECKERS if c in collector.by_checker or (c == 'proved' and proved))}), "
+        f"{result['exempt']} exempt" + ("" if complete else "; a partial run (not held to reaching every rule)")
+    )
+    return {
+        "id": "RULE-COVERAGE",
+        "kind": "coverage",
+        "statement": "every rule ID of docs/rules is reached by some check or exempt with its reason",
+        "rules": missing,
+        "checker": "coverage",
+        "verdict": verdict,
+        "expected": expected,
+        "guarantee": guarantee,
+        "seconds": round(seconds, 4),
+        "ok": verdict == expected,
+        "detail": ("neither reached nor exempt: " + ", ".join(missing)) if missing else "",
+        "witness": None,
+        "coverage": result,
+    }
+
+
 __all__ = [
     "CHECKERS",
     "Collector",
@@ -348,8 +514,11 @@ __all__ = [
     "proved_rules",
     "recording",
     "refusal",
+    "run_coverage",
+    "sample",
     "table",
     "unreached",
+    "verify_row",
     "visit",
     "withdraw",
 ]

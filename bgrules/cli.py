@@ -68,6 +68,9 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
 @click.version_option(package_name="bgrules")
 def main() -> None:
     """Executable, formally checked rules of Bot Factory and Mechanica."""
+    from bgrules.core import coverage
+
+    coverage.write_on_exit()  # only with BGRULES_COVERAGE_FILE set (docs/coverage.md)
 
 
 # --- verify / prove --------------------------------------------------------------------------------
@@ -399,8 +402,10 @@ def simulate(
     wins = [0] * game.players
     violations: list[dict[str, Any]] = []
     truncated = 0
+    from bgrules.core.coverage import recording
+
     start = time.perf_counter()
-    with Progress(console=err_console, transient=True, disable=as_json) as progress:
+    with recording("simulate"), Progress(console=err_console, transient=True, disable=as_json) as progress:
         task = progress.add_task(f"{game_name}", total=n_games)
         for s in range(seed, seed + n_games):
             steps = 0

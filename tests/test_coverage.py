@@ -186,8 +186,14 @@ def test_scoring_and_ties_count_once_per_call() -> None:
     state = game.initial_state()
     with coverage.recording("tests") as counts:
         game.scores(state)
-        game.winners(state)  # both seats start level: a tie
+        game.winners(state)  # the winners (MC-END-TIE) from the scores (MC-SCORE)
     assert counts.effects == Counter({"MC-SCORE": 2, "MC-END-TIE": 1})
+    game = bgrules.load_game("botfactory", players=3)
+    state = game.initial_state()
+    with coverage.recording("tests") as counts:
+        game.winners(state)
+        game.winners(state)
+    assert counts.effects == Counter({"BF-SCORE": 2, "BF-TIE": 2})
 
 
 # --- the rule catalogue and the call sites ---------------------------------------------------------

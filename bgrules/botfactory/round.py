@@ -545,9 +545,8 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
     def winners(self, state: BotFactoryState) -> tuple[int, ...]:
         """BF-TIE: the highest score; ties to more bots, then to an odd number of tokens; else shared."""
         scores = self.scores(state)
+        coverage.effect("BF-TIE")
         tied = [i for i, s in enumerate(scores) if s == max(scores)]
-        if len(tied) > 1:
-            coverage.effect("BF-TIE")
         most = max(len(state.hands[i].done) for i in tied)
         tied = [i for i in tied if len(state.hands[i].done) == most]
         odd = [i for i in tied if state.hands[i].tokens % 2 == 1]

@@ -147,6 +147,39 @@ def collecting() -> Iterator[Collector]:
         _collectors.remove(collector)
 
 
+ENV_FILE = "BGRULES_COVERAGE_FILE"
+"""Set to a path, every ``bgrules`` command (and the test suite, tests/conftest.py) writes the coverage
+table of all it checked to that file when it exits."""
+
+
+def write_on_exit(path: str | Path | None = None, checker: str | None = None) -> Collector | None:
+    """Collect every recording of this process and write its table (all rules) to ``path`` (default: the
+    ``BGRULES_COVERAGE_FILE`` environment variable; nothing when neither is set) at exit. ``checker``:
+    also open a recording of that name for the rest of the process (the test suite's ``tests``)."""
+    import atexit
+    import json
+    import os
+
+    target = path if path is not None else os.environ.get(ENV_FILE)
+    if not target:
+        return None
+    collector = Collector()
+    _collectors.append(collector)
+    whole = None
+    if checker is not None:
+        whole = recording(checker)
+        whole.__enter__()
+
+    def write() -> None:
+        if whole is not None:
+            whole.__exit__(None, None, None)
+        result = table(collector.by_checker, proved=proved_rules())
+        Path(target).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+
+    atexit.register(write)
+    return collector
+
+
 # --- the rules, the exemptions, the proved rules ----------------------------------------------------
 
 
@@ -521,4 +554,5 @@ __all__ = [
     "verify_row",
     "visit",
     "withdraw",
+    "write_on_exit",
 ]

@@ -45,9 +45,8 @@ class DayRoom(ShopRoom):
         """MC-END-TIE: the highest score wins; ties shared, or broken by money in hand (variant)."""
         scores = self.scores(state)
         best = max(scores)
+        coverage.effect("MC-END-TIE")
         tied = [i for i, s in enumerate(scores) if s == best]
-        if len(tied) > 1:
-            coverage.effect("MC-END-TIE")
         if self.variant.rulings.tie_break == "wallet" and len(tied) > 1:
             most = max(state.seats[i].wallet for i in tied)
             tied = [i for i in tied if state.seats[i].wallet == most]

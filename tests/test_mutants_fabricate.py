@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from bgrules import IllegalAction
+from bgrules.core import coverage
 from bgrules.mechanica.components import Bot
 from bgrules.mechanica.fabricate import (
     Fabricate,
@@ -214,3 +215,23 @@ def test_action_converters_take_plain_values() -> None:
     assert all(type(b) is Bot for b in a.declare) and all(type(r) is int for r in a.replace)
     s = Sell(1, 1)  # type: ignore[arg-type]
     assert s.bot is P and type(s.bot) is Bot
+
+
+# --- rule coverage: each effect counted where it is applied (bgrules.core.coverage) -----------------------
+
+
+def test_rule_coverage_of_fabricating_selling_and_filling_holes() -> None:
+    """Rule coverage (docs/coverage.md): MC-FAB once per fabricating, MC-FAB-REPLACE once per emptied
+    making hole, MC-SELL and MC-BOTS once per sale, MC-FAB-REPLACE when a made bot displaces another."""
+    with coverage.recording("tests") as counts:
+        fabricate(THREE, (5, 5, 5), V, Fabricate((D,), (1, 2)))
+    assert dict(counts.effects) == {"MC-FAB": 1, "MC-FAB-REPLACE": 2}
+    with coverage.recording("tests") as counts:
+        sell(DOCK, (1, 2, 3), V, Sell(0, B))
+    assert dict(counts.effects) == {"MC-SELL": 1, "MC-BOTS": 1}
+    with coverage.recording("tests") as counts:
+        put_in_start_hole(THREE, (2, 2, 2), 0, 1, B)  # the hole held a Plus
+    assert dict(counts.effects) == {"MC-FAB-REPLACE": 1}
+    with coverage.recording("tests") as counts:
+        put_in_start_hole(THREE, (2, 2, 2), 0, 0, B)  # an empty hole: nothing displaced
+    assert dict(counts.effects) == {}

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bgrules import IllegalAction
+from bgrules.core import coverage
 from bgrules.mechanica import workday
 from bgrules.mechanica.components import Bot, Dir
 from bgrules.mechanica.factory import Factory
@@ -368,3 +369,70 @@ def test_run_and_moving_converters() -> None:
 
 def test_run_phase_repr() -> None:
     assert [repr(p) for p in RunPhase] == ["RunPhase.MOVE", "RunPhase.COLLIDE", "RunPhase.ACTIVATE", "RunPhase.DONE"]
+
+
+# --- rule coverage: each effect counted where it is applied (bgrules.core.coverage) -----------------------
+
+
+def _fly() -> None:
+    run = start_run(F(board(r1="basic[B] | FT0 GW0 FT0 GW0 | truck")), (3, 3, 3), V)
+    decide(decide(run, V, Fly(1, 0, 1, 2)), V, Fly(1, 2, 1, 4))
+
+
+def _collide() -> None:
+    run = start_run(F(board(r0="advanced[DB] | . . . . | truck")), (3, 3, 3), V)
+    decide(run, V, Discard(0, 4, B))
+
+
+def _change() -> None:
+    run = start_run(F(board(r0="hole[P] | FC0[B/] . . . | truck")), (3, 3, 3), V)
+    decide(run, V, Change(0, 0, D))
+
+
+def _run(r0: str = "hole | . . . . | truck", r1: str = "basic | . . . . | truck", stock=(3, 3, 3)):
+    return lambda: start_run(F(board(r0=r0, r1=r1)), stock, V)
+
+
+START = {"MC-RUN": 1, "MC-MOVE-SRC": 1, "MC-MOVE": 1}
+START2 = {"MC-RUN": 1, "MC-MOVE-SRC": 2, "MC-MOVE": 2}
+
+
+@pytest.mark.parametrize(
+    ("play", "effects"),
+    [
+        # one bot: through a Gift Wrapper, three belts, into the truck
+        (_run(r1="basic[B] | GW0 . . . | truck"), {**START, "MC-GIFT": 1, "MC-MOVE-BELT": 3, "MC-MOVE-STOP": 1}),
+        # two throws, each over an improvement
+        (_fly, {**START, "MC-FLIGHT": 2, "MC-FLIGHT-JUMP": 2, "MC-MOVE-STOP": 1}),
+        # two bots crowd a truck; the owner discards one (its bot back to the stock: MC-STOCK)
+        (_collide, {**START2, "MC-MOVE-BELT": 8, "MC-MOVE-STOP": 2, "MC-HOLE": 1, "MC-COLLIDE": 1, "MC-STOCK": 1}),
+        # two passes through a Static Charger (two steps and one placing of charges), two Basic bots taken
+        (
+            _run(r0="advanced[PD] | SC0 . . . | big", stock=(5, 5, 5)),
+            {**START2, "MC-CHARGE": 3, "MC-MOVE-BELT": 6, "MC-MOVE-STOP": 2, "MC-STOCK": 2},
+        ),
+        # activations: the bot back to the stock and the new ones taken count as MC-STOCK
+        (
+            _run(r0="hole[B] | UP0 . . . | truck"),
+            {**START, "MC-MOVE-STOP": 1, "MC-ACT": 1, "MC-ACT-UPGRADE": 1, "MC-STOCK": 2},
+        ),
+        (
+            _run(r0="hole[P] | DU0 . . . | truck"),
+            {**START, "MC-MOVE-STOP": 1, "MC-ACT": 1, "MC-ACT-DUPLICATE": 1, "MC-STOCK": 1},
+        ),
+        (
+            _run(r0="hole[P] | DG0 . . . | truck"),
+            {**START, "MC-MOVE-STOP": 1, "MC-ACT": 1, "MC-ACT-DOWNGRADE": 1, "MC-STOCK": 4},
+        ),
+        (_change, {**START, "MC-MOVE-STOP": 1, "MC-ACT": 1, "MC-ACT-CHANGE": 1, "MC-STOCK": 2}),
+        # two bots into a flat side
+        (_run(r0="advanced[BP] | FT2 . . . | truck"), {**START2, "MC-MOVE-EDGE": 2}),
+    ],
+)
+def test_rule_coverage_counts_each_effect_where_it_is_applied(play, effects: dict[str, int]) -> None:
+    """Rule coverage (docs/coverage.md): every rule's effect is counted once each time it is applied, under
+    its own rule ID, so `bgrules coverage` reports what a run really did."""
+    with coverage.recording("tests") as counts:
+        play()
+    assert dict(counts.effects) == effects
+    assert dict(counts.refusals) == {}

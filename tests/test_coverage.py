@@ -427,3 +427,19 @@ def test_fail_under_compares_the_percentage() -> None:
     assert run(*args, "--fail-under", f"{pct - 1:.1f}")[0] == 0
     assert run(*args, "--fail-under", f"{min(100.0, pct + 1):.1f}")[0] == 1
     assert run(*args, "--fail-under", "101")[0] == 2
+
+
+def test_coverage_file_of_a_command(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    out = tmp_path / "cov.json"
+    env = dict(os.environ, BGRULES_COVERAGE_FILE=str(out))
+    args = ["simulate", "--game", "mechanica-factory", "--games", "2", "--no-check", "--json"]
+    done = subprocess.run([sys.executable, "-m", "bgrules.cli", *args], env=env, capture_output=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(out.read_text(encoding="utf-8"))
+    rows = {r["id"]: r for r in data["rules"]}
+    assert rows["MC-DAY"]["checkers"] == ["simulate"] and rows["MC-DAY"]["effects"] >= 2
+    assert rows["BF-MOVE"]["checkers"] == []  # a Mechanica sandbox plays no Bot Factory rule

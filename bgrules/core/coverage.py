@@ -147,6 +147,7 @@ def collecting() -> Iterator[Collector]:
         _collectors.remove(collector)
 
 
+_on_exit: Collector | None = None
 ENV_FILE = "BGRULES_COVERAGE_FILE"
 """Set to a path, every ``bgrules`` command (and the test suite, tests/conftest.py) writes the coverage
 table of all it checked to that file when it exits."""
@@ -160,10 +161,13 @@ def write_on_exit(path: str | Path | None = None, checker: str | None = None) ->
     import json
     import os
 
+    global _on_exit
     target = path if path is not None else os.environ.get(ENV_FILE)
     if not target:
         return None
-    collector = Collector()
+    if _on_exit is not None:  # once per process (every CLI call in one process asks again)
+        return _on_exit
+    collector = _on_exit = Collector()
     _collectors.append(collector)
     whole = None
     if checker is not None:

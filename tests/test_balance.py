@@ -12,6 +12,8 @@ from typing import Any
 import attrs
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bgrules.cli import main
 from bgrules.core.balance import (
@@ -328,3 +330,33 @@ def test_runner_with_agents_records_each_playouts_end() -> None:
         p = playout(game, r.seed, agents=agents)
         assert r.truncated == p.truncated and r.ended_by == p.ended_by and r.length == len(p.actions)
         assert r.winners == (() if p.truncated else tuple(sorted(game.winners(p.final))))
+
+
+@st.composite
+def _records(draw: st.DrawFn, players: int) -> list[GameRecord]:
+    out = []
+    for seed in range(draw(st.integers(min_value=0, max_value=12))):
+        scores = tuple(draw(st.lists(st.integers(-5, 40), min_size=players, max_size=players)))
+        if draw(st.booleans()):
+            out.append(rec(seed, scores, ended_by=None))
+        else:
+            winners = tuple(sorted(draw(st.sets(st.integers(0, players - 1), min_size=1))))
+            out.append(rec(seed, scores, winners, draw(st.sampled_from(["A", "B"]))))
+    return out
+
+
+@given(data=st.data(), players=st.integers(min_value=1, max_value=4))
+def test_counting_rules_on_any_records(data: st.DataObject, players: int) -> None:
+    records = data.draw(_records(players))
+    report = summarise_games("g", players, ("random",) * players, records)
+    finished = [r for r in records if not r.truncated]
+    # Each tied seat gets the win: the seats' wins add up to the winners listed, not to the games.
+    assert sum(s.wins for s in report.seats) == sum(len(r.winners) for r in finished)
+    assert sum(report.ended_by.values()) == len(records) and report.ended_by[TRUNCATED] == report.truncated
+    for s in report.seats:
+        assert s.finished == len(finished) and s.shared_wins <= s.wins <= len(finished)
+        if s.win_rate is not None:
+            assert s.win_rate_low <= s.win_rate <= s.win_rate_high
+    # Truncated games change nothing but the truncated count.
+    only_finished = summarise_games("g", players, ("random",) * players, finished)
+    assert only_finished.seats == report.seats and only_finished.length == report.length

@@ -238,6 +238,7 @@ def test_cli_table() -> None:
         (("--game", "chess", "--games", "1"), "known: botfactory, mechanica"),
         (("--game", "mechanica", "--players", "7", "--games", "1"), "2 to 4"),
         (("--game", "mechanica", "--games", "1", "--plot", "out.pdf"), ".png or .svg"),
+        (("--game", "mechanica", "--games", "1", "--plot", "/no/such/dir/out.png"), "no directory"),
     ],
 )
 def test_cli_bad_input_is_one_line_and_exit_2(args: tuple[str, ...], where: str) -> None:

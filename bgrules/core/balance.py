@@ -300,11 +300,13 @@ _EXTRA = "--plot needs matplotlib, which is not installed: pip install 'bgrules[
 
 def check_plot_path(path: Path) -> str:
     """The plot format of ``path`` (``png`` or ``svg``, from its suffix), after checking that matplotlib is
-    installed: an InputError for another suffix, :class:`MissingExtra` (naming the ``plot`` extra) without
-    matplotlib. Called before any game is played."""
+    installed: an InputError for another suffix or a missing directory, :class:`MissingExtra` (naming the
+    ``plot`` extra) without matplotlib. Called before any game is played."""
     fmt = path.suffix.lower().lstrip(".")
     if fmt not in PLOT_FORMATS:
         raise InputError("--plot", f"a .png or .svg file, not {str(path)!r}")
+    if not path.parent.is_dir():
+        raise InputError("--plot", f"no directory {str(path.parent)!r} to write {path.name!r} in")
     try:
         import matplotlib.figure  # noqa: F401
     except ImportError:

@@ -27,7 +27,11 @@ err_console = Console(stderr=True)
 
 
 def _fail(message: str, code: int = 2) -> None:
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    """One line on stderr, the message printed as it is (brackets in names such as bgrules[plot] or a file
+    called ``box[1].toml`` are text, not rich markup)."""
+    from rich.markup import escape
+
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     sys.exit(code)
 
 
@@ -521,8 +525,6 @@ def balance(
 ) -> None:
     """Win rate per seat with 95% Wilson intervals, scores, game length and end triggers (docs/balance.md).
     Shared wins count for each tied seat; games truncated by the runner's cap are no one's win."""
-    from rich.markup import escape
-
     from bgrules.core.balance import (
         MissingExtra,
         balance_json,
@@ -539,7 +541,7 @@ def balance(
         try:
             check_plot_path(plot_path)
         except MissingExtra as exc:
-            _fail(escape(str(exc)))  # the extra's name, bgrules[plot], is not rich markup
+            _fail(str(exc))  # the extra's name, bgrules[plot], is printed as text by _fail
     game = load_game(game_name, players=players, variant=str(variant) if variant else None, **_parse_options(options))
     agents, names = resolve_agents(agents_spec, game.players)
     with Progress(console=err_console, transient=True, disable=as_json) as progress:

@@ -4,7 +4,8 @@ For each legal action of the player to move, the state it leads to is valued for
 game's evaluation (``bgrules.<game>.evaluate.evaluate``): a chance node by the expected value over its
 ``chance_outcomes`` (exact probabilities, one level deep), a terminal state by its final score plus a bonus
 for a win, and, where cheap, a state in which the same player decides again by the best of their next
-actions (two steps: at most ``pair_limit`` action pairs). The best action is taken; ties are broken by the
+actions (two steps: at most ``pair_limit`` action pairs, or any number after a choice among at most
+``FEW`` first actions, such as paying a toll). The best action is taken; ties are broken by the
 rng, so the agent is deterministic given its rng.
 """
 
@@ -19,6 +20,9 @@ from bgrules.core.protocol import CHANCE, Game
 WIN_BONUS = 1000.0
 """Added to a terminal state's value for a winner: ending the game as a winner beats anything else."""
 EPSILON = 1e-9
+FEW = 3
+"""With at most this many first actions (a toll to pay or not, a reward to take or not) the second step
+is always looked at."""
 
 
 class GreedyAgent:
@@ -55,7 +59,7 @@ class GreedyAgent:
             return total
         if depth >= 2 and mover == seat:
             legal = tuple(game.legal_actions(state))
-            if len(legal) > 1 and len(legal) * self._width <= self.pair_limit:
+            if len(legal) > 1 and (self._width <= FEW or len(legal) * self._width <= self.pair_limit):
                 return max(self.value(game, game.apply(state, a), seat, 1) for a in legal)
         return evaluate(game, state, seat)
 

@@ -10,7 +10,8 @@
                                                  worth 1/2 each as currency)
     + PART for each part tile held, PART_FIT more if it fits an empty space of a column whose colour still
       has a bot to build                         (progress toward bots: BF-ASM)
-    + PROJECT for each unfinished Project tile held, plus, when its colour still has a bot to build,
+    + PROJECT for each unfinished Project tile held, plus, for each colour of them (one bot of a colour is
+      built at a time) that still has a bot to build,
       PROGRESS x the colour's value (at most VALUE_CAP) x (parts on its column + held parts that fit its
       empty spaces, at most 3) / 3                                       (progress toward a bot: BF-ASM-PROJECT)
     + TOKEN_NEED for each of the first TOKENS_NEEDED held tokens (tokens pay tolls and extras)
@@ -38,11 +39,13 @@ PART_FIT = 0.5
 PROJECT = 2.0
 """Cancels BF-SCORE's -2 for an unfinished Project tile held."""
 PROGRESS = 0.6
-BOT = 1.0
+BOT = 2.0
 POTENTIAL_PART = 1.0
 POTENTIAL_BOT = 0.8
 POTENTIAL_TAKE = 0.6
 POTENTIAL_RAISE = 0.3
+TOLL = 1.0
+"""A token paid to open the main action (BF-SANDRA-SHARE, BF-ASM-LAST) costs about a point (TOKEN_NEED)."""
 SCALE = 3.0
 """A lead of about this many points is a clear advantage (mcts turns leads into rewards with it)."""
 
@@ -73,8 +76,8 @@ def evaluate(game: Any, state: Any, seat: int) -> float:
             for si in range(len(slots))
             if empty[ci][si] and any(c in ("any", colours[ci]) and s == slots[si] for c, s in held)
         )
-    for colour in hand.projects:
-        value += PROJECT
+    value += PROJECT * len(hand.projects)
+    for colour in sorted(set(hand.projects)):  # one bot of a colour at a time: one project's progress
         ci = colours.index(colour)
         if state.bots_left[ci] > 0:
             placed = sum(x is not None for x in columns[ci]) if any(empty[ci]) else 0
@@ -88,7 +91,8 @@ def turn_potential(game: Any, state: Any, seat: int, fits: list[int]) -> float:
     stands on (BF-MOVE chooses it): Assembly, a point per placeable part (its two tokens, BF-ASM-REWARD) and
     most of a bot's value if it can complete one; Production, parts up to the limit; Project, tiles while
     it holds fewer than three; Finance, raises of the colours it has built. Zero once the turn has begun or
-    passed (the turn's own actions are then valued)."""
+    passed (the turn's own actions are then valued). A main action the seat cannot pay the toll for
+    (BF-SANDRA-SHARE, BF-ASM-LAST) is worth nothing; one it can is worth TOLL less per token."""
     from bgrules.botfactory.state import Phase
 
     where = state.workers[seat]
@@ -101,6 +105,9 @@ def turn_potential(game: Any, state: Any, seat: int, fits: list[int]) -> float:
         return 0.0
     board, _space, n = game.spaces[where]
     hand = state.hands[seat]
+    toll = game._toll(state, seat)  # BF-SANDRA-SHARE and BF-ASM-LAST: the main action's price
+    if toll > hand.tokens:
+        return 0.0  # the main action cannot be paid for
     if board == 0:  # Assembly
         placeable = min(n, sum(fits))
         value = POTENTIAL_PART * placeable
@@ -115,8 +122,8 @@ def turn_potential(game: Any, state: Any, seat: int, fits: list[int]) -> float:
     elif board == 2:  # Project
         value = POTENTIAL_TAKE * min(n, max(0, 3 - len(hand.projects)))
     else:  # Finance
-        value = POTENTIAL_RAISE * min(n, hand.tokens) if hand.done else 0.0
-    return float(value)
+        value = POTENTIAL_RAISE * min(n, hand.tokens - toll) if hand.done else 0.0
+    return float(value) - TOLL * toll
 
 
 __all__ = ["SCALE", "evaluate"]

@@ -34,12 +34,14 @@ import attrs
 from bgrules.core import coverage
 from bgrules.core.codec import read_toml
 from bgrules.core.errors import BgrulesError, InputError
-from bgrules.core.playout import past_cap, round_cap, sample_chance, walk
+from bgrules.core.playout import end_trigger, past_cap, round_cap, sample_chance, walk
 from bgrules.core.protocol import CHANCE, Game
 from bgrules.core.registry import load_game
 from bgrules.core.report import Report
 
 CHECKERS = ("sampled", "searched")
+MIX_LABELS = ("random", "greedy", "greedy-vs-random")
+AGENT_MIX_DEFAULT: tuple[tuple[str, int], ...] = (("random", 1), ("greedy", 2), ("greedy-vs-random", 2))
 
 
 @attrs.frozen
@@ -73,6 +75,10 @@ class Budget:
     """The runner's round cap for games that count rounds (None: the game's default, ``runner_rounds``)."""
     forced: bool = False
     """True: ignore the specs' own budgets (a caller asked for these figures)."""
+    mix: tuple[tuple[str, int], ...] = AGENT_MIX_DEFAULT
+    """Who plays the sampled games: (label, games) pairs, label ``random``, ``greedy`` (every seat) or
+    ``greedy-vs-random`` (one greedy seat, rotating); ``random``'s games are the rest (see :data:`AGENT_MIX`).
+    ``(("random", 1),)`` gives random games only (the checks of 0.4.0)."""
 
 
 def _spec_from(entry: Any, where: str) -> Spec:
@@ -162,19 +168,85 @@ def _check_step(
     return pred(game, before, action, after)
 
 
+AGENT_MIX = AGENT_MIX_DEFAULT
+"""The default mix of a sampled spec's games (``Budget.mix``): all the games but the agents' are random,
+then 2 games with greedy in every seat, then 2 with one greedy seat (rotating) against random seats (a
+count of 1 for ``random`` means "the rest"). The agents' games are few because greedy is 30-60x slower
+per step than random play (docs/agents.md); each is played once per game and variant and replayed for
+the other specs of that game (:func:`_agent_game`), so the mix costs little more than random games alone."""
+
+_AGENT_GAMES: dict[tuple[Any, ...], tuple[tuple[Any, Any, Any], ...]] = {}
+_AGENT_GAMES_LIMIT = 64
+
+
+def _mix(budget: Budget, players: int) -> list[tuple[str, str | None, int]]:
+    """The sampled games: (label, agents spec or None for random, seed), ``budget.games`` in all."""
+    mix = budget.mix
+    bad = [label for label, _n in mix if label not in MIX_LABELS]
+    if bad:
+        raise InputError("mix", f"unknown sampled games {', '.join(bad)}; valid: {', '.join(MIX_LABELS)}")
+    agents_games = [(label, n) for label, n in mix if label != "random"]
+    want = sum(n for _l, n in agents_games)
+    if want > budget.games // 2:  # a small budget: at most half the games by agents, one of each first
+        per = max(0, budget.games // 2) // max(1, len(agents_games))
+        agents_games = [(label, min(n, per)) for label, n in agents_games]
+        want = sum(n for _l, n in agents_games)
+    out: list[tuple[str, str | None, int]] = []
+    seed = budget.seed
+    for _ in range(budget.games - want):
+        out.append(("random", None, seed))
+        seed += 1
+    for label, n in agents_games:
+        for k in range(n):
+            if label == "greedy-vs-random":
+                spec = ",".join("greedy" if i == k % players else "random" for i in range(players))
+            else:
+                spec = label
+            out.append((label, spec, seed))
+            seed += 1
+    return out
+
+
+def _agent_game(spec: Spec, game: Game, agents: str, seed: int, budget: Budget) -> tuple[tuple[Any, Any, Any], ...]:
+    """The transitions of the seeded game played by ``agents`` (memoised per game, variant, options,
+    seed and budget: every spec of a game checks the same agents' games)."""
+    from bgrules.agents import parse_agents
+
+    options = repr(sorted(spec.options.items()))
+    key = (spec.game, spec.players, spec.variant, options, agents, seed, budget.max_steps, budget.max_rounds)
+    got = _AGENT_GAMES.get(key)
+    if got is None:
+        got = tuple(walk(game, seed, budget.max_steps, budget.max_rounds, parse_agents(agents, game.players)))
+        if len(_AGENT_GAMES) >= _AGENT_GAMES_LIMIT:
+            _AGENT_GAMES.pop(next(iter(_AGENT_GAMES)))
+        _AGENT_GAMES[key] = got
+    return got
+
+
 def check_sampled(spec: Spec, game: Game, budget: Budget) -> Report:
+    """Check every state (or transition, or whole game) of the sampled games of :func:`_mix`; the
+    guarantee names the agents, the seeds, the states and how each game ended."""
     pred = resolve_predicate(spec.predicate, spec.source)
     start = time.perf_counter()
     states = 0
     truncated = 0
-    for seed in range(budget.seed, budget.seed + budget.games):
+    plan = _mix(budget, game.players)
+    ended: dict[str, int] = {}
+    played: dict[str, list[int]] = {}
+    for label, agents, seed in plan:
+        played.setdefault(label, []).append(seed)
         trace: list[str] = []
         if spec.kind == "state":
             msg = pred(game, game.initial_state())
             if msg:
                 return _violated(spec, "sampled", start, f"seed {seed}, initial state: {msg}", ())
         final = None
-        for before, action, after in walk(game, seed, budget.max_steps, budget.max_rounds):
+        steps = (
+            walk(game, seed, budget.max_steps, budget.max_rounds)
+            if agents is None
+            else _agent_game(spec, game, agents, seed, budget)
+        )
+        for before, action, after in steps:
             trace.append(repr(action))
             states += 1
             final = after
@@ -182,17 +254,20 @@ def check_sampled(spec: Spec, game: Game, budget: Budget) -> Report:
                 continue
             msg = _check_step(spec.kind, pred, game, before, action, after)
             if msg:
-                return _violated(spec, "sampled", start, f"seed {seed}, step {len(trace)}: {msg}", tuple(trace))
+                who = "" if agents is None else f" ({agents})"
+                return _violated(spec, "sampled", start, f"seed {seed}{who}, step {len(trace)}: {msg}", tuple(trace))
         last = final if final is not None else game.initial_state()
         if not game.is_terminal(last):
             truncated += 1
+        trigger = end_trigger(game, last) or "truncated"
+        ended[trigger] = ended.get(trigger, 0) + 1
         if spec.kind == "game":
             msg = pred(game, last, len(trace))
             if msg:
                 return _violated(spec, "sampled", start, f"seed {seed}, after {len(trace)} steps: {msg}", tuple(trace))
-    guarantee = (
-        f"sampled: {budget.games} random games (seeds {budget.seed}-{budget.seed + budget.games - 1}), {states} states"
-    )
+    parts = [f"{len(seeds)} {label} (seeds {_span(seeds)})" for label, seeds in played.items()]
+    guarantee = f"sampled: {budget.games} games: {', '.join(parts)}; {states} states"
+    guarantee += "; ended by " + ", ".join(f"{k} {v}" for k, v in sorted(ended.items()))
     if truncated:
         cap = round_cap(game, budget.max_rounds)
         at = f"{budget.max_steps} steps" + (f" or {cap} rounds" if cap is not None else "")
@@ -208,6 +283,10 @@ def check_sampled(spec: Spec, game: Game, budget: Budget) -> Report:
         guarantee,
         time.perf_counter() - start,
     )
+
+
+def _span(seeds: list[int]) -> str:
+    return f"{seeds[0]}-{seeds[-1]}" if len(seeds) > 1 else str(seeds[0])
 
 
 def _violated(spec: Spec, checker: str, start: float, detail: str, trace: tuple[str, ...]) -> Report:

@@ -123,7 +123,7 @@ def turn_potential(game: Any, state: Any, seat: int, fits: list[int]) -> float:
         value = POTENTIAL_TAKE * min(n, max(0, 3 - len(hand.projects)))
     else:  # Finance
         value = POTENTIAL_RAISE * min(n, hand.tokens - toll) if hand.done else 0.0
-    return float(value) - TOLL * toll
+    return float(value) - TOLL * float(toll)
 
 
 __all__ = ["SCALE", "evaluate"]

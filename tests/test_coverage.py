@@ -443,3 +443,33 @@ def test_coverage_file_of_a_command(tmp_path: Path) -> None:
     rows = {r["id"]: r for r in data["rules"]}
     assert rows["MC-DAY"]["checkers"] == ["simulate"] and rows["MC-DAY"]["effects"] >= 2
     assert rows["BF-MOVE"]["checkers"] == []  # a Mechanica sandbox plays no Bot Factory rule
+
+
+def _whole_game_spec() -> Any:
+    from bgrules.core.specs import Spec
+
+    return Spec(
+        id="T",
+        game="mechanica",
+        statement="every game ends within the bound",
+        rules=("MC-END",),
+        predicate="bgrules.mechanica.game_invariants:ends_within_bound",
+        kind="game",
+        expected="holds",
+        checkers=("sampled",),
+        players=2,
+    )
+
+
+def test_sampled_checker_decides_each_finished_games_winners(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bgrules.core.specs import Budget, check_sampled, make_game
+
+    spec = _whole_game_spec()
+    game = make_game(spec)
+    budget = Budget(games=2, max_steps=game.info.max_length, mix=(("random", 1),))
+    with coverage.recording("sampled") as counts:
+        report = check_sampled(spec, game, budget)
+    assert report.verdict == "holds" and "ended by MC-END 2" in report.guarantee
+    assert counts.effects["MC-END"] == 2 and counts.effects["MC-END-TIE"] == 2  # one decision a game
+    monkeypatch.setattr(type(game), "winners", lambda self, state: ())
+    assert check_sampled(spec, game, budget).verdict == "violated"

@@ -259,6 +259,10 @@ def check_sampled(spec: Spec, game: Game, budget: Budget) -> Report:
         last = final if final is not None else game.initial_state()
         if not game.is_terminal(last):
             truncated += 1
+        else:  # a finished game has its winners among the seats (the seed's tie-breaks: BF-TIE, MC-END-TIE)
+            won = game.winners(last)
+            if not won or not set(won) <= set(range(game.players)):
+                return _violated(spec, "sampled", start, f"seed {seed}: finished, winners {won!r}", tuple(trace))
         trigger = end_trigger(game, last) or "truncated"
         ended[trigger] = ended.get(trigger, 0) + 1
         if spec.kind == "game":

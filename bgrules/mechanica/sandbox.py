@@ -276,6 +276,7 @@ class FactoryGame(GameBase):
 
     def scores(self, state: SandboxState) -> tuple[int, ...]:
         """MC-SCORE: wallet + vault + the values of the installed improvements."""
+        coverage.effect("MC-SCORE")
         return (state.wallet + state.vault + installed_value(state.board, self.variant.catalogue),)
 
     def winners(self, state: SandboxState) -> tuple[int, ...]:

@@ -57,7 +57,7 @@ class GreedyAgent:
             for outcome, p in game.chance_outcomes(state):
                 total += float(p) * self.value(game, game.apply(state, outcome), seat, 0)
             return total
-        if depth >= 2 and mover == seat:
+        if depth >= 2 and mover == seat and (self._width <= FEW or 2 * self._width <= self.pair_limit):
             legal = tuple(game.legal_actions(state))
             if len(legal) > 1 and (self._width <= FEW or len(legal) * self._width <= self.pair_limit):
                 return max(self.value(game, game.apply(state, a), seat, 1) for a in legal)

@@ -3,13 +3,16 @@
 :func:`check_game` plays seeded random games and checks, at every visited state: the legal set is
 non-empty unless terminal; ``apply`` never mutates its input; the state round-trips through JSON to an
 equal state with an equal hash; chance outcomes' probabilities sum to 1; ``to_move`` agrees with
-``is_terminal``. :func:`trace_digest` gives a digest of a seeded game, to compare across processes.
+``is_terminal``. :func:`check_agents` plays seeded games with agents (one per seat) and checks that each
+action an agent chooses is legal and that the same seed gives the same game again. :func:`trace_digest`
+gives a digest of a seeded game, to compare across processes.
 """
 
 from __future__ import annotations
 
 import copy
 import hashlib
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -58,6 +61,27 @@ def check_game(game: Game, seeds: range, max_steps: int | None = None) -> int:
                 raise ConformanceError(f"repr {action!r} does not rebuild the action")
             check_state(game, after)
             n += 1
+    return n
+
+
+def check_agents(game: Game, agents: Sequence[Any], seeds: range, max_steps: int | None = None) -> int:
+    """Play each seed twice with ``agents`` (one per seat): every action an agent chooses must be among
+    ``legal_actions`` of its state, and the two games must be equal action for action (agents are
+    deterministic given the rng). Returns the number of agent decisions checked."""
+    n = 0
+    for seed in seeds:
+        first = []
+        for before, action, _after in walk(game, seed, max_steps, agents=agents):
+            mover = game.to_move(before)
+            if mover is not CHANCE:
+                if action not in game.legal_actions(before):
+                    name = agents[mover].name if isinstance(mover, int) else "?"
+                    raise ConformanceError(f"{name} chose {action!r}, not a legal action (seed {seed})")
+                n += 1
+            first.append(action)
+        again = [action for _b, action, _a in walk(game, seed, max_steps, agents=agents)]
+        if again != first:
+            raise ConformanceError(f"the agents' game of seed {seed} differs when played again")
     return n
 
 

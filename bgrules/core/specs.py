@@ -269,7 +269,7 @@ def check_sampled(spec: Spec, game: Game, budget: Budget) -> Report:
             msg = pred(game, last, len(trace))
             if msg:
                 return _violated(spec, "sampled", start, f"seed {seed}, after {len(trace)} steps: {msg}", tuple(trace))
-    parts = [f"{len(seeds)} {label} (seeds {_span(seeds)})" for label, seeds in played.items()]
+    parts = [f"{len(seeds)} {label} ({_span(seeds)})" for label, seeds in played.items()]
     guarantee = f"sampled: {budget.games} games: {', '.join(parts)}; {states} states"
     guarantee += "; ended by " + ", ".join(f"{k} {v}" for k, v in sorted(ended.items()))
     if truncated:
@@ -290,7 +290,7 @@ def check_sampled(spec: Spec, game: Game, budget: Budget) -> Report:
 
 
 def _span(seeds: list[int]) -> str:
-    return f"{seeds[0]}-{seeds[-1]}" if len(seeds) > 1 else str(seeds[0])
+    return f"seeds {seeds[0]}-{seeds[-1]}" if len(seeds) > 1 else f"seed {seeds[0]}"
 
 
 def _violated(spec: Spec, checker: str, start: float, detail: str, trace: tuple[str, ...]) -> Report:

@@ -271,6 +271,29 @@ def test_function_changer_waits_for_two_bots_then_makes_the_chosen_one() -> None
     assert short.factory.at(0, 0).outputs == (None,) and short.stock == (4, 4, 0)
 
 
+def test_activations_in_cursor_order_each_with_its_decision() -> None:
+    """Seed section A, activation: improvements activate in floor order; after the owner's choice for the
+    Function Changer on (0,0), the Downgrader on (1,0) asks for its Basic bot's hole, and after that the run
+    ends."""
+    f = F(board(r0="hole[P] | FC0[B/] . . . | truck", r1="basic[B] | DG0 . . . | truck"))
+    run = start_run(f, (3, 3, 3), V)
+    assert decisions(run, V) == (Change(0, 0, B), Change(0, 0, P), Change(0, 0, D))
+    run = decide(run, V, Change(0, 0, P))
+    assert run.phase is RunPhase.ACTIVATE and run.cursor == 4
+    assert decisions(run, V) == (ChooseOutput(1, 0, 0), ChooseOutput(1, 0, 1), ChooseOutput(1, 0, 2))
+    run = decide(run, V, ChooseOutput(1, 0, 1))
+    assert run.phase is RunPhase.DONE
+    assert run.factory.at(0, 0).outputs == (P,) and run.factory.at(1, 0).outputs == (None, B, None)
+    assert run.stock == (4, 3, 3)
+    # and the other way round: the Downgrader's choice first, then the Function Changer's
+    f = F(board(r0="hole[B] | DG0 . . . | truck", r1="basic[B] | FC0[P/] . . . | truck"))
+    run = decide(start_run(f, (3, 3, 3), V), V, ChooseOutput(0, 0, 2))
+    assert run.cursor == 4 and decisions(run, V) == (Change(1, 0, B), Change(1, 0, P), Change(1, 0, D))
+    run = decide(run, V, Change(1, 0, D))
+    assert run.factory.at(0, 0).outputs == (None, None, B) and run.factory.at(1, 0).outputs == (D,)
+    assert run.phase is RunPhase.DONE and run.stock == (4, 4, 2)
+
+
 def test_an_improvement_holding_a_bot_activates_even_when_nothing_moves() -> None:
     """Seed section A: activation follows movement even when no bot moved (an Upgrader set up holding a
     bot in its input hole still upgrades it)."""

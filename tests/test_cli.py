@@ -218,3 +218,47 @@ def test_simulate_counts_games_truncated_by_its_round_cap() -> None:
     assert data["round_cap"] is None and data["truncated"] == 0
     code, _, err = run(*args, "--max-rounds", "0")
     assert code == 2 and "max_rounds" in err
+
+
+def test_simulate_with_agents_reports_agents_end_triggers_and_scores_per_seat() -> None:
+    args = ("simulate", "--game", "botfactory", "--players", "2", "--games", "2", "--json", "--no-check")
+    code, out, _ = run(*args, "--agents", "greedy", "--max-rounds", "100")
+    assert code == 0
+    data = json.loads(out)
+    assert data["agents"] == ["greedy", "greedy"]
+    assert data["ended_by"] == {"BF-END": 2} and data["truncated"] == 0  # greedy builds bots: the seed's end
+    assert set(data["scores"]) == {"mean", "min", "max"} and all(len(v) == 2 for v in data["scores"].values())
+    for key in ("games", "steps", "length", "win_rate_by_seat", "round_cap", "invariant_violations"):
+        assert key in data
+    _, out, _ = run(*args, "--max-rounds", "3")  # random play stopped by the runner's cap: truncated
+    data = json.loads(out)
+    assert data["agents"] == ["random", "random"] and data["ended_by"] == {"truncated": 2}
+    code, out, _ = run(
+        "simulate",
+        "--game",
+        "mechanica",
+        "--players",
+        "2",
+        "--games",
+        "1",
+        "--json",
+        "--no-check",
+        "--agents",
+        "greedy,random",
+    )
+    data = json.loads(out)
+    assert code == 0 and data["agents"] == ["greedy", "random"] and data["ended_by"] == {"MC-END": 1}
+
+
+@pytest.mark.parametrize(
+    ("agents", "words"),
+    [
+        ("clever", "unknown agent 'clever'; valid: random, greedy, mcts"),
+        ("greedy,random,random", "2 seats need 1 or 2 agent names, not 3"),
+        ("mcts:iterations=0", "at least 1"),
+        ("mcts:seconds=-1", "above 0"),
+    ],
+)
+def test_simulate_bad_agents_is_one_line_and_exit_2(agents: str, words: str) -> None:
+    code, out, err = run("simulate", "--game", "botfactory", "--players", "2", "--games", "1", "--agents", agents)
+    assert code == 2 and words in err and "Traceback" not in err and len(err.strip().splitlines()) == 1

@@ -507,6 +507,7 @@ def verify_row(
             if all(o in ok for o in tie.obligations):
                 proved.update(tie.rules)
     result = table(collector.by_checker, proved=proved, exempt=exempt, rules=rules)
+    result["states"] = None  # the spec checkers count their states in their own guarantees
     missing = unreached(result)
     if complete:
         verdict = "violated" if missing else "holds"

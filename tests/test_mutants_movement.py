@@ -4,8 +4,8 @@ movement options, and the Flight Tester's landing places."""
 
 from __future__ import annotations
 
-from bgrules.mechanica.components import Bot, Dir
 from bgrules.mechanica import movement
+from bgrules.mechanica.components import Bot, Dir
 from bgrules.mechanica.factory import COLS, ROWS, Factory
 from bgrules.mechanica.movement import (
     LAND,

@@ -12,13 +12,13 @@ Sections (``--only`` takes one, or a comma-separated list):
   winner scores above 0, and the medians of the winner's score (greedy / random).
 - ``one``: one greedy seat against three random ones, 4 players, both games, the greedy seat rotating
   over the four seats: its win rate (a shared win counts).
-- ``mcts``: mcts (default budget: 100 iterations, the new node scored by the greedy evaluation, no
+- ``mcts``: mcts (default budget: 200 iterations, the new node scored by the greedy evaluation, no
   rollout) against greedy, 2 players, both games, seats alternating: mcts's win rate with its 95% Wilson
   interval (a shared win counts half).
 - ``speed``: steps per second of greedy and of random play (all seats), both games, 2 and 4 players.
 
-Seeds are 0..N-1 for every cell; each game is a seeded playout (``bgrules.core.playout.playout``), so the
-figures repeat in any process.
+Seeds are S..S+N-1 for every cell (``--seed S``, default 0); each game is a seeded playout
+(``bgrules.core.playout.playout``), so the figures repeat in any process.
 """
 
 from __future__ import annotations
@@ -113,7 +113,10 @@ def run(jobs: list[tuple[str, int, str, int, int | None, bool]], workers: int) -
 def section_ends(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {"round_cap": args.rounds}
     for n in (2, 3, 4):
-        games = run([("botfactory", n, "greedy", s, args.rounds, True) for s in range(args.games)], args.jobs)
+        games = run(
+            [("botfactory", n, "greedy", s, args.rounds, True) for s in range(args.seed, args.seed + args.games)],
+            args.jobs,
+        )
         ended = sum(1 for g in games if g["ended_by"] == "BF-END")
         rounds = [g["round"] for g in games if g["ended_by"] == "BF-END"]
         out[f"{n}p"] = {
@@ -134,7 +137,9 @@ def section_mechanica(args: argparse.Namespace) -> dict[str, Any]:
     for n in (2, 3, 4):
         cell: dict[str, Any] = {}
         for spec in ("greedy", "random"):
-            games = run([("mechanica", n, spec, s, None, False) for s in range(args.games)], args.jobs)
+            games = run(
+                [("mechanica", n, spec, s, None, False) for s in range(args.seed, args.seed + args.games)], args.jobs
+            )
             best = [max(g["scores"]) for g in games]
             cell[spec] = {
                 "games": len(games),
@@ -153,12 +158,12 @@ def section_one(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for game_name in ("botfactory", "mechanica"):
         jobs = []
-        for s in range(args.games):
+        for s in range(args.seed, args.seed + args.games):
             seat = s % 4
             spec = ",".join("greedy" if i == seat else "random" for i in range(4))
             jobs.append((game_name, 4, spec, s, args.rounds if game_name == "botfactory" else None, False))
         games = run(jobs, args.jobs)
-        wins = sum(1 for s, g in enumerate(games) if (s % 4) in g["winners"])
+        wins = sum(1 for g in games if (g["seed"] % 4) in g["winners"])
         low, high = wilson(wins, len(games))
         out[game_name] = {
             "games": len(games),
@@ -175,13 +180,13 @@ def section_mcts(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {"mcts": args.mcts}
     for game_name in ("botfactory", "mechanica"):
         jobs = []
-        for s in range(args.mcts_games):
+        for s in range(args.seed, args.seed + args.mcts_games):
             spec = f"{args.mcts},greedy" if s % 2 == 0 else f"greedy,{args.mcts}"
             jobs.append((game_name, 2, spec, s, args.rounds if game_name == "botfactory" else None, False))
         games = run(jobs, args.jobs)
         points = 0.0
-        for s, g in enumerate(games):
-            seat = s % 2
+        for g in games:
+            seat = g["seed"] % 2
             if seat in g["winners"]:
                 points += 1.0 / len(g["winners"])
         low, high = wilson(points, len(games))
@@ -206,7 +211,7 @@ def section_speed(args: argparse.Namespace) -> dict[str, Any]:
             for spec in ("random", "greedy"):
                 games = [
                     play((game_name, n, spec, s, args.rounds if game_name == "botfactory" else None, False))
-                    for s in range(max(2, args.games // 10))
+                    for s in range(args.seed, args.seed + max(2, args.games // 10))
                 ]
                 steps = sum(g["steps"] for g in games)
                 cell[spec] = round(steps / sum(g["seconds"] for g in games), 1)
@@ -232,6 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mcts", default="mcts", help="the mcts seat, e.g. mcts:iterations=200")
     parser.add_argument("--rounds", type=int, default=100, help="the runner's round cap for Bot Factory")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0, help="the first seed of every cell")
     parser.add_argument("--only", default=",".join(SECTIONS))
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
@@ -246,6 +252,7 @@ def main(argv: list[str] | None = None) -> int:
         "games": args.games,
         "mcts_games": args.mcts_games,
         "round_cap": args.rounds,
+        "seed": args.seed,
     }
     start = time.perf_counter()
     for name in chosen:

@@ -76,6 +76,10 @@ def test_parse_agents_seats() -> None:
         ("mcts:seconds=0", 2, ["seconds", "above 0"]),
         ("mcts:seconds=-1.5", 2, ["seconds", "above 0"]),
         ("mcts:rollout=smart", 2, ["valid: random, greedy"]),
+        ("mcts:order=best", 2, ["valid: legal, greedy"]),
+        ("mcts:reward=win", 2, ["valid: lead, own"]),
+        ("mcts:prior=-1", 2, ["prior", "at least 0"]),
+        ("mcts:top=0", 2, ["top", "at least 1"]),
         ("greedy:depth=3", 2, ["greedy takes no option depth", "valid: pair_limit"]),
         ("greedy:pair_limit=0", 2, ["pair_limit", "at least 1"]),
         ("mcts:iterations", 2, ["name:key=value"]),
@@ -109,6 +113,12 @@ def test_mcts_is_deterministic_for_an_iteration_budget_and_legal_for_a_time_budg
     assert first in game.legal_actions(state)
     timed = MctsAgent(seconds=0.05)
     assert timed.choose(game, state, rng) in game.legal_actions(state)
+    for options in ({"reward": "own"}, {"reward": "lead"}, {"order": "greedy", "prior": 5, "top": 2}):
+        variant = MctsAgent(iterations=20, **options)  # type: ignore[arg-type]
+        chosen = variant.choose(game, state, random.Random(2))
+        assert chosen in game.legal_actions(state) and variant.choose(game, state, random.Random(2)) == chosen
+    rolled = MctsAgent(iterations=10, rollout="greedy", rollout_steps=3)
+    assert rolled.choose(game, state, random.Random(4)) == rolled.choose(game, state, random.Random(4))
 
 
 def test_greedy_breaks_ties_by_its_rng() -> None:

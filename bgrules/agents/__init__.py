@@ -25,7 +25,7 @@ _CLASSES: dict[str, Any] = {"random": RandomAgent, "greedy": GreedyAgent, "mcts"
 _OPTIONS = {
     "random": (),
     "greedy": ("pair_limit",),
-    "mcts": ("iterations", "seconds", "rollout", "rollout_steps", "c", "top"),
+    "mcts": ("iterations", "seconds", "rollout", "rollout_steps", "c", "top", "order", "prior", "reward"),
 }
 
 

@@ -3,15 +3,18 @@
 Each iteration walks down the tree from the state to decide: at a player's node it takes the child with
 the highest upper confidence bound for that player (``c`` the exploration constant); at a chance node it
 samples an outcome with its exact ``chance_outcomes`` probability (each outcome met becomes a child). A
-node not yet fully expanded expands one untried action (in ``legal_actions`` order). At the root only the
+node not yet fully expanded expands one untried action (in ``legal_actions`` order, or with
+``order="greedy"`` best first by the evaluation one step on). At the root only the
 ``top`` actions greedy values best are searched (all of them when there are no more). From the new node a
 rollout plays at most ``rollout_steps`` actions by the ``rollout`` policy (``random`` or ``greedy``;
 chance sampled), and is then scored: a finished game gives 1 to each winner (shared), a game cut short
-gives each seat ``1 / (1 + exp(-(e_i - max_j!=i e_j) / scale))`` where ``e`` is the game's evaluation (the
-rollout cut short and scored by the greedy evaluation). Rewards are added up the path. The move is the
-root's most visited child (ties to the first in legal order).
+(the rollout cut short and scored by the greedy evaluation ``e``) gives each seat, with ``reward="own"``
+(the default), ``1 / (1 + exp(-(e_i - e_i(root)) / scale))``, its own gain since the state to decide, as
+greedy counts it, or with ``reward="lead"`` ``1 / (1 + exp(-(e_i - max_j!=i e_j) / scale))``, its lead.
+``prior`` > 0 starts each root child with that many visits at greedy's value of it. Rewards are added up
+the path. The move is the root's most visited child (ties to the first in legal order).
 
-The budget is ``iterations`` (default 100; deterministic given the rng) or ``seconds`` (a wall-clock
+The budget is ``iterations`` (default 200; deterministic given the rng) or ``seconds`` (a wall-clock
 budget, so not reproducible; with both, whichever runs out first). ``rollout_steps`` defaults to 0: the
 new node itself is scored by the evaluation (random rollouts lose value in Mechanica, docs/agents.md).
 Only the rng passed to ``choose`` is used.
@@ -32,12 +35,14 @@ from bgrules.core.playout import sample_chance
 from bgrules.core.protocol import CHANCE, Game
 
 ROLLOUTS = ("random", "greedy")
-DEFAULT_ITERATIONS = 100
+ORDERS = ("legal", "greedy")
+REWARDS = ("lead", "own")
+DEFAULT_ITERATIONS = 200
 """The budget when neither ``iterations`` nor ``seconds`` is given (the budget of docs/agents.md's figures)."""
 
 
 class _Node:
-    __slots__ = ("actions", "children", "mover", "n", "state", "untried", "w")
+    __slots__ = ("actions", "children", "mover", "n", "ready", "state", "untried", "w")
 
     def __init__(self, game: Game, state: Any, players: int) -> None:
         self.state = state
@@ -50,6 +55,7 @@ class _Node:
         else:
             self.actions = tuple(game.legal_actions(state))
         self.untried = list(range(len(self.actions)))
+        self.ready: dict[int, Any] | None = None
 
 
 class MctsAgent:
@@ -63,6 +69,9 @@ class MctsAgent:
         rollout_steps: int = 0,
         c: float = 0.7,
         top: int = 8,
+        order: str = "legal",
+        prior: int = 0,
+        reward: str = "own",
     ) -> None:
         self.seconds: float | None = None if seconds is None else positive_float(seconds, "mcts seconds")
         if iterations is None and seconds is None:
@@ -76,6 +85,16 @@ class MctsAgent:
         self.rollout_steps = rollout_steps
         self.c = positive_float(c, "mcts c")
         self.top = positive_int(top, "mcts top")
+        if order not in ORDERS:
+            raise InputError("mcts order", f"unknown order {order!r}; valid: {', '.join(ORDERS)}")
+        self.order = order
+        if isinstance(prior, bool) or not isinstance(prior, int) or prior < 0:
+            raise InputError("mcts prior", f"a whole number of at least 0, not {prior!r}")
+        self.prior = prior
+        if reward not in REWARDS:
+            raise InputError("mcts reward", f"unknown reward {reward!r}; valid: {', '.join(REWARDS)}")
+        self.reward = reward
+        self._base: list[float] = []
         self._greedy = GreedyAgent(pair_limit=1)
         self._policy: RandomAgent | GreedyAgent = GreedyAgent(pair_limit=1) if rollout == "greedy" else RandomAgent()
 
@@ -90,11 +109,17 @@ class MctsAgent:
         players = game.players
         evaluate, scale = evaluation_for(game)
         root = _Node(game, state, players)
-        if len(root.actions) > self.top:  # the root's candidates: greedy's best ``top``, in legal order
+        self._base = [evaluate(game, state, seat) for seat in range(players)] if self.reward == "own" else []
+        prior: dict[int, float] = {}
+        if len(root.actions) > self.top or self.prior:  # the root's candidates: greedy's best ``top``
             scored = self._greedy.scored(game, state)
-            ranked = sorted(range(len(scored)), key=lambda i: -scored[i][0])[: self.top]
-            root.actions = tuple(root.actions[i] for i in sorted(ranked))
+            ranked = sorted(sorted(range(len(scored)), key=lambda i: -scored[i][0])[: self.top])
+            root.actions = tuple(root.actions[i] for i in ranked)
             root.untried = list(range(len(root.actions)))
+            best_value = max(scored[i][0] for i in ranked)
+            for k, i in enumerate(ranked):
+                lead = max(-60.0, min(60.0, (scored[i][0] - best_value) / scale))
+                prior[k] = 1.0 / (1.0 + math.exp(-lead))
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while True:
@@ -102,7 +127,7 @@ class MctsAgent:
                 break
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            self._iterate(game, root, rng, players, evaluate, scale)
+            self._iterate(game, root, rng, players, evaluate, scale, prior)
             done += 1
         best_n = -1
         best = root.actions[0]
@@ -112,7 +137,16 @@ class MctsAgent:
                 best_n, best = child.n, action
         return best
 
-    def _iterate(self, game: Game, root: _Node, rng: random.Random, players: int, evaluate: Any, scale: float) -> None:
+    def _iterate(
+        self,
+        game: Game,
+        root: _Node,
+        rng: random.Random,
+        players: int,
+        evaluate: Any,
+        scale: float,
+        priors: dict[int, float],
+    ) -> None:
         node = root
         path = [node]
         while True:
@@ -131,8 +165,14 @@ class MctsAgent:
                 path.append(node)
                 continue
             if node.untried:
+                if self.order == "greedy" and node is not root and len(node.untried) == len(node.actions) > 1:
+                    self._order(game, node, evaluate)
                 i = node.untried.pop(0)
-                child = _Node(game, game.apply(node.state, node.actions[i]), players)
+                after = node.ready.pop(i, None) if node.ready else None
+                child = _Node(game, game.apply(node.state, node.actions[i]) if after is None else after, players)
+                if node is root and self.prior and isinstance(node.mover, int):
+                    child.n = self.prior  # greedy's value of the action, as ``prior`` visits
+                    child.w[node.mover] = self.prior * priors[i]
                 node.children[i] = child
                 node = child
                 path.append(node)
@@ -145,6 +185,16 @@ class MctsAgent:
             w = visited.w
             for seat in range(players):
                 w[seat] += reward[seat]
+
+    def _order(self, game: Game, node: _Node, evaluate: Any) -> None:
+        """Expand the mover's actions best first by the evaluation one step on (``order="greedy"``): the
+        first expansions of an opponent's node are then its greedy replies."""
+        seat = node.mover
+        assert isinstance(seat, int)
+        ready = {i: game.apply(node.state, a) for i, a in enumerate(node.actions)}
+        values = {i: evaluate(game, s, seat) for i, s in ready.items()}
+        node.untried = sorted(node.untried, key=lambda i: -values[i])
+        node.ready = ready
 
     def _select(self, node: _Node) -> _Node:
         seat = node.mover
@@ -173,6 +223,11 @@ class MctsAgent:
             winners = game.winners(state)
             return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(players)]
         values = [evaluate(game, state, seat) for seat in range(players)]
+        if self.reward == "own":  # each seat's own gain since the root, as greedy counts it
+            return [
+                1.0 / (1.0 + math.exp(max(-60.0, min(60.0, -(values[s] - self._base[s]) / scale))))
+                for s in range(players)
+            ]
         if players == 1:
             return [1.0 / (1.0 + math.exp(-values[0] / scale))]
         out = []

@@ -184,3 +184,14 @@ def test_find_loop_follows_every_exit_of_a_fork() -> None:
     fork = F("hole | . . . . | truck\nbasic | FK0 GW1 . . | truck\nhole | GW3 GW2 . . | truck\n")
     assert [s.label for s in options(fork, V, (1, 0, N))] == [Dir.N, Dir.E]
     assert find_loop(fork, V) == "(1,0)N -> (1,1)E -> (2,1)S -> (2,0)W"
+
+
+def test_below_or_above_the_dock_is_off_the_board() -> None:
+    """MC-MOVE-OFF / MC-MOVE-STOP: column 4 is a truck only in rows 0-2; below or above the Loading Dock a
+    bot is off the board and destroyed."""
+    f = F("hole | . . . . | truck\nbasic | . . . . | truck\nhole | . . . . | truck\n")
+    off = (Step(destroy="MC-MOVE-OFF", rule="MC-MOVE-OFF"),)
+    assert options(f, V, (3, 4, S)) == off
+    assert options(f, V, (-1, 4, N)) == off
+    assert options(f, V, (2, 4, E)) == (Step(arrive=TRUCK_BIN + 2, rule="MC-MOVE-STOP"),)
+    assert options(f, V, (0, 4, E)) == (Step(arrive=TRUCK_BIN, rule="MC-MOVE-STOP"),)

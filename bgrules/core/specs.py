@@ -270,7 +270,11 @@ def check_sampled(spec: Spec, game: Game, budget: Budget) -> Report:
             if msg:
                 return _violated(spec, "sampled", start, f"seed {seed}, after {len(trace)} steps: {msg}", tuple(trace))
     parts = [f"{len(seeds)} {label} ({_span(seeds)})" for label, seeds in played.items()]
-    guarantee = f"sampled: {budget.games} games: {', '.join(parts)}; {states} states"
+    if list(played) == ["random"]:  # random games only: the wording of 0.4.0
+        first = budget.seed
+        guarantee = f"sampled: {budget.games} random games (seeds {first}-{first + budget.games - 1}), {states} states"
+    else:
+        guarantee = f"sampled: {budget.games} games: {', '.join(parts)}; {states} states"
     guarantee += "; ended by " + ", ".join(f"{k} {v}" for k, v in sorted(ended.items()))
     if truncated:
         cap = round_cap(game, budget.max_rounds)

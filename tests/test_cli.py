@@ -260,5 +260,5 @@ def test_simulate_with_agents_reports_agents_end_triggers_and_scores_per_seat() 
     ],
 )
 def test_simulate_bad_agents_is_one_line_and_exit_2(agents: str, words: str) -> None:
-    code, out, err = run("simulate", "--game", "botfactory", "--players", "2", "--games", "1", "--agents", agents)
+    code, _out, err = run("simulate", "--game", "botfactory", "--players", "2", "--games", "1", "--agents", agents)
     assert code == 2 and words in err and "Traceback" not in err and len(err.strip().splitlines()) == 1

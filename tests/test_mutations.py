@@ -23,6 +23,7 @@ from bgrules.botfactory.game import BotFactoryGame
 from bgrules.botfactory.state import Phase as BFPhase
 from bgrules.botfactory.state import PlacePart as BFPlacePart
 from bgrules.botfactory.state import Reserve as BFReserve
+from bgrules.core import specs as spec_runner
 from bgrules.core.specs import Budget, load_specs, run_spec
 from bgrules.mechanica import workday
 from bgrules.mechanica.components import Bot, Effect
@@ -221,6 +222,7 @@ CATCHES: dict[str, bool] = {}
 def test_mutation_is_caught(spec_id, mutation, game_options, monkeypatch):
     assert set(_verdicts(spec_id, game_options)) == {"holds"}, "the spec must hold on the real rules"
     with monkeypatch.context() as mp:
+        mp.setattr(spec_runner, "_AGENT_GAMES", {})  # the agents' games memo holds games of the real rules
         mutation(mp)
         caught = "violated" in _verdicts(spec_id, game_options)
     CATCHES[f"{spec_id}/{mutation.__name__}"] = caught
@@ -628,6 +630,7 @@ def _game_verdicts(spec_id: str, variant: str | None, tmp_path: Path) -> list[st
 def test_game_mutation_is_caught(spec_id, mutation, variant, monkeypatch, tmp_path):
     assert set(_real_game_verdicts(spec_id, variant, tmp_path)) == {"holds"}, "the spec must hold on the real rules"
     with monkeypatch.context() as mp:
+        mp.setattr(spec_runner, "_AGENT_GAMES", {})  # the agents' games memo holds games of the real rules
         mutation(mp)
         caught = "violated" in _game_verdicts(spec_id, variant, tmp_path)
     CATCHES[f"{spec_id}/{mutation.__name__}/{_VARIANT_NAMES.get(variant, '')}"] = caught
@@ -968,6 +971,7 @@ def test_botfactory_mutation_is_caught(spec_id, mutation, variant, monkeypatch, 
         _BF_REAL_VERDICTS[key] = _bf_verdicts(spec_id, variant, tmp_path)
     assert set(_BF_REAL_VERDICTS[key]) == {"holds"}, "the spec must hold on the real rules"
     with monkeypatch.context() as mp:
+        mp.setattr(spec_runner, "_AGENT_GAMES", {})  # the agents' games memo holds games of the real rules
         mutation(mp)
         verdicts = _bf_verdicts(spec_id, variant, tmp_path, ("sampled",))
     caught = verdicts == ["violated"]

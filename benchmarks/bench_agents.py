@@ -49,23 +49,10 @@ def wilson(successes: float, n: int, z: float = 1.959963984540054) -> tuple[floa
 
 
 def _predicates(game_name: str, players: int) -> list[tuple[str, str, Any]]:
-    from bgrules.core.specs import load_specs, resolve_predicate
+    """The state and transition invariants that ``bgrules simulate`` checks (whole-game specs aside)."""
+    from bgrules.core.specs import default_invariants
 
-    out = []
-    seen: set[str] = set()
-    for spec in load_specs(ROOT / "specs"):
-        if (
-            spec.game == game_name
-            and spec.players in (None, players)
-            and spec.expected == "holds"
-            and spec.variant is None
-            and not spec.options
-            and spec.kind in ("state", "transition")
-            and spec.predicate not in seen
-        ):
-            seen.add(spec.predicate)
-            out.append((spec.id, spec.kind, resolve_predicate(spec.predicate, spec.source)))
-    return out
+    return [p for p in default_invariants(game_name, players, ROOT / "specs") if p[1] in ("state", "transition")]
 
 
 def play(job: tuple[str, int, str, int, int | None, bool]) -> dict[str, Any]:

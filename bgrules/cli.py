@@ -326,25 +326,9 @@ def diff(
 
 
 def _game_predicates(game_name: str, players: int, specs_dir: Path) -> list[tuple[str, str, Callable[..., str | None]]]:
-    """The invariants of specs/ for this game and player count on its default rules (one per predicate)."""
-    from bgrules.core.specs import load_specs, resolve_predicate
+    from bgrules.core.specs import default_invariants
 
-    if not specs_dir.is_dir():
-        return []
-    out = []
-    seen: set[str] = set()
-    for spec in load_specs(specs_dir):
-        if (
-            spec.game == game_name
-            and spec.players in (None, players)
-            and spec.expected == "holds"
-            and spec.variant is None
-            and not spec.options
-            and spec.predicate not in seen
-        ):
-            seen.add(spec.predicate)
-            out.append((spec.id, spec.kind, resolve_predicate(spec.predicate, spec.source)))
-    return out
+    return default_invariants(game_name, players, specs_dir)
 
 
 @main.command()

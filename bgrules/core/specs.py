@@ -143,6 +143,30 @@ def load_specs(directory: Path) -> list[Spec]:
     return specs
 
 
+def default_invariants(
+    game_name: str, players: int, specs_dir: Path
+) -> list[tuple[str, str, Callable[..., str | None]]]:
+    """The invariants of ``specs_dir`` for this game and player count on its default rules, one per
+    predicate: (spec id, kind, predicate). Used by ``simulate`` and the benchmarks; an absent directory
+    gives none (the caller decides whether that is an error)."""
+    if not specs_dir.is_dir():
+        return []
+    out = []
+    seen: set[str] = set()
+    for spec in load_specs(specs_dir):
+        if (
+            spec.game == game_name
+            and spec.players in (None, players)
+            and spec.expected == "holds"
+            and spec.variant is None
+            and not spec.options
+            and spec.predicate not in seen
+        ):
+            seen.add(spec.predicate)
+            out.append((spec.id, spec.kind, resolve_predicate(spec.predicate, spec.source)))
+    return out
+
+
 def resolve_predicate(name: str, where: str = "predicate") -> Callable[..., str | None]:
     module_name, _, attr = name.partition(":")
     try:

@@ -152,6 +152,8 @@ def _run_clarifications(
 
 
 def _emit(rows: list[dict[str, Any]], title: str, as_json: bool, junit: Path | None) -> None:
+    if not rows:  # no vacuous pass: an --only that matched nothing, or empty directories
+        _fail(f"{title}: nothing was checked (no spec, proof or clarification matched); that is not a pass")
     if junit is not None:
         _junit(rows, junit)
     if as_json:

@@ -262,3 +262,16 @@ def test_simulate_with_agents_reports_agents_end_triggers_and_scores_per_seat() 
 def test_simulate_bad_agents_is_one_line_and_exit_2(agents: str, words: str) -> None:
     code, _out, err = run("simulate", "--game", "botfactory", "--players", "2", "--games", "1", "--agents", agents)
     assert code == 2 and words in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", ["verify", "prove"])
+def test_only_matching_nothing_is_not_a_pass(command: str) -> None:
+    """No vacuous pass: an --only that matches no id exits 2 with one line, never 'holds'."""
+    code, out, err = run(command, "--only", "NO-SUCH-ID", "--json")
+    assert code == 2 and "nothing was checked" in err and len(err.strip().splitlines()) == 1
+    assert "holds" not in out
+
+
+def test_clarify_of_an_empty_directory_is_not_a_pass(tmp_path: Path) -> None:
+    code, _out, err = run("clarify", str(tmp_path))
+    assert code == 2 and "nothing was checked" in err

@@ -34,6 +34,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+SEED_ENDS = ("BF-END-COLOUR", "BF-END-FIFTH")
+"""Bot Factory's two end triggers (docs/rules/botfactory.md, BF-END-COLOUR and BF-END-FIFTH)."""
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -104,11 +107,13 @@ def section_ends(args: argparse.Namespace) -> dict[str, Any]:
             [("botfactory", n, "greedy", s, args.rounds, True) for s in range(args.seed, args.seed + args.games)],
             args.jobs,
         )
-        ended = sum(1 for g in games if g["ended_by"] == "BF-END")
-        rounds = [g["round"] for g in games if g["ended_by"] == "BF-END"]
+        seeds_end = [g for g in games if g["ended_by"] in SEED_ENDS]
+        ended = len(seeds_end)
+        rounds = [g["round"] for g in seeds_end]
         out[f"{n}p"] = {
             "games": len(games),
             "ended_by_seed": ended,
+            "ended_by": {t: sum(1 for g in seeds_end if g["ended_by"] == t) for t in SEED_ENDS},
             "rate": round(ended / len(games), 4),
             "truncated": sum(1 for g in games if g["ended_by"] is None),
             "violations": sum(g["violations"] for g in games),

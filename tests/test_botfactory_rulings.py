@@ -233,6 +233,35 @@ def test_one_token_on_a_contract_scores_its_space(mode):
 # --- BF-END: the round cap is a runner's truncation ---------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("colour", "fifth", "trigger"),
+    [
+        (True, False, "BF-END-COLOUR"),
+        (False, True, "BF-END-FIFTH"),
+        (True, True, "BF-END-COLOUR"),  # both in one round: the first trigger the seed names
+        (False, False, None),
+    ],
+)
+def test_each_end_trigger_names_its_own_rule(colour, fifth, trigger):
+    from bgrules.core import coverage
+
+    g = load(2, variant={"rulings": {"bots_per_colour_to_end": 3}})  # five bots need not finish a colour
+    s = start(g, (ASM1, PROD0))
+    if colour:
+        s = with_hand(s, 0, done=("yellow", "yellow", "yellow"))
+    if fifth:
+        s = with_hand(s, 1, done=("red", "red", "blue", "blue", "green"))
+    with coverage.recording("tests") as counts:
+        s = finish_round(g, s)
+    assert g.end_trigger(s) == trigger and g.is_terminal(s) is (trigger is not None)
+    others = {"BF-END-COLOUR", "BF-END-FIFTH"} - {trigger}
+    assert all(counts.effects[r] == 0 for r in others)
+    if trigger is None:
+        assert counts.effects["BF-END"] == 0 and s.round == 2
+    else:
+        assert counts.effects[trigger] == 1 and counts.effects["BF-END"] == 1
+
+
 def test_the_default_game_has_no_round_cap():
     g = load(2)
     assert g.max_rounds is None and g.runner_rounds == 40

@@ -445,8 +445,13 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             or (self.max_rounds is not None and state.round >= self.max_rounds)
         ):
             over = evolve(state, phase=Phase.OVER, after_discard="")
-            if self.end_trigger(over) == "BF-END":
+            trigger = self.end_trigger(over)
+            if trigger == "BF-END-COLOUR":
                 coverage.effect("BF-END")
+                coverage.effect("BF-END-COLOUR")
+            elif trigger == "BF-END-FIFTH":
+                coverage.effect("BF-END")
+                coverage.effect("BF-END-FIFTH")
             return over
         coverage.effect("BF-ROUND")
         coverage.effect("BF-ORDER")
@@ -454,14 +459,15 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         return evolve(state, round=state.round + 1, order=order, index=0, phase=Phase.MOVE, after_discard="")
 
     def end_trigger(self, state: BotFactoryState) -> str | None:
-        """BF-END: the rule that ended a terminal state ("BF-END": a colour's bots all built or a player's
-        fifth bot; "max_rounds": the game's own round cap, ``max_rounds``); None while the game goes on."""
+        """BF-END: the rule that ended a terminal state: "BF-END-COLOUR" (a colour's bots all built; also when
+        a fifth bot was built in the same round), "BF-END-FIFTH" (a player's fifth bot), or "max_rounds" (the
+        game's own round cap, ``max_rounds``, not a rule of the seed); None while the game goes on."""
         if state.phase is not Phase.OVER:
             return None
-        built = [self.end_count - left for left in state.bots_left]
-        fifth = any(len(h.done) >= self.c.counts.bots_to_end for h in state.hands)
-        if any(b >= self.end_count for b in built) or fifth:
-            return "BF-END"
+        if any(left <= 0 for left in state.bots_left):
+            return "BF-END-COLOUR"
+        if any(len(h.done) >= self.c.counts.bots_to_end for h in state.hands):
+            return "BF-END-FIFTH"
         return "max_rounds"
 
     def _settle(self, state: BotFactoryState) -> BotFactoryState:

@@ -12,6 +12,7 @@ decoded. ``BF-PROOF-SMT-CONFORMANCE`` ties the encodings to the Python game on s
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import attrs
 import z3
@@ -19,7 +20,7 @@ import z3
 from bgrules.botfactory import arith, smt
 from bgrules.botfactory.game import BotFactoryGame
 from bgrules.botfactory.variant import BotFactoryVariant, load_variant
-from bgrules.core.proofs import Obligation, Outcome
+from bgrules.core.proofs import Budget, Obligation, Outcome
 
 TOKEN_RULES = ("BF-LIMIT-TOKENS",)
 GAIN_RULES = ("BF-LIMIT-TOKENS", "BF-ASM-REWARD", "BF-PROJ-RIGHT")
@@ -38,38 +39,43 @@ def _default() -> BotFactoryVariant:
     return load_variant(None)
 
 
+def _proved(result: smt.Result) -> int:
+    """The solver answers behind a verdict: one ``unsat`` when the refutation holds."""
+    return 1 if result.verdict == "holds" else 0
+
+
 def _ms(result: smt.Result) -> str:
     return f"[{result.seconds * 1000:.1f} ms]"
 
 
-def _tokens(step: str, symbolic: bool = False, fault: smt.Fault | None = None) -> Callable[[int], Outcome]:
+def _tokens(step: str, symbolic: bool = False, fault: smt.Fault | None = None) -> Callable[[Budget], Outcome]:
     """A token proof; a step that may reserve is proved under every reading of ``reservation_tokens``
     (BF-FIN-CONTRACT), and holds only if it holds under each."""
     modes = arith.RESERVATION_TOKENS if step in ("reserve", "any") else (_default().rulings.reservation_tokens,)
 
-    def check(timeout_ms: int) -> Outcome:
+    def check(budget: Budget) -> Outcome:
         details = []
         for mode in modes:
             fig = smt.Figures.symbolic(reservation=mode) if symbolic else smt.Figures.of(_default())
             fig = attrs.evolve(fig, reservation=mode)
-            result = smt.prove_tokens(step, fig, timeout_ms, fault)
+            result = smt.prove_tokens(step, fig, budget.solver_ms, fault)
             label = f"{mode}: " if len(modes) > 1 else ""
             if result.witness is not None or result.verdict != "holds":
                 text = smt.describe_token_witness(result.witness) if result.witness else result.detail
                 return Outcome(result.verdict, f"{label}{text} {_ms(result)}", result.witness)
             details.append(f"{label}{result.detail} {_ms(result)}")
-        return Outcome("holds", "; ".join(details))
+        return Outcome("holds", "; ".join(details), checked=len(details))
 
     return check
 
 
-def _setup(symbolic: bool) -> Callable[[int], Outcome]:
-    def check(timeout_ms: int) -> Outcome:
+def _setup(symbolic: bool) -> Callable[[Budget], Outcome]:
+    def check(budget: Budget) -> Outcome:
         fig = smt.Figures.of(_default())
         if symbolic:  # the set-up figures a variant file may change, the others as printed
             start, extra = z3.Ints("fig_start fig_extra")
             fig = attrs.evolve(fig, start=start, extra=extra, assumptions=(start >= 0, extra >= 0))
-        result = smt.prove_token_setup(fig, timeout_ms)
+        result = smt.prove_token_setup(fig, budget.solver_ms)
         detail = result.detail
         if result.witness is not None:
             w = result.witness
@@ -79,18 +85,18 @@ def _setup(symbolic: bool) -> Callable[[int], Outcome]:
                 f"{w['per_colour']}: the {'last' if w['last_in_order'] else 'first'} player starts with "
                 f"{w['held']} tokens ({', '.join(w['failing'])} fails)"
             )
-        return Outcome(result.verdict, f"{detail} {_ms(result)}", result.witness)
+        return Outcome(result.verdict, f"{detail} {_ms(result)}", result.witness, _proved(result))
 
     return check
 
 
 def _hand(
     prove: Callable[[smt.Figures, int, smt.Fault | None], smt.Result], fault: smt.Fault | None = None
-) -> Callable[[int], Outcome]:
-    def check(timeout_ms: int) -> Outcome:
-        result = prove(smt.Figures.of(_default()), timeout_ms, fault)
+) -> Callable[[Budget], Outcome]:
+    def check(budget: Budget) -> Outcome:
+        result = prove(smt.Figures.of(_default()), budget.solver_ms, fault)
         if result.witness is None:
-            return Outcome(result.verdict, f"{result.detail} {_ms(result)}")
+            return Outcome(result.verdict, f"{result.detail} {_ms(result)}", checked=_proved(result))
         shown = ", ".join(f"{k} {v}" for k, v in result.witness.items() if k != "failing")
         return Outcome(
             result.verdict,
@@ -101,13 +107,13 @@ def _hand(
     return check
 
 
-def _projects_strict(timeout_ms: int) -> Outcome:
+def _projects_strict(budget: Budget) -> Outcome:
     """The bounded search; a witness is reported only once replayed in the Python game."""
     variant = _default()
     fig = smt.Figures.of(variant)
-    result = smt.shortest_projects_overflow(fig, timeout_ms, k=3)
+    result = smt.shortest_projects_overflow(fig, budget.solver_ms, k=3)
     if result.witness is None:
-        return Outcome(result.verdict, f"{result.detail} {_ms(result)}")
+        return Outcome(result.verdict, f"{result.detail} {_ms(result)}", checked=_proved(result))
     w = result.witness
     trace = smt.describe_hand_trace(w)
     game = BotFactoryGame(players=4, variant=variant)
@@ -129,43 +135,56 @@ def _projects_strict(timeout_ms: int) -> Outcome:
     )
 
 
-def _contracts(fault: smt.Fault | None = None) -> Callable[[int], Outcome]:
+def _contracts(fault: smt.Fault | None = None) -> Callable[[Budget], Outcome]:
     """A contract proof under every reading of ``reservation_tokens``; it holds only if it holds under each."""
 
-    def check(timeout_ms: int) -> Outcome:
+    def check(budget: Budget) -> Outcome:
         details = []
         for mode in arith.RESERVATION_TOKENS:
             fig = attrs.evolve(smt.Figures.of(_default()), reservation=mode)
-            result = smt.prove_contracts(fig, 4, timeout_ms, fault)
+            result = smt.prove_contracts(fig, 4, budget.solver_ms, fault)
             if result.witness is not None or result.verdict != "holds":
                 text = smt.describe_contract_witness(result.witness, len(fig.costs)) if result.witness else ""
                 return Outcome(result.verdict, f"{mode}: {text or result.detail} {_ms(result)}", result.witness)
             details.append(f"{mode}: {result.detail} {_ms(result)}")
-        return Outcome("holds", f"{'; '.join(details)} (players 0-3)")
+        return Outcome("holds", f"{'; '.join(details)} (players 0-3)", checked=len(details))
 
     return check
 
 
-def _conformance(timeout_ms: int) -> Outcome:
-    cases = [
-        (4, None),
-        (2, None),
-        (3, RICH),
-        (4, RICH),
-        (4, {**RICH, "rulings": {"reservation_tokens": "one_more"}}),
-        (4, {**RICH, "rulings": {"reservation_tokens": "whole_cost"}}),
-    ]
+CONFORMANCE_CASES: tuple[tuple[int, dict[str, Any] | None, str], ...] = (
+    (4, None, "4 players"),
+    (2, None, "2 players"),
+    (3, RICH, "3 players starting with 8 tokens"),
+    (4, RICH, "4 players starting with 8 tokens"),
+    (4, {**RICH, "rulings": {"reservation_tokens": "one_more"}}, "the same under reservation_tokens one_more"),
+    (4, {**RICH, "rulings": {"reservation_tokens": "whole_cost"}}, "and whole_cost"),
+)
+THOROUGH_SEEDS = (20_240_611, 7)
+"""--thorough plays every case from these seeds (the default: CONFORMANCE_SEEDS)."""
+
+
+def _planned(seeds: tuple[int, ...]) -> str:
+    cases = ", ".join(what for _p, _v, what in CONFORMANCE_CASES)
+    return f"whole games from seeds {list(seeds)} at {cases}"
+
+
+def _conformance(budget: Budget) -> Outcome:
+    seeds: tuple[int, ...] = budget.pick(CONFORMANCE_SEEDS, THOROUGH_SEEDS)
+    stop = budget.stop()
     total = {"steps": 0, "gains": 0, "pays": 0, "reserves": 0, "discards": 0}
     problems: list[str] = []
-    for players, variant in cases:
-        seen = smt.conformance(BotFactoryGame(players=players, variant=variant), CONFORMANCE_SEEDS)
+    for players, variant, _what in CONFORMANCE_CASES:
+        seen = smt.conformance(BotFactoryGame(players=players, variant=variant), seeds, stop=stop)
         for key in total:
             total[key] += getattr(seen, key)
         problems.extend(f"{players} players{' (rich)' if variant else ''}: {p}" for p in seen.problems)
     summary = ", ".join(f"{v} {k}" for k, v in total.items())
+    planned = _planned(seeds)
+    guarantee = f"sampled: {planned}: {summary} compared" + (budget.stopped(planned) if stop.hit else "")
     if problems:
         return Outcome("violated", f"the Python game and the encodings disagree ({summary})", problems[:10])
-    return Outcome("holds", f"the Python game and the encodings agree: {summary}")
+    return Outcome("holds", f"the Python game and the encodings agree: {summary}", None, total["steps"], guarantee)
 
 
 def obligations() -> list[Obligation]:
@@ -317,8 +336,8 @@ def obligations() -> list[Obligation]:
         "step; the discard phase starts exactly when the encoded limit check says so; hands at rest are "
         "within the limits",
         (*TOKEN_RULES, *LIMIT_RULES, "BF-FIN-CONTRACT"),
-        f"sampled: seeds {list(CONFORMANCE_SEEDS)} at 4 and 2 players, and 3 and 4 players starting with 8 tokens "
-        "(4 players also under reservation_tokens one_more and whole_cost)",
+        f"sampled: {_planned(CONFORMANCE_SEEDS)} (--thorough: seeds {list(THOROUGH_SEEDS)}); the report gives "
+        "the calls compared",
         _conformance,
     )
     return [*tokens, *limits, *contracts, conformance]

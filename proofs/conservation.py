@@ -17,7 +17,7 @@ from collections.abc import Callable
 from bgrules.botfactory import smt_conservation as bf
 from bgrules.botfactory.game import BotFactoryGame
 from bgrules.core import conservation as cons
-from bgrules.core.proofs import Obligation, Outcome
+from bgrules.core.proofs import Budget, Obligation, Outcome
 from bgrules.mechanica import smt_conservation as mc
 from bgrules.mechanica.game import MechanicaGame
 from bgrules.mechanica.variant import default_variant
@@ -38,51 +38,85 @@ def _ms(seconds: float) -> str:
     return f"[{seconds * 1000:.1f} ms]"
 
 
-def _prove(make: Callable[[], cons.System], k: int, nonneg: tuple[str, ...] | None = None) -> Callable[[int], Outcome]:
-    def check(timeout_ms: int) -> Outcome:
-        result = cons.prove_conserved(make(), k, timeout_ms, nonneg)
-        return Outcome(result.verdict, f"{result.detail} {_ms(result.seconds)}", result.witness)  # type: ignore[arg-type]
+def _prove(
+    make: Callable[[], cons.System], k: int, nonneg: tuple[str, ...] | None = None
+) -> Callable[[Budget], Outcome]:
+    def check(budget: Budget) -> Outcome:
+        system = make()
+        result = cons.prove_conserved(system, k, budget.solver_ms, nonneg)
+        proved = 1 if result.verdict == "holds" else 0
+        return Outcome(result.verdict, f"{result.detail} {_ms(result.seconds)}", result.witness, proved)  # type: ignore[arg-type]
 
     return check
 
 
-def _bots_conformance(timeout_ms: int) -> Outcome:
+BOTS_SEEDS = (SEEDS, SEEDS)
+"""(default, thorough) seeds of the bots conformance: cheap, the same both ways."""
+TILES_SEEDS = ((SEEDS[0],), SEEDS)
+PARTS_SEEDS = ((SEEDS[0],), SEEDS)
+BOTS_STEPS, TILES_STEPS, PARTS_STEPS = 2_500, 2_500, 1_500
+"""Applies per playout at most (the games end sooner)."""
+
+
+def _planned(seeds: tuple[int, ...], players: str, steps: int) -> str:
+    return f"seeds {list(seeds)} at {players} players, at most {steps} applies a game"
+
+
+def _sampled(budget: Budget, planned: str, done: str, stopped: bool) -> str:
+    return f"sampled: {planned}: {done}" + (budget.stopped(planned) if stopped else "")
+
+
+def _bots_conformance(budget: Budget) -> Outcome:
+    seeds, stop = budget.pick(*BOTS_SEEDS), budget.stop()
     checked = sales = 0
     problems: list[str] = []
     for players in (2, 4):
-        c, s, p = mc.game_bots_conformance(MechanicaGame(players), SEEDS, 2_500)
+        c, s, p = mc.game_bots_conformance(
+            MechanicaGame(players), seeds, BOTS_STEPS, stop=stop, timeout_ms=lambda: budget.solver_ms
+        )
         checked, sales = checked + c, sales + s
         problems += p
     summary = f"{checked} workday step-function calls, {sales} sales"
+    guarantee = _sampled(budget, _planned(seeds, "2 and 4", BOTS_STEPS), f"{summary} compared", stop.hit)
     if problems:
         return Outcome("violated", f"the Python runs and the bots system disagree ({summary})", problems[:10])
-    return Outcome("holds", f"every call is a step of its moves: {summary}")
+    return Outcome("holds", f"every call is a step of its moves: {summary}", None, checked + sales, guarantee)
 
 
-def _tiles_conformance(timeout_ms: int) -> Outcome:
+def _tiles_conformance(budget: Budget) -> Outcome:
+    seeds, stop = budget.pick(*TILES_SEEDS), budget.stop()
     steps = moved = 0
     problems: list[str] = []
     for players in (2, 3, 4):
-        a, m, p = mc.game_conformance(MechanicaGame(players), SEEDS, 2_500)
+        a, m, p = mc.game_conformance(
+            MechanicaGame(players), seeds, TILES_STEPS, stop=stop, timeout_ms=lambda: budget.solver_ms
+        )
         steps, moved = steps + a, moved + m
         problems += p
     summary = f"{steps} applies, {moved} moving a tile"
+    guarantee = _sampled(budget, _planned(seeds, "2, 3 and 4", TILES_STEPS), f"{summary} compared", stop.hit)
     if problems:
         return Outcome("violated", f"the Python game and the improvements system disagree ({summary})", problems[:10])
-    return Outcome("holds", f"every apply is a step: {summary}")
+    return Outcome("holds", f"every apply is a step: {summary}", None, steps, guarantee)
 
 
-def _parts_conformance(timeout_ms: int) -> Outcome:
+def _parts_conformance(budget: Budget) -> Outcome:
+    seeds, stop = budget.pick(*PARTS_SEEDS), budget.stop()
     steps = moved = 0
     problems: list[str] = []
     for players in (2, 4):
-        a, m, p = bf.conformance(BotFactoryGame(players), SEEDS, 1_500)
+        a, m, p = bf.conformance(
+            BotFactoryGame(players), seeds, PARTS_STEPS, stop=stop, timeout_ms=lambda: budget.solver_ms
+        )
         steps, moved = steps + a, moved + m
         problems += p
     summary = f"{steps} applies, {moved} moving a part"
+    guarantee = _sampled(
+        budget, _planned(seeds, "2 and 4", PARTS_STEPS) + ", and the set-up", f"{summary} compared", budget.expired()
+    )
     if problems:
         return Outcome("violated", f"the Python game and the parts system disagree ({summary})", problems[:10])
-    return Outcome("holds", f"every apply is a step: {summary}")
+    return Outcome("holds", f"every apply is a step: {summary}", None, steps, guarantee)
 
 
 def obligations() -> list[Obligation]:
@@ -123,7 +157,8 @@ def obligations() -> list[Obligation]:
             "is a step of the bots system's moves for that function (an activation: its tile's effect), and "
             "every sale is a return of one bot",
             BOT_RULES,
-            f"sampled: seeds {list(SEEDS)} at 2 and 4 players, 2500 applies each",
+            f"sampled: {_planned(BOTS_SEEDS[0], '2 and 4', BOTS_STEPS)} (--thorough: "
+            f"{_planned(BOTS_SEEDS[1], '2 and 4', BOTS_STEPS)}); the report gives the calls compared",
             _bots_conformance,
         ),
         Obligation(
@@ -145,7 +180,8 @@ def obligations() -> list[Obligation]:
             "MC-PROOF-CONS-IMPROVEMENTS-CONFORMANCE",
             "every MechanicaGame.apply moves improvements by a step of the improvements system",
             TILE_RULES,
-            f"sampled: seeds {list(SEEDS)} at 2, 3 and 4 players, 2500 applies each",
+            f"sampled: {_planned(TILES_SEEDS[0], '2, 3 and 4', TILES_STEPS)} (--thorough: "
+            f"{_planned(TILES_SEEDS[1], '2, 3 and 4', TILES_STEPS)}); the report gives the applies compared",
             _tiles_conformance,
         ),
         Obligation(
@@ -176,7 +212,8 @@ def obligations() -> list[Obligation]:
             "every BotFactoryGame.apply moves part tiles by a step of the parts system, and the set-up holds "
             "the box's parts",
             PART_RULES,
-            f"sampled: seeds {list(SEEDS)} at 2 and 4 players, 1500 applies each",
+            f"sampled: {_planned(PARTS_SEEDS[0], '2 and 4', PARTS_STEPS)} (--thorough: "
+            f"{_planned(PARTS_SEEDS[1], '2 and 4', PARTS_STEPS)}); the report gives the applies compared",
             _parts_conformance,
         ),
     ]

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 
 from bgrules.core.errors import IllegalAction
-from bgrules.core.proofs import Obligation, Outcome
+from bgrules.core.proofs import Budget, Obligation, Outcome
 from bgrules.mechanica import smt_days, smt_loops
 from bgrules.mechanica.factory import COLS, check_install
 from bgrules.mechanica.movement import find_loop
@@ -97,21 +97,26 @@ DAY_SAMPLES: dict[str, tuple[str, int, str]] = {
 }
 
 
-def _days_check(text: str, k: int) -> Callable[[int], Outcome]:
-    def check(timeout_ms: int) -> Outcome:
+def _days_check(text: str, k: int) -> Callable[[Budget], Outcome]:
+    def check(budget: Budget) -> Outcome:
         variant = default_variant()
         factory = parse_factory(text, variant)
-        result = smt_days.collision_within(factory, variant, k, timeout_ms)
-        return Outcome(result.verdict, result.detail, result.to_json() if result.actions else None)
+        result = smt_days.collision_within(factory, variant, k, budget.solver_ms)
+        witness = result.to_json() if result.actions else None
+        return Outcome(result.verdict, result.detail, witness, 1 if result.verdict == "holds" else 0)
 
     return check
 
 
 DAYS_CONFORMANCE_SEED = 20_250_101
 DAYS_CONFORMANCE_FACTORIES = 30
+"""Factories of the --thorough conformance (the budget before issue 10)."""
+DAYS_DEFAULT_FACTORIES = 10
+DAYS_CONFORMANCE_K = 3
+DAYS_ASSIGNMENTS = 3
 
 
-def _days_conformance(timeout_ms: int) -> Outcome:
+def _days_conformance(budget: Budget) -> Outcome:
     import importlib.util
     from pathlib import Path
 
@@ -120,43 +125,61 @@ def _days_conformance(timeout_ms: int) -> Outcome:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     variant = default_variant()
+    planned_n = budget.size(DAYS_DEFAULT_FACTORIES, DAYS_CONFORMANCE_FACTORIES)
+    stop = budget.stop()
     problems: list[str] = []
-    runs = 0
-    for i in range(DAYS_CONFORMANCE_FACTORIES):
+    runs = factories = encoded = 0
+    for i in range(planned_n):
+        if stop():
+            break
+        factories += 1
         rng = random.Random(DAYS_CONFORMANCE_SEED + i)
         factory = module.seeded_factory(rng, variant)
         try:
-            enc = smt_days.encode_days(factory, variant, 3)
+            enc = smt_days.encode_days(factory, variant, DAYS_CONFORMANCE_K)
         except smt_days.OutOfScope:
             continue
-        for _ in range(3):
+        encoded += 1
+        for _ in range(DAYS_ASSIGNMENTS):
+            if stop():
+                break
             runs += 1
-            bad = smt_days.conformance_mismatch(enc, rng)
+            bad = smt_days.conformance_mismatch(enc, rng, budget.solver_ms)
             if bad is not None and len(problems) < 3:
                 problems.append(f"factory {i}: {bad}")
-    summary = f"{DAYS_CONFORMANCE_FACTORIES} seeded factories, {runs} sampled 3-day assignments"
+    summary = f"{factories} seeded factories ({encoded} in scope), {runs} sampled {DAYS_CONFORMANCE_K}-day assignments"
+    planned = _days_planned(planned_n)
+    guarantee = f"sampled: {planned}: {summary} compared" + (budget.stopped(planned) if stop.hit else "")
     if problems:
         return Outcome("violated", f"z3 and the sandbox disagree: {summary}", problems)
-    return Outcome("holds", f"z3 and the sandbox agree: {summary}")
+    return Outcome("holds", f"z3 and the sandbox agree: {summary}", None, runs, guarantee)
+
+
+def _days_planned(factories: int) -> str:
+    return (
+        f"{factories} seeded factories (random.Random({DAYS_CONFORMANCE_SEED} + i)), {DAYS_ASSIGNMENTS} "
+        f"assignments of {DAYS_CONFORMANCE_K} days each"
+    )
 
 
 # --- loops ---------------------------------------------------------------------------------------------
 
 
-def _loop_check(max_tiles: int, kinds: tuple[str, ...] | None) -> Callable[[int], Outcome]:
-    def check(timeout_ms: int) -> Outcome:
-        result = smt_loops.loop_search(default_variant(), max_tiles, kinds, timeout_ms)
-        return Outcome(result.verdict, result.detail, result.to_json() if result.factory is not None else None)
+def _loop_check(max_tiles: int, kinds: tuple[str, ...] | None) -> Callable[[Budget], Outcome]:
+    def check(budget: Budget) -> Outcome:
+        result = smt_loops.loop_search(default_variant(), max_tiles, kinds, budget.solver_ms)
+        witness = result.to_json() if result.factory is not None else None
+        return Outcome(result.verdict, result.detail, witness, 1 if result.verdict == "holds" else 0)
 
     return check
 
 
-def _forbid_refuses(timeout_ms: int) -> Outcome:
+def _forbid_refuses(budget: Budget) -> Outcome:
     """The counterexample of three Gift Wrappers: under ``loop = "forbid"`` the install check refuses a tile
     that closes the loop (one whose removal leaves a loop-free floor), and the default accepts it."""
     default = default_variant()
     forbid = MechanicaVariant(rulings=Rulings(loop="forbid"))
-    found = smt_loops.loop_search(default, 3, ("gift_wrapper",), timeout_ms)
+    found = smt_loops.loop_search(default, 3, ("gift_wrapper",), budget.solver_ms)
     if found.verdict != "violated" or found.factory is None:
         return Outcome("unknown", f"no counterexample to check: {found.detail}")
     factory = found.factory
@@ -177,6 +200,7 @@ def _forbid_refuses(timeout_ms: int) -> Outcome:
                     "holds",
                     f"check_install refuses {placed.kind} at ({r}, {c}) turned {placed.rotation}: {exc}",
                     found.to_json(),
+                    checked=1,
                 )
             return Outcome("unknown", f"refused for another reason: {exc}", found.to_json())
         return Outcome("violated", f"check_install accepts the loop-closing tile at ({r}, {c})", found.to_json())
@@ -200,8 +224,8 @@ def obligations() -> list[Obligation]:
             "the k-workday encoding and the sandbox agree on each day's collision and the board after each run "
             "and its sales, for sampled assignments of every free variable",
             DAY_RULES,
-            f"sampled: {DAYS_CONFORMANCE_FACTORIES} seeded factories (random.Random({DAYS_CONFORMANCE_SEED} + i)), "
-            "3 assignments of 3 days each",
+            f"sampled: {_days_planned(DAYS_DEFAULT_FACTORIES)} (--thorough: {DAYS_CONFORMANCE_FACTORIES} "
+            "factories); the report gives the assignments compared",
             _days_conformance,
         )
     )

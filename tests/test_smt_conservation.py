@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from bgrules.botfactory import smt_conservation as bf
 from bgrules.botfactory.game import BotFactoryGame
 from bgrules.core import conservation as cons
-from bgrules.core.proofs import _import, load_manifest
+from bgrules.core.proofs import Budget, _import, load_manifest
 from bgrules.mechanica import smt_conservation as mc
 from bgrules.mechanica import workday
 from bgrules.mechanica.components import Bot
@@ -111,7 +111,7 @@ def test_obligations_give_their_expected_verdicts() -> None:
         if ob.id.endswith("CONFORMANCE"):
             continue  # the playouts above cover these
         assert "CONS" in ob.id
-        outcome = ob.check(10_000)
+        outcome = ob.check(Budget(10_000))
         assert outcome.verdict == manifest[ob.id][1], (ob.id, outcome.detail)
         if outcome.verdict == "violated":
             assert outcome.detail.startswith("counterexample:")

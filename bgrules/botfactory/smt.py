@@ -18,7 +18,7 @@ show that they catch a broken rule.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import attrs
@@ -39,6 +39,7 @@ from bgrules.botfactory.state import (
 from bgrules.botfactory.variant import BotFactoryVariant
 from bgrules.core.fastevolve import evolve
 from bgrules.core.playout import walk
+from bgrules.core.proofs import solver as new_solver
 
 Verdict = Literal["holds", "violated", "unknown"]
 Fault = Literal[
@@ -135,8 +136,7 @@ def refute(
     """Is there a model of ``assumptions`` in which some named claim fails? ``holds`` if not (unsat),
     ``violated`` with the decoded terms and the failing claims if so, ``unknown`` on a timeout."""
     start = time.perf_counter()
-    solver = z3.Solver()
-    solver.set(timeout=max(1, int(timeout_ms)))
+    solver = new_solver(timeout_ms)
     solver.add(*assumptions)
     solver.add(z3.Not(z3.And(*[c for _n, c in claims])))
     answer = solver.check()
@@ -662,17 +662,33 @@ class Observed:
     reserves: int
     discards: int
     problems: tuple[str, ...]
+    stopped: bool = False
+    """True when ``stop`` ended the playouts early (a spent wall budget)."""
 
 
-def conformance(game: BotFactoryGame, seeds: Sequence[int], max_steps: int | None = None) -> Observed:
+def conformance(
+    game: BotFactoryGame,
+    seeds: Sequence[int],
+    max_steps: int | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> Observed:
     """Play ``seeds`` (``bgrules.core.playout.walk``) and check every token change of the game against the
     z3 step encodings evaluated on the same concrete values, and the hand limits against the limit
     encodings: each ``_gain``, ``_pay``, ``_reserve`` call (recorded through instance attributes, so the
     class is untouched) must satisfy its step relation and keep the token invariant; per apply, the tokens
     must change only through those calls; each discard must be a step of :func:`discard_step`; the discard
     phase must start exactly when :func:`over` holds; completed Projects never decrease; at rest, the
-    limits of :func:`resolved_limits` hold."""
+    limits of :func:`resolved_limits` hold. ``stop`` (asked before each apply) ends the playouts early.
+    The hand encodings are evaluated once per distinct concrete hand (memoised on its counts)."""
     fig = Figures.of(game.variant)
+    memo: dict[tuple[Any, ...], bool] = {}
+
+    def holds_at(key: tuple[Any, ...], make: Callable[[], Sequence[Any]]) -> bool:
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = true_at(make())
+        return found
+
     counts = {"steps": 0, "gain": 0, "pay": 0, "reserve": 0, "discard": 0}
     problems: list[str] = []
     calls: list[tuple[str, BotFactoryState, int, Any, BotFactoryState, int]] = []
@@ -720,15 +736,34 @@ def conformance(game: BotFactoryGame, seeds: Sequence[int], max_steps: int | Non
             return f"{kind}({arg}) by seat {seat}: {t2} breaks the token invariant"
         return None
 
-    def hand(state: BotFactoryState, seat: int) -> HandState:
+    def counts_of(state: BotFactoryState, seat: int) -> tuple[int, int, int]:
         h = state.hands[seat]
-        return HandState(_iv(len(h.parts)), _iv(len(h.projects)), _iv(len(h.done)))
+        return len(h.parts), len(h.projects), len(h.done)
+
+    def hand_of(c: tuple[int, int, int]) -> HandState:
+        return HandState(_iv(c[0]), _iv(c[1]), _iv(c[2]))
+
+    def is_over(c: tuple[int, int, int]) -> bool:
+        return holds_at(("over", *c), lambda: [over(hand_of(c), fig)])
+
+    def kept(c: tuple[int, int, int], c2: tuple[int, int, int]) -> bool:
+        return holds_at(("kept", c[2], c2[2]), lambda: [hand_of(c2).completed >= hand_of(c).completed])
+
+    def discarded(c: tuple[int, int, int], c2: tuple[int, int, int], w: int) -> bool:
+        return holds_at(("discard", *c, *c2, w), lambda: discard_step(hand_of(c), hand_of(c2), _iv(w), fig))
+
+    def at_rest(c: tuple[int, int, int]) -> bool:
+        return holds_at(("rest", *c), lambda: [cl for _n, cl in resolved_limits(hand_of(c), fig)])
 
     try:
         for name in real:
             setattr(game, name, {"_gain": gain, "_pay": pay, "_reserve": reserve}[name])
+        stopped = False
         for seed in seeds:
             for before, action, after in walk(game, seed, max_steps):
+                if stop is not None and stop():
+                    stopped = True
+                    break
                 counts["steps"] += 1
                 where = f"seed {seed}, step {counts['steps']}, {action!r}"
                 for kind, state, seat, arg, out, _depth in calls:
@@ -746,31 +781,38 @@ def conformance(game: BotFactoryGame, seeds: Sequence[int], max_steps: int | Non
                         problems.append(f"{where}: seat {seat}'s tokens changed outside _gain/_pay/_reserve")
                 calls.clear()
                 for seat in range(game.players):
-                    h, h2 = hand(before, seat), hand(after, seat)
-                    if not true_at([h2.completed >= h.completed]):
+                    c, c2 = counts_of(before, seat), counts_of(after, seat)
+                    if not kept(c, c2):
                         problems.append(f"{where}: seat {seat}'s completed Projects decreased")
                     if isinstance(action, DiscardPart | DiscardProject) and seat == before.discarder:
                         counts["discard"] += 1
-                        which = _iv(0 if isinstance(action, DiscardPart) else 1)
-                        if not true_at(discard_step(h, h2, which, fig)):
+                        if not discarded(c, c2, 0 if isinstance(action, DiscardPart) else 1):
                             problems.append(f"{where}: not a discard step of the encoding")
                 settled = not after.draws and (after.turn is None or not after.turn.prompt)
                 if after.phase is Phase.ACTION and settled and after.turn is not None:
                     seat = after.order[after.index]
-                    if true_at([over(hand(after, seat), fig)]):
+                    if is_over(counts_of(after, seat)):
                         problems.append(f"{where}: seat {seat} is over the limits but does not discard")
                 asked = after.discarder
-                if after.phase is Phase.DISCARD and asked is not None and not true_at([over(hand(after, asked), fig)]):
+                if after.phase is Phase.DISCARD and asked is not None and not is_over(counts_of(after, asked)):
                     problems.append(f"{where}: a discard asked of a hand within the limits")
                 if after.phase is not Phase.DISCARD and settled:
                     for seat in range(game.players):
-                        if not true_at([cl for _n, cl in resolved_limits(hand(after, seat), fig)]):
+                        if not at_rest(counts_of(after, seat)):
                             problems.append(f"{where}: seat {seat} at rest beyond the limits")
+            if stopped:
+                break
     finally:
         for name in real:
             delattr(game, name)
     return Observed(
-        counts["steps"], counts["gain"], counts["pay"], counts["reserve"], counts["discard"], tuple(problems[:20])
+        counts["steps"],
+        counts["gain"],
+        counts["pay"],
+        counts["reserve"],
+        counts["discard"],
+        tuple(problems[:20]),
+        stopped,
     )
 
 

@@ -15,7 +15,7 @@ separately, inductively (``proofs/botfactory.py``, ``BF-PROOF-TOKENS-*``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
 from bgrules.botfactory.game import BotFactoryGame
@@ -118,12 +118,18 @@ def part_counts(game: BotFactoryGame, state: BotFactoryState) -> dict[tuple[str,
 
 
 def conformance(
-    game: BotFactoryGame, seeds: Sequence[int], max_steps: int | None = None, system: System | None = None
+    game: BotFactoryGame,
+    seeds: Sequence[int],
+    max_steps: int | None = None,
+    system: System | None = None,
+    stop: Callable[[], bool] | None = None,
+    timeout_ms: int | Callable[[], int] = 5_000,
 ) -> tuple[int, int, list[str]]:
     """Random playouts: every apply's part counts must be a step of :func:`parts_system`, and the set-up
-    counts must add up to the box's. Returns (applies, applies that moved a part, problems)."""
+    counts must add up to the box's. Returns (applies, applies that moved a part, problems). ``stop``
+    (asked before each apply) ends the playouts early; ``timeout_ms`` is each solver check's timeout."""
     system = system or parts_system(game)
-    checker = cons.Checker(system)
+    checker = cons.Checker(system, timeout_ms)
     steps = moved = 0
     problems: list[str] = []
     start = part_counts(game, game.initial_state())
@@ -133,6 +139,8 @@ def conformance(
             problems.append(f"set-up: {have} {kind} part tiles, not {total}")
     for seed in seeds:
         for before, action, after in walk(game, seed, max_steps):
+            if stop is not None and stop():
+                return steps, moved, problems
             steps += 1
             cb, ca = part_counts(game, before), part_counts(game, after)
             if cb == ca:

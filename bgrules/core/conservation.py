@@ -28,6 +28,8 @@ import attrs
 import z3
 
 from bgrules.core.arith import Num, Truth, both, symbolic
+from bgrules.core.proofs import Undecided
+from bgrules.core.proofs import solver as new_solver
 
 Key: TypeAlias = tuple[str, str]
 """(place, kind)."""
@@ -179,12 +181,18 @@ def step(
 
 class Checker:
     """Checks concrete before/after pairs against one system: the step relation is built once per set of
-    moves and each check only pins the counts (push / check / pop)."""
+    moves and each check only pins the counts (push / check / pop; each literal ``count == value`` is made
+    once and reused). ``timeout_ms`` is each check's solver timeout, or a function giving it at each
+    check (what is left of a wall budget). A check the solver cannot decide raises :class:`Undecided`,
+    never a False that would read as a disagreement."""
 
-    def __init__(self, system: System, timeout_ms: int = 5_000) -> None:
+    def __init__(self, system: System, timeout_ms: int | Callable[[], int] = 5_000) -> None:
         self.system = system
         self.timeout_ms = timeout_ms
+        self.keys: tuple[Key, ...] = tuple((p, k) for p in system.places for k in system.kinds)
+        self._known = frozenset(self.keys)
         self._solvers: dict[tuple[str, ...] | None, tuple[Any, Counts, Counts]] = {}
+        self._literals: dict[tuple[str, Key, int], Any] = {}
 
     def _solver(self, only: Sequence[str] | None) -> tuple[Any, Counts, Counts]:
         key = None if only is None else tuple(sorted(only))
@@ -192,24 +200,37 @@ class Checker:
         if found is None:
             b, a = _state(self.system, "b"), _state(self.system, "a")
             constraints, _choice, _used = step(self.system, b, a, "c", only)
-            s = z3.Solver()
-            s.set("timeout", self.timeout_ms)
+            s = new_solver()
             s.add(*constraints)
             found = self._solvers[key] = (s, b, a)
         return found
 
+    def _literal(self, side: str, counts: Counts, key: Key, value: int) -> Any:
+        lit = self._literals.get((side, key, value))
+        if lit is None:
+            lit = self._literals[(side, key, value)] = counts[key] == value
+        return lit
+
     def allows(self, before: Mapping[Key, int], after: Mapping[Key, int], only: Sequence[str] | None = None) -> bool:
         """Is the concrete ``before -> after`` one step of the system (of the moves ``only``, if given)?
         Counts not given are 0; a (place, kind) the system does not know makes the answer False."""
-        sysk = {(p, k) for p in self.system.places for k in self.system.kinds}
-        if any(v and key not in sysk for key, v in (*before.items(), *after.items())):
+        if any(v and key not in self._known for key, v in (*before.items(), *after.items())):
             return False
         s, b, a = self._solver(only)
+        ms = self.timeout_ms() if callable(self.timeout_ms) else self.timeout_ms
+        s.set("timeout", max(1, min(int(ms), 2**32 - 1)))
+        side = "" if only is None else ",".join(sorted(only))
+        pins = [self._literal("b" + side, b, key, before.get(key, 0)) for key in self.keys]
+        pins += [self._literal("a" + side, a, key, after.get(key, 0)) for key in self.keys]
         s.push()
         try:
-            for p, k in sysk:
-                s.add(b[(p, k)] == before.get((p, k), 0), a[(p, k)] == after.get((p, k), 0))
-            return bool(s.check() == z3.sat)
+            ref = s.ctx.ref()
+            for lit in pins:  # the literals are Boolean terms already: skip z3's per-argument coercion
+                z3.Z3_solver_assert(ref, s.solver, lit.as_ast())
+            answer = s.check()
+            if answer == z3.unknown:
+                raise Undecided(f"solver: {s.reason_unknown()}")
+            return bool(answer == z3.sat)
         finally:
             s.pop()
 
@@ -242,8 +263,7 @@ def prove_conserved(system: System, k: int, timeout_ms: int, nonneg: Sequence[st
     start = time.perf_counter()
     watched = system.places if nonneg is None else tuple(nonneg)
     states = [_state(system, f"s{i}") for i in range(k + 1)]
-    s = z3.Solver()
-    s.set("timeout", timeout_ms)
+    s = new_solver(timeout_ms)
     s0 = states[0]
     for kind in system.kinds:
         s.add(z3.Sum([s0[(p, kind)] for p in system.places]) == system.totals[kind])

@@ -30,6 +30,8 @@ from typing import Any, Literal
 import attrs
 import z3
 
+from bgrules.core.proofs import Undecided
+from bgrules.core.proofs import solver as new_solver
 from bgrules.mechanica.components import Bot, Dir
 from bgrules.mechanica.factory import COLS, DOCK_COL, Factory, Truck, on_floor
 from bgrules.mechanica.movement import (
@@ -490,19 +492,25 @@ def decode(enc: MovementEncoding, model: Any) -> Evaluation:
     )
 
 
-def evaluate(enc: MovementEncoding, choices: Mapping[tuple[int, int], int] | None = None) -> Evaluation:
+def evaluate(
+    enc: MovementEncoding, choices: Mapping[tuple[int, int], int] | None = None, timeout_ms: int | None = None
+) -> Evaluation:
     """Evaluate the encoding for concrete choices: ``choices[(bot, step)]`` is the index of the option
     taken (0 where missing; ignored at steps with no choice variable). Raises ValueError when a choice is
-    out of range for the node the bot is on."""
+    out of range for the node the bot is on, :class:`bgrules.core.proofs.Undecided` when the solver cannot
+    decide within ``timeout_ms``."""
     choices = choices or {}
-    solver = z3.SolverFor("QF_FD")
+    solver = new_solver(timeout_ms, "QF_FD")
     solver.add(*enc.constraints)
     for key, var in enc.choices.items():
         value = choices.get(key, 0)
         if not 0 <= value < enc.domains[key]:
             raise ValueError(f"choice {value} for bot {key[0]} step {key[1]}: at most {enc.domains[key]} options")
         solver.add(var == value)
-    if solver.check() != z3.sat:
+    answer = solver.check()
+    if answer == z3.unknown:
+        raise Undecided(f"evaluating choices {dict(choices)}: {solver.reason_unknown()}")
+    if answer != z3.sat:
         raise ValueError(f"choices {dict(choices)} are not a legal assignment for this factory")
     return decode(enc, solver.model())
 
@@ -557,8 +565,7 @@ def query_encoding(enc: MovementEncoding, timeout_ms: int = 10_000, rlimit: int 
     """Ask z3 whether some bin can overflow. ``holds`` only on unsat; a timeout, a spent resource limit
     (``rlimit``) or a give-up is ``unknown``."""
     start = time.perf_counter()
-    solver = z3.SolverFor("QF_FD")
-    solver.set("timeout", int(timeout_ms))
+    solver = new_solver(max(1, int(timeout_ms)), "QF_FD")
     if rlimit is not None:
         solver.set("rlimit", int(rlimit))
     solver.add(*enc.constraints)
@@ -713,14 +720,19 @@ def python_movement(factory: Factory, variant: MechanicaVariant, chooser: Choose
 
 
 def conformance_mismatch(
-    factory: Factory, variant: MechanicaVariant, chooser: Chooser, enc: MovementEncoding | None = None
+    factory: Factory,
+    variant: MechanicaVariant,
+    chooser: Chooser,
+    enc: MovementEncoding | None = None,
+    timeout_ms: int | None = None,
 ) -> str | None:
     """Run the Python workday with ``chooser`` and evaluate the encoding on the choices it took; None if
-    they agree on every bot's bin, the decisions asked, the coins, and whether a bin overflows."""
+    they agree on every bot's bin, the decisions asked, the coins, and whether a bin overflows.
+    ``timeout_ms``: the evaluation's solver timeout (:class:`bgrules.core.proofs.Undecided` when spent)."""
     py = python_movement(factory, variant, chooser)
     enc = enc or encode_workday(factory, variant)
     try:
-        ev = evaluate(enc, py.choice_indices)
+        ev = evaluate(enc, py.choice_indices, timeout_ms)
     except ValueError as exc:
         return f"the encoding rejects the Python run's choices: {exc}"
     if ev.finals != py.finals:

@@ -324,16 +324,24 @@ def tile_counts(game: MechanicaGame, state: MechanicaState) -> dict[tuple[str, s
 
 
 def game_conformance(
-    game: MechanicaGame, seeds: Sequence[int], max_steps: int | None = None, system: System | None = None
+    game: MechanicaGame,
+    seeds: Sequence[int],
+    max_steps: int | None = None,
+    system: System | None = None,
+    stop: Callable[[], bool] | None = None,
+    timeout_ms: int | Callable[[], int] = 5_000,
 ) -> tuple[int, int, list[str]]:
     """Random playouts: every apply's tile counts must be a step of :func:`tiles_system`.
-    Returns (applies, applies that moved a tile, problems)."""
+    Returns (applies, applies that moved a tile, problems). ``stop`` (asked before each apply) ends the
+    playouts early; ``timeout_ms`` is each solver check's timeout."""
     system = system or tiles_system(game)
-    checker = cons.Checker(system)
+    checker = cons.Checker(system, timeout_ms)
     steps = moved = 0
     problems: list[str] = []
     for seed in seeds:
         for before, action, after in walk(game, seed, max_steps):
+            if stop is not None and stop():
+                return steps, moved, problems
             steps += 1
             cb, ca = tile_counts(game, before), tile_counts(game, after)
             if {k: v for k, v in cb.items() if v} == {k: v for k, v in ca.items() if v}:
@@ -345,19 +353,28 @@ def game_conformance(
 
 
 def game_bots_conformance(
-    game: MechanicaGame, seeds: Sequence[int], max_steps: int | None = None, system: System | None = None
+    game: MechanicaGame,
+    seeds: Sequence[int],
+    max_steps: int | None = None,
+    system: System | None = None,
+    stop: Callable[[], bool] | None = None,
+    timeout_ms: int | Callable[[], int] = 5_000,
 ) -> tuple[int, int, list[str]]:
     """Random playouts of the whole game: every workday step-function call made by the game's runs must be a
     step of :func:`bots_system` restricted to that function's moves, and every sale a ``return`` step of
-    the stock and board counts. Returns (calls checked, sales checked, problems)."""
+    the stock and board counts. Returns (calls checked, sales checked, problems). ``stop`` (asked before
+    each apply) ends the playouts early; ``timeout_ms`` is each solver check's timeout."""
     system = system or bots_system(game.variant)
-    checker = cons.Checker(system)
+    checker = cons.Checker(system, timeout_ms)
     calls: list[tuple[str, Run, Run, tuple[str, ...]]] = []
     problems: list[str] = []
     checked = sales = 0
     with _recording(calls):
         for seed in seeds:
             for step_no, (before, action, after) in enumerate(walk(game, seed, max_steps)):
+                if stop is not None and stop():
+                    calls.clear()
+                    return checked, sales, problems
                 for name, b, a, only in calls:
                     checked += 1
                     cb, ca = run_counts(b), run_counts(a)

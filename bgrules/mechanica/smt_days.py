@@ -35,6 +35,8 @@ import attrs
 import z3
 
 from bgrules.core.errors import IllegalAction
+from bgrules.core.proofs import Undecided
+from bgrules.core.proofs import solver as new_solver
 from bgrules.mechanica.components import Bot, Dir, Effect
 from bgrules.mechanica.fabricate import Fabricate, Sell
 from bgrules.mechanica.factory import COLS, ROWS, Factory, on_floor
@@ -514,8 +516,7 @@ def collision_within(
         enc = encode_days(factory, variant, k, sell=sell, fault=fault)
     except OutOfScope as exc:
         return DaysResult("unknown", f"out of scope: {exc}")
-    solver = z3.Solver()
-    solver.set("timeout", int(timeout_ms))
+    solver = new_solver(max(1, int(timeout_ms)))
     solver.add(*enc.constraints)
     for d in range(k):
         left = timeout_ms - (time.perf_counter() - start) * 1000
@@ -572,14 +573,18 @@ def sampled_assignment(enc: DaysEncoding, rng: random.Random) -> list[Any]:
     return fix
 
 
-def conformance_mismatch(enc: DaysEncoding, rng: random.Random) -> str | None:
+def conformance_mismatch(enc: DaysEncoding, rng: random.Random, timeout_ms: int | None = None) -> str | None:
     """Fix the encoding's free variables at random, decode the actions of every day up to the first
     collision, replay them in the sandbox, and compare each day's collision and the board after each
-    collision-free day's run and sales. None when they agree."""
-    solver = z3.Solver()
+    collision-free day's run and sales. None when they agree. A solver that cannot decide (``timeout_ms``
+    spent) raises :class:`bgrules.core.proofs.Undecided`."""
+    solver = new_solver(timeout_ms)
     solver.add(*enc.constraints)
     solver.add(*sampled_assignment(enc, rng))
-    if solver.check() != z3.sat:
+    answer = solver.check()
+    if answer == z3.unknown:
+        raise Undecided(f"a sampled assignment: {solver.reason_unknown()}")
+    if answer != z3.sat:
         return "the sampled assignment is not satisfiable"
     model = solver.model()
     collide = [z3.is_true(model.eval(c, model_completion=True)) for c in enc.collide]

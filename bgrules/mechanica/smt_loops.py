@@ -22,6 +22,7 @@ from typing import Any, Literal
 import attrs
 import z3
 
+from bgrules.core.proofs import solver as new_solver
 from bgrules.mechanica.components import Edge, Zone
 from bgrules.mechanica.factory import CELLS, COLS, ROWS, Factory, edges_fit, empty_factory, factory_problems, new_placed
 from bgrules.mechanica.movement import LAND, Node, find_loop, options
@@ -197,7 +198,7 @@ def fix_layout(enc: LoopEncoding, factory: Factory) -> list[Any]:
 
 def layout_has_cycle(enc: LoopEncoding, factory: Factory) -> bool:
     """z3's answer to "is there a cycle in this fixed floor" (movement rules only, no legality)."""
-    solver = z3.Solver()
+    solver = new_solver()
     solver.add(*fix_layout(enc, factory))
     solver.add(enc.cycle)
     return bool(solver.check() == z3.sat)
@@ -230,8 +231,7 @@ def loop_search(
     ``holds``: no; ``violated``: yes, with the factory, checked by ``factory_problems`` and ``find_loop``."""
     start = time.perf_counter()
     enc = encode_loops(variant, max_tiles, kinds, copies=copies, fault=fault)
-    solver = z3.Solver()
-    solver.set("timeout", int(timeout_ms))
+    solver = new_solver(max(1, int(timeout_ms)))
     solver.add(*enc.constraints)
     solver.add(enc.cycle)
     answer = solver.check()

@@ -135,6 +135,14 @@ class BotFactoryGame(RoundFlow):
     def state_type(self) -> type[BotFactoryState]:
         return BotFactoryState
 
+    def validate(self, state: BotFactoryState) -> list[str]:
+        """Every way ``state`` breaks the shape of this game's reachable states ("<field path>: <reason>";
+        empty = the engine can play on it): indexes in range, counts conserved, phase fields consistent
+        (:mod:`bgrules.botfactory.validate`, docs/validation.md). ``bgrules.loads`` refuses a state with any."""
+        from bgrules.botfactory.validate import problems
+
+        return problems(self, state)
+
     def round_of(self, state: BotFactoryState) -> int:
         """The round being played (1 first): what a runner's round cap reads."""
         return state.round

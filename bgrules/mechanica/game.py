@@ -163,6 +163,14 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
         )
         return self._settle(state)
 
+    def validate(self, state: MechanicaState) -> list[str]:
+        """Every way ``state`` breaks the shape of this game's reachable states ("<field path>: <reason>";
+        empty = the engine can play on it): indexes in range, counts conserved, phase fields consistent
+        (:mod:`bgrules.mechanica.validate`, docs/validation.md). ``bgrules.loads`` refuses a state with any."""
+        from bgrules.mechanica.validate import problems
+
+        return problems(self, state)
+
     # --- chance -------------------------------------------------------------------------------------
 
     def chance_outcomes(self, state: MechanicaState) -> tuple[tuple[Any, Fraction], ...]:

@@ -235,6 +235,18 @@ class FactoryGame(GameBase):
     def state_type(self) -> type[SandboxState]:
         return SandboxState
 
+    @property
+    def start_supply(self) -> tuple[str, ...]:
+        """The supply the sandbox starts with (sorted); a state's supply is never more than it."""
+        return self._start.supply
+
+    def validate(self, state: SandboxState) -> list[str]:
+        """Every way ``state`` breaks the shape of this sandbox's reachable states ("<field path>: <reason>";
+        empty = the engine can play on it) (:mod:`bgrules.mechanica.validate`, docs/validation.md)."""
+        from bgrules.mechanica.validate import sandbox_problems
+
+        return sandbox_problems(self, state)
+
     def initial_state(self) -> SandboxState:
         return self._begin_day(self._start)
 

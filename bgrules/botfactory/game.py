@@ -46,6 +46,7 @@ from bgrules.botfactory.state import (
 )
 from bgrules.botfactory.variant import BotFactoryVariant, load_variant
 from bgrules.core import coverage
+from bgrules.core.codec import ActionGuard
 from bgrules.core.errors import InputError
 from bgrules.core.protocol import CHANCE, GameInfo, Mover
 
@@ -121,6 +122,8 @@ class BotFactoryGame(RoundFlow):
         self.end_count = min(per if per else players, c.counts.bots_per_colour)
         """BF-END: bots of each colour in play, all of which built ends the game (as many as players)."""
         self._chance_memo: dict[tuple[Any, ...], tuple[tuple[Any, Fraction], ...]] = {}
+        self._guard = ActionGuard(ACTION_TYPES, "BF-ROUND")
+        self._checks = self._guard.checks
         self._info = GameInfo(
             name=GAME_NAME,
             min_players=2,
@@ -142,6 +145,20 @@ class BotFactoryGame(RoundFlow):
         from bgrules.botfactory.validate import problems
 
         return problems(self, state)
+
+    def apply(self, state: BotFactoryState, action: Any) -> BotFactoryState:
+        """BF-ROUND: one action or chance outcome (``RoundFlow.apply``); an action whose fields are not of
+        their declared kinds (a text or ``true`` for a space index) is refused with IllegalAction naming
+        the action's rule, as is one the rules cannot read here; the state never changes."""
+        check = self._checks.get(type(action))
+        if check is not None:
+            bad = check(action)
+            if bad is not None:
+                raise self._guard.refusal(action, bad)
+        try:
+            return RoundFlow.apply(self, state, action)
+        except (TypeError, IndexError, KeyError, ValueError, AttributeError) as exc:
+            raise self._guard.unexpected(self, state, action, exc) from None
 
     def round_of(self, state: BotFactoryState) -> int:
         """The round being played (1 first): what a runner's round cap reads."""

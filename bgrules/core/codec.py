@@ -386,6 +386,122 @@ def problems_error(where: str, problems: Sequence[str]) -> InputError:
     return input_error(where, pairs)
 
 
+def _kind_test(type_: Any) -> Callable[[Any], bool]:
+    """A fast test of whether a value is exactly of ``type_`` (a bool is not a whole number, a float not
+    an index, a list not a tuple), compiled once per action field."""
+    if type_ is Any:
+        return lambda v: True
+    if type_ is None or type_ is type(None):
+        return lambda v: v is None
+    if type_ in (int, bool, str, float) or (isinstance(type_, type) and issubclass(type_, enum.Enum)):
+        return lambda v: type(v) is type_
+    origin = get_origin(type_)
+    args = get_args(type_)
+    if origin in (typing.Union, types.UnionType):
+        tests = tuple(_kind_test(a) for a in args)
+        return lambda v: any(t(v) for t in tests)
+    if origin is Literal:
+        return lambda v: any(type(v) is type(a) and v == a for a in args)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = _kind_test(args[0])
+            return lambda v: type(v) is tuple and all(item(x) for x in v)
+        items = tuple(_kind_test(a) for a in args)
+        return lambda v: type(v) is tuple and len(v) == len(items) and all(t(x) for t, x in zip(items, v, strict=True))
+    if isinstance(type_, type):
+        return lambda v: isinstance(v, type_)
+    return lambda v: True
+
+
+def action_checker(cls: type[Any]) -> Callable[[Any], str | None] | None:
+    """For an action class with fields, a function naming the first field of an instance whose value is not
+    of the field's declared kind (``"space: expected a whole number, not '3'"``), or None when all are;
+    None for a class with nothing to check. Fields with an attrs converter (bot grades, sorted part lists)
+    are already made by the class and are not checked again. The games' ``apply`` calls it first, so an
+    action with a field of the wrong type is an IllegalAction, never a TypeError deep in the rules; the
+    test is compiled once per class to a single expression (``type(a.space) is int and ...``) so that the
+    hot path stays fast."""
+    hints = typing.get_type_hints(cls)
+    fields = tuple((a.name, hints.get(a.name, Any)) for a in attrs.fields(cls) if a.converter is None)
+    if not fields:
+        return None
+    namespace: dict[str, Any] = {}
+    terms = []
+    for i, (name, type_) in enumerate(fields):
+        if type_ in (int, str, bool, float):
+            namespace[f"T{i}"] = type_
+            terms.append(f"type(a.{name}) is T{i}")
+        else:
+            namespace[f"F{i}"] = _kind_test(type_)
+            terms.append(f"F{i}(a.{name})")
+    tests = {name: _kind_test(type_) for name, type_ in fields}
+
+    def problem(action: Any) -> str | None:
+        for name, type_ in fields:
+            value = getattr(action, name)
+            if not tests[name](value):
+                return f"{name}: expected {describe(type_)}, not {show(value)}"
+        return None
+
+    namespace["problem"] = problem
+    exec(f"def check(a):\n    return None if {' and '.join(terms)} else problem(a)\n", namespace)
+    check: Callable[[Any], str | None] = namespace["check"]
+    return check
+
+
+def action_checkers(types_: Sequence[type[Any]]) -> dict[type[Any], Callable[[Any], str | None] | None]:
+    """:func:`action_checker` of each action class of a game, by class."""
+    return {t: action_checker(t) for t in types_}
+
+
+def action_rule(cls: type[Any], default: str) -> str:
+    """The rule an action class answers to: the first rule ID in its docstring (``default`` if none)."""
+    import re
+
+    found = re.search(r"\b(?:BF|MC)-[A-Z0-9-]*[A-Z0-9]", cls.__doc__ or "")
+    return found.group(0) if found else default
+
+
+def show_action(action: Any) -> str:
+    """``repr(action)``, safe for any field value (a number too long to print is named by its size)."""
+    try:
+        text = repr(action)
+    except (ValueError, RecursionError):
+        text = f"{type(action).__name__}(...)"
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+class ActionGuard:
+    """What a game's ``apply`` does with a malformed action: ``checks`` holds, per action class with fields,
+    the :func:`action_checker` its ``apply`` calls first (a dict look-up and a few ``type(...) is``
+    tests: the hot path stays fast); :meth:`refusal` is the IllegalAction naming the class's rule and the
+    field; :meth:`unexpected` turns an error the rules met on an action that is not legal here into an
+    IllegalAction (and leaves any other error as it is: a bug is never hidden)."""
+
+    def __init__(self, types_: Sequence[type[Any]], default_rule: str) -> None:
+        self.checks = action_checkers(types_)
+        self.rules = {t: action_rule(t, default_rule) for t in types_}
+        self.default_rule = default_rule
+
+    def refusal(self, action: Any, why: str) -> BaseException:
+        from bgrules.core.errors import IllegalAction
+
+        rule = self.rules.get(type(action), self.default_rule)
+        return IllegalAction(rule, f"{show_action(action)}: {why}")
+
+    def unexpected(self, game: Any, state: Any, action: Any, exc: BaseException) -> BaseException:
+        try:
+            legal = action in game.legal_actions(state)
+        except Exception:  # the original error is the one to report
+            return exc
+        if legal:
+            return exc
+        kind = type(action)
+        if kind not in self.rules:
+            return self.refusal(action, f"not an action of this game ({', '.join(t.__name__ for t in self.rules)})")
+        return self.refusal(action, "not a legal action here")
+
+
 def action_to_data(action: Any) -> dict[str, Any]:
     data = converter.unstructure(action)
     assert isinstance(data, dict)

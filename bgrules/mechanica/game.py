@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from bgrules.core import coverage
+from bgrules.core.codec import ActionGuard
 from bgrules.core.errors import IllegalAction, InputError
 from bgrules.core.fastevolve import evolve
 from bgrules.core.protocol import GameInfo
@@ -110,6 +111,8 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
                 "variant", f"bots_per_grade {self.variant.rulings.bots_per_grade} is too small for {players} players"
             )
         self._anytime_waits = rulings.anytime == "every_step"
+        self._guard = ActionGuard(ACTION_TYPES, "MC-TURN-ORDER")
+        self._checks = self._guard.checks
         self._board_memo = {}
         self._truck_prices = self._price_table()
         self._buys = tuple(Buy(i) for i in range(len(self.prices)))
@@ -238,7 +241,20 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
     def apply(self, state: MechanicaState, action: Any) -> MechanicaState:
         """Apply ``action``, or raise IllegalAction naming the rule broken (the state is never changed): MC-END
         after the end, MC-CHANCE, MC-RUN, the bought tile (MC-SHOP-BUY, or MC-ANYTIME), the fallen tile
-        (MC-SHOP-RECYCLE, or MC-ANYTIME), gifts (MC-FAB-OVERACTIVE), the steps (MC-TURN-ORDER)."""
+        (MC-SHOP-RECYCLE, or MC-ANYTIME), gifts (MC-FAB-OVERACTIVE), the steps (MC-TURN-ORDER). An action
+        whose fields are not of their declared kinds (a text or ``true`` for a row) is refused with
+        IllegalAction naming the action's rule, as is one the rules cannot read here."""
+        check = self._checks.get(type(action))
+        if check is not None:
+            bad = check(action)
+            if bad is not None:
+                raise self._guard.refusal(action, bad)
+        try:
+            return self._apply(state, action)
+        except (TypeError, IndexError, KeyError, ValueError, AttributeError) as exc:
+            raise self._guard.unexpected(self, state, action, exc) from None
+
+    def _apply(self, state: MechanicaState, action: Any) -> MechanicaState:
         phase = state.phase
         if phase is Phase.OVER:
             raise IllegalAction("MC-END", "the game is over; no action is legal")

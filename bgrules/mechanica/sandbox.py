@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 
 from bgrules.core import coverage
+from bgrules.core.codec import ActionGuard
 from bgrules.core.errors import IllegalAction, InputError
 from bgrules.core.protocol import GameBase, GameInfo, Mover
 from bgrules.mechanica.components import Zone
@@ -213,6 +214,8 @@ class FactoryGame(GameBase):
         self._start = SandboxState(board, stock, supply_t, 1, Phase.RUN)
         self.days = days
         self._players = players
+        self._guard = ActionGuard(ACTION_TYPES, "MC-TURN-ORDER")
+        self._checks = self._guard.checks
         bound = self._max_length(len(supply_t))
         self._info = GameInfo(
             name=GAME_NAME,
@@ -338,6 +341,20 @@ class FactoryGame(GameBase):
     # --- apply --------------------------------------------------------------------------------------
 
     def apply(self, state: SandboxState, action: Any) -> SandboxState:
+        """One run decision or turn action; an action whose fields are not of their declared kinds (a text
+        or ``true`` for a row) is refused with IllegalAction naming the action's rule, as is one the rules
+        cannot read here; the state never changes."""
+        check = self._checks.get(type(action))
+        if check is not None:
+            bad = check(action)
+            if bad is not None:
+                raise self._guard.refusal(action, bad)
+        try:
+            return self._apply(state, action)
+        except (TypeError, IndexError, KeyError, ValueError, AttributeError) as exc:
+            raise self._guard.unexpected(self, state, action, exc) from None
+
+    def _apply(self, state: SandboxState, action: Any) -> SandboxState:
         if state.phase is Phase.OVER:
             raise IllegalAction("MC-DAY", "the sandbox is over; no action is legal")
         if state.phase is Phase.RUN:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 from bgrules.core.errors import IllegalAction
 from bgrules.core.proofs import Budget, Obligation, Outcome
@@ -97,12 +98,18 @@ DAY_SAMPLES: dict[str, tuple[str, int, str]] = {
 }
 
 
+def _witness(found: dict[str, Any]) -> dict[str, Any]:
+    """A result as a witness: its detail (with the milliseconds it took) is the report's, not the witness's,
+    so the witness is the same on every run."""
+    return {k: v for k, v in found.items() if k != "detail"}
+
+
 def _days_check(text: str, k: int) -> Callable[[Budget], Outcome]:
     def check(budget: Budget) -> Outcome:
         variant = default_variant()
         factory = parse_factory(text, variant)
         result = smt_days.collision_within(factory, variant, k, budget.solver_ms)
-        witness = result.to_json() if result.actions else None
+        witness = _witness(result.to_json()) if result.actions else None
         return Outcome(result.verdict, result.detail, witness, 1 if result.verdict == "holds" else 0)
 
     return check
@@ -168,7 +175,7 @@ def _days_planned(factories: int) -> str:
 def _loop_check(max_tiles: int, kinds: tuple[str, ...] | None) -> Callable[[Budget], Outcome]:
     def check(budget: Budget) -> Outcome:
         result = smt_loops.loop_search(default_variant(), max_tiles, kinds, budget.solver_ms)
-        witness = result.to_json() if result.factory is not None else None
+        witness = _witness(result.to_json()) if result.factory is not None else None
         return Outcome(result.verdict, result.detail, witness, 1 if result.verdict == "holds" else 0)
 
     return check
@@ -199,12 +206,14 @@ def _forbid_refuses(budget: Budget) -> Outcome:
                 return Outcome(
                     "holds",
                     f"check_install refuses {placed.kind} at ({r}, {c}) turned {placed.rotation}: {exc}",
-                    found.to_json(),
+                    _witness(found.to_json()),
                     checked=1,
                 )
-            return Outcome("unknown", f"refused for another reason: {exc}", found.to_json())
-        return Outcome("violated", f"check_install accepts the loop-closing tile at ({r}, {c})", found.to_json())
-    return Outcome("unknown", "no tile of the counterexample closes the loop alone", found.to_json())
+            return Outcome("unknown", f"refused for another reason: {exc}", _witness(found.to_json()))
+        return Outcome(
+            "violated", f"check_install accepts the loop-closing tile at ({r}, {c})", _witness(found.to_json())
+        )
+    return Outcome("unknown", "no tile of the counterexample closes the loop alone", _witness(found.to_json()))
 
 
 def obligations() -> list[Obligation]:

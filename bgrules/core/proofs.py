@@ -21,7 +21,8 @@ from __future__ import annotations
 import importlib.util
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
@@ -207,6 +208,21 @@ def _seed() -> None:
     z3.set_param("sat.random_seed", SEED)
 
 
+@contextmanager
+def fresh_context() -> Iterator[None]:
+    """Run in a new z3 main context, the caller's restored after. A solver's answer (which model it finds)
+    depends on the terms created before it in its context, so an obligation run after others, in another
+    order or in another worker process would find other witnesses; in a context of its own it finds the
+    same ones on every run."""
+    module: Any = z3.z3
+    saved = module._main_ctx
+    module._main_ctx = None
+    try:
+        yield
+    finally:
+        module._main_ctx = saved
+
+
 def run_obligation(
     ob: Obligation, expected: str, timeout_ms: int = DEFAULT_TIMEOUT_MS, thorough: bool = False
 ) -> Report:
@@ -218,7 +234,8 @@ def run_obligation(
     _seed()
     budget = Budget(timeout_ms, thorough)
     try:
-        outcome = ob.check(budget)
+        with fresh_context():
+            outcome = ob.check(budget)
     except z3.Z3Exception as exc:
         outcome = Outcome("unknown", f"solver failure: {_reason(exc)}")
     except Undecided as exc:

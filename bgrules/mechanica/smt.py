@@ -238,10 +238,17 @@ COIN_BITS = 16
 
 
 _CONSTS: dict[tuple[int, int], Any] = {}
+_CONSTS_CONTEXT: list[Any] = [None]
+"""The z3 context the cached numerals belong to (a proof obligation runs in a context of its own)."""
 
 
 def _const(value: int, bits: int) -> Any:
-    """A bit-vector numeral (cached: building z3 terms from Python dominates the encoding's cost)."""
+    """A bit-vector numeral (cached: building z3 terms from Python dominates the encoding's cost; the
+    cache is emptied when the main z3 context changes, so terms of two contexts never mix)."""
+    ctx = z3.main_ctx()
+    if _CONSTS_CONTEXT[0] is not ctx:
+        _CONSTS.clear()
+        _CONSTS_CONTEXT[0] = ctx
     found = _CONSTS.get((value, bits))
     if found is None:
         found = _CONSTS[(value, bits)] = z3.BitVecVal(value, bits)

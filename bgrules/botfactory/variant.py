@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import attrs
 
-from bgrules.core.codec import read_package_toml, read_toml, structure
+from bgrules.core.codec import read_package_toml, read_toml, show, structure
 from bgrules.core.errors import InputError
 
 PROVENANCES = ("seed", "official", "assumed")
@@ -144,9 +144,14 @@ def _check(c: Components, where: str) -> None:
         raise InputError(f"{where} counts.{negative[0]}", "counts are not negative")
     if counts.start_tokens + counts.last_player_extra_token > min(counts.token_cap, counts.tokens_per_colour):
         raise InputError(f"{where} counts", "the set-up tokens must fit under the cap and in the colour's supply")
+    for key in ("bots_per_colour", "bots_to_end", "token_cap", "part_limit", "project_limit", "tokens_per_colour"):
+        if getattr(counts, key) < 1:
+            raise InputError(f"{where} counts.{key}", f"at least 1, not {getattr(counts, key)}")
     if c.boards.assembly_last_extra_cost < 0:
         raise InputError(f"{where} boards.assembly_last_extra_cost", "a cost is not negative")
     w = c.wheel
+    if w.sandra_start not in range(8):
+        raise InputError(f"{where} wheel.sandra_start", f"Wheel positions are 0-7, not {w.sandra_start}")
     if len(w.setup) != 8 or any(col not in c.colours for col in w.setup):
         raise InputError(f"{where} wheel.setup", "eight colours, one per Wheel space")
     for name in ("top", "output", "marked"):
@@ -159,12 +164,23 @@ def _check(c: Components, where: str) -> None:
     if any(s not in c.slots for s in c.boards.icon_slots):
         raise InputError(f"{where} boards.icon_slots", "icon slots are head, torso or legs")
     if c.boards.project_columns != 2 or c.boards.project_rows < 1 or c.boards.spares < 0:
-        raise InputError(f"{where} boards", "the Project board has 2 columns and at least 1 row")
+        raise InputError(
+            f"{where} boards", "the Project board has 2 columns and at least 1 row; spares are not negative"
+        )
+    spaces = len(c.spaces())
+    if c.boards.sandra_start not in range(spaces):
+        raise InputError(
+            f"{where} boards.sandra_start", f"an action space 0 to {spaces - 1}, not {c.boards.sandra_start}"
+        )
     f = c.finance
     if len(f.lines) != len(f.line_rewards) or any(r not in ("part", "project") for r in f.line_rewards):
         raise InputError(f"{where} finance", "each value line has a reward, 'part' or 'project'")
     if not 0 <= f.start_value <= f.track_max or not f.reservation_costs or min(f.reservation_costs) < 1:
         raise InputError(f"{where} finance", "start value on the track; reservation costs at least 1")
+    if any(not 1 <= line <= f.track_max for line in f.lines):
+        raise InputError(f"{where} finance.lines", f"value lines are on the track, 1 to {f.track_max}")
+    if f.contracts_face_up < 1:
+        raise InputError(f"{where} finance.contracts_face_up", f"at least 1, not {f.contracts_face_up}")
     ids = [k.id for k in c.contracts]
     if len(set(ids)) != len(ids) or len(ids) < f.contracts_face_up:
         raise InputError(f"{where} contracts", "distinct contract ids, at least as many as are face up")
@@ -173,6 +189,8 @@ def _check(c: Components, where: str) -> None:
             raise InputError(f"{where} contract {k.id}", "needs name colours with counts of at least 1")
         if k.provenance not in PROVENANCES:
             raise InputError(f"{where} contract {k.id}", f"provenance {k.provenance!r}")
+        if k.points < 0:
+            raise InputError(f"{where} contract {k.id}", f"points are not negative, not {k.points}")
 
 
 def _flatten(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -209,11 +227,47 @@ class BotFactoryVariant:
     source: str = "default"
 
 
+TABLES = ("rulings", "counts", "wheel", "boards", "finance", "contracts")
+"""The tables (and top-level keys) a Bot Factory variant may hold."""
+
+
+def _other_game(data: Mapping[str, Any], source: str) -> None:
+    """A table or ruling of Mechanica in a Bot Factory variant is named as such."""
+    from bgrules.mechanica.variant import TABLES as MC_TABLES
+    from bgrules.mechanica.variant import Rulings as MechanicaRulings
+
+    theirs = sorted(str(k) for k in data if k not in TABLES and k in MC_TABLES)
+    if theirs:
+        raise InputError(
+            f"{source} [{theirs[0]}]",
+            f"[{theirs[0]}] is a Mechanica table, not a Bot Factory one; Bot Factory's: {', '.join(TABLES)}",
+        )
+    rulings = data.get("rulings")
+    if isinstance(rulings, Mapping):
+        ours = {a.name for a in attrs.fields(Rulings)}
+        other = sorted(
+            str(k) for k in rulings if k not in ours and k in {a.name for a in attrs.fields(MechanicaRulings)}
+        )
+        if other:
+            raise InputError(
+                f"{source} [rulings] {other[0]}",
+                f"{other[0]} is a Mechanica ruling, not a Bot Factory one; Bot Factory's: {', '.join(sorted(ours))}",
+            )
+
+
 def variant_from_data(data: Mapping[str, Any], source: str = "variant") -> BotFactoryVariant:
-    tables = ("rulings", "counts", "wheel", "boards", "finance", "contracts")
-    unknown = sorted(set(data) - set(tables))
+    """A variant from plain data (a TOML file's tables); every problem is an InputError naming the table,
+    the key and the valid choices. Checked for meaning: no negative counts, costs or points, every
+    position and space index in range."""
+    if not isinstance(data, Mapping):
+        raise InputError(source, "a variant is a table of tables ([rulings], [counts], ...)")
+    _other_game(data, source)
+    tables = TABLES
+    unknown = sorted(str(k) for k in set(data) - set(tables))
     if unknown:
         raise InputError(source, f"unknown table(s) {', '.join(unknown)}; expected {', '.join(tables)}")
+    if not isinstance(data.get("rulings", {}), Mapping):
+        raise InputError(f"{source} [rulings]", "expected a table of ruling switches")
     rulings = structure(data.get("rulings", {}), Rulings, f"{source} [rulings]")
     if rulings.bots_per_colour_to_end < 0:
         raise InputError(f"{source} [rulings]", "bots_per_colour_to_end is 0 (as many as players) or more")
@@ -229,6 +283,10 @@ def variant_from_data(data: Mapping[str, Any], source: str = "variant") -> BotFa
             merged["contracts"] = data["contracts"]
         components = structure(_flatten(merged), Components, source)
         _check(components, source)
+    box = components.counts.bots_per_colour
+    if rulings.bots_per_colour_to_end > box:
+        why = f"at most the {box} bots of a colour in the box, not {show(rulings.bots_per_colour_to_end)}"
+        raise InputError(f"{source} [rulings] bots_per_colour_to_end", why)
     return BotFactoryVariant(rulings=rulings, components=components, source=source)
 
 
@@ -239,4 +297,6 @@ def load_variant(spec: BotFactoryVariant | str | Path | Mapping[str, Any] | None
         return spec
     if isinstance(spec, Mapping):
         return variant_from_data(spec)
+    if not isinstance(spec, str | Path):
+        raise InputError("variant", f"a variant is a TOML file's path or a table of tables, not {show(spec)}")
     return variant_from_data(read_toml(spec), str(spec))

@@ -37,7 +37,7 @@ from typing import Any
 import attrs
 
 from bgrules.core import coverage
-from bgrules.core.codec import action_from_data, action_to_data, read_toml, structure, unstructure
+from bgrules.core.codec import action_from_data, action_to_data, checked, parse_json, read_toml, structure, unstructure
 from bgrules.core.errors import BgrulesError, IllegalAction, InputError
 from bgrules.core.protocol import CHANCE, Game
 from bgrules.core.registry import load_game
@@ -157,6 +157,8 @@ def _data(value: Any, where: str) -> Any:
             return json.loads(value)
         except json.JSONDecodeError as exc:
             raise InputError(where, f"malformed JSON: {exc.msg} (line {exc.lineno} column {exc.colno})") from None
+        except (RecursionError, ValueError):
+            return parse_json(value, f"{where} ")  # deep nesting, a number too long: parse_json says which
     if not isinstance(value, dict):
         raise InputError(where, "expected a table or JSON text")
     return value
@@ -211,11 +213,10 @@ def _patch(base: Any, patch: Any, where: str) -> Any:
     if isinstance(patch, dict) and isinstance(base, list):
         items = list(base)
         for key, value in patch.items():
-            try:
-                i = int(key)
-                items[i] = _patch(items[i], value, f"{where}[{key}]")
-            except (ValueError, IndexError):
-                raise InputError(f"{where}.{key}", f"not an index of a list of {len(base)}") from None
+            i = int(key) if isinstance(key, str) and key.isdigit() and len(key) < 10 else -1
+            if not 0 <= i < len(base):
+                raise InputError(f"{where}.{key}", f"not an index of a list of {len(base)} (0 to {len(base) - 1})")
+            items[i] = _patch(items[i], value, f"{where}[{key}]")
         return items
     return patch
 
@@ -226,7 +227,7 @@ def start_state(game: Game, patch: Any, where: str = "start") -> Any:
     if patch is None:
         return state
     data = _patch(_plain(state), patch, where)
-    return structure(data, game.state_type(), where)
+    return checked(game, structure(data, game.state_type(), where), where)
 
 
 def _actions(value: Any, game: Game, where: str) -> tuple[Any, ...]:

@@ -34,8 +34,21 @@ GAMES: dict[str, tuple[Callable[..., Game], tuple[int, int], int]] = {
 }
 
 
+OPTIONS: dict[str, tuple[str, ...]] = {
+    "botfactory": ("max_rounds",),
+    "mechanica": (),
+    "mechanica-factory": ("factory", "supply", "days"),
+}
+"""The options each game takes besides ``players`` and ``variant`` (keyword arguments of ``load_game``)."""
+
+
 def game_names() -> tuple[str, ...]:
     return tuple(sorted(GAMES))
+
+
+def game_options(name: str) -> tuple[str, ...]:
+    """The options ``load_game(name, ...)`` takes besides ``players`` and ``variant``."""
+    return OPTIONS.get(name, ())
 
 
 def load_game(name: str, players: int | None = None, variant: Any = None, **options: Any) -> Game:
@@ -47,7 +60,15 @@ def load_game(name: str, players: int | None = None, variant: Any = None, **opti
     if not isinstance(n, int) or isinstance(n, bool) or not lo <= n <= hi:
         allowed = f"{lo}" if lo == hi else f"{lo} to {hi}"
         raise InputError("players", f"{name} is for {allowed} player(s), not {players!r}")
+    valid = game_options(name)
+    unknown = sorted(k for k in options if k not in valid)
+    if unknown:
+        takes = f"it takes {', '.join(valid)}" if valid else "it takes none"
+        raise InputError(
+            f"options {', '.join(unknown)}",
+            f"{name} takes no option {', '.join(map(repr, unknown))}; {takes} (besides players and variant)",
+        )
     try:
         return factory(n, variant, **options)
-    except TypeError as exc:
-        raise InputError("options", f"{name}: {exc}") from None
+    except TypeError:
+        raise InputError("options", f"{name}: an option of the wrong kind; its options: {', '.join(valid)}") from None

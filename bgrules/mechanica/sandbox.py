@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 
 from bgrules.core import coverage
-from bgrules.core.codec import ActionGuard
+from bgrules.core.codec import ActionGuard, show
 from bgrules.core.errors import IllegalAction, InputError
 from bgrules.core.protocol import GameBase, GameInfo, Mover
 from bgrules.mechanica.components import Zone
@@ -187,23 +187,31 @@ class FactoryGame(GameBase):
         supply: Sequence[str] | None = None,
         days: int = 6,
     ) -> None:
-        if players != 1:
-            raise InputError("players", f"{GAME_NAME} is played by exactly 1 player, not {players}")
-        if not isinstance(days, int) or days < 1 or days > 1000:
-            raise InputError("days", f"days must be a whole number from 1 to 1000, not {days!r}")
+        if type(players) is not int or players != 1:
+            raise InputError("players", f"{GAME_NAME} is played by exactly 1 player, not {show(players)}")
+        if type(days) is not int or days < 1 or days > 1000:
+            raise InputError("days", f"days must be a whole number from 1 to 1000, not {show(days)}")
         self.variant = load_variant(variant)
         cat = self.variant.catalogue
         if factory is None:
             board = starting_factory()
         elif isinstance(factory, str):
             board = parse_factory(factory, self.variant)
+        elif not isinstance(factory, Factory):
+            raise InputError(
+                "factory", "a factory is its notation (text, docs/mechanica-notation.md) or a factory board"
+            )
         else:
             problems = factory_problems(factory, self.variant)
             if problems:
                 raise InputError("factory", problems[0])
             board = factory
+        if supply is not None and (isinstance(supply, str | bytes) or not isinstance(supply, Sequence)):
+            raise InputError("supply", "the supply is a list of tile kinds, e.g. ['upgrader', 'fork']")
         supply_t = tuple(DEFAULT_SUPPLY if supply is None else supply)
         for key in supply_t:
+            if not isinstance(key, str):
+                raise InputError("supply", f"{show(key)} is not a tile kind")
             kind = cat.tiles.get(key)
             if kind is None or kind.printed:
                 raise InputError("supply", f"{key!r} is not an installable tile kind")

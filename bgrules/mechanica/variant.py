@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import attrs
 
-from bgrules.core.codec import read_package_toml, read_toml, structure
+from bgrules.core.codec import read_package_toml, read_toml, show, structure
 from bgrules.core.errors import InputError
 from bgrules.mechanica.components import (
     PROVENANCES,
@@ -125,6 +125,13 @@ def _game_data(data: Mapping[str, Any], source: str) -> GameData:
         raise InputError(f"{source} shop.prices", "the Shop needs at least one price, none negative")
     if game.dealt > len(game.prices) or game.extras < 0 or sum(game.money) < 0:
         raise InputError(f"{source} setup", "dealt fits the Shop's slots; extras and money are not negative")
+    if game.dealt < 0 or any(m < 0 for m in game.money):
+        raise InputError(f"{source} setup", "dealt and each coin of the starting money are not negative")
+    if len(set(game.improvements)) != len(game.improvements):
+        raise InputError(f"{source} setup.improvements", "each improvement kind is named once")
+    for b in game.blueprints:
+        if b.value < 0:
+            raise InputError(f"{source} blueprints id {b.id}", f"a Blueprint's value is not negative, not {b.value}")
     return game
 
 
@@ -169,11 +176,68 @@ def _merge(base: dict[str, Any], override: Mapping[str, Any], where: str) -> Non
             base[name] = dict(table)
 
 
+TABLES = ("rulings", "bots", "tiles", "setup", "shop", "blueprints")
+"""The tables a Mechanica variant may hold."""
+
+
+def _other_game(data: Mapping[str, Any], source: str) -> None:
+    """A table or ruling of Bot Factory in a Mechanica variant is named as such."""
+    from bgrules.botfactory.variant import TABLES as BF_TABLES
+    from bgrules.botfactory.variant import Rulings as BotFactoryRulings
+
+    theirs = sorted(str(k) for k in data if k not in TABLES and k in BF_TABLES)
+    if theirs:
+        raise InputError(
+            f"{source} [{theirs[0]}]",
+            f"[{theirs[0]}] is a Bot Factory table, not a Mechanica one; Mechanica's: {', '.join(TABLES)}",
+        )
+    rulings = data.get("rulings")
+    if isinstance(rulings, Mapping):
+        ours = {a.name for a in attrs.fields(Rulings)}
+        bf = {a.name for a in attrs.fields(BotFactoryRulings)}
+        other = sorted(str(k) for k in rulings if k not in ours and k in bf)
+        if other:
+            raise InputError(
+                f"{source} [rulings] {other[0]}",
+                f"{other[0]} is a Bot Factory ruling, not a Mechanica one; Mechanica's: {', '.join(sorted(ours))}",
+            )
+
+
+def _check_catalogue(catalogue: Catalogue, source: str) -> None:
+    """A variant's component data checked for meaning: no negative copies, values, capacities or sales;
+    a bot's grade is its place (basic 0, plus 1, deluxe 2); an upgrade names a truck it upgrades."""
+    for g, name in enumerate(("basic", "plus", "deluxe")):
+        bot = catalogue.bots[name]
+        if bot.sale < 0:
+            raise InputError(f"{source} bots.{name}.sale", f"a sale price is not negative, not {bot.sale}")
+        if bot.grade != g:
+            raise InputError(f"{source} bots.{name}.grade", f"the {name} bot is grade {g}, not {bot.grade}")
+    for key, tile in catalogue.tiles.items():
+        for field in ("copies", "value", "capacity"):
+            if getattr(tile, field) < 0:
+                raise InputError(f"{source} tiles.{key}.{field}", f"not negative, not {getattr(tile, field)}")
+        if tile.upgrade_price is not None and tile.upgrade_price < 1:
+            raise InputError(f"{source} tiles.{key}.upgrade_price", "an upgrade's price is at least 1")
+        if tile.upgrade_from is not None:
+            base = catalogue.tiles.get(tile.upgrade_from)
+            if base is None or base.zone is not Zone.DOCK or tile.zone is not Zone.DOCK:
+                trucks = ", ".join(k for k, t in catalogue.tiles.items() if t.zone is Zone.DOCK)
+                raise InputError(f"{source} tiles.{key}.upgrade_from", f"a truck upgrades a truck ({trucks})")
+
+
 def variant_from_data(data: Mapping[str, Any], source: str = "variant") -> MechanicaVariant:
-    tables = ("rulings", "bots", "tiles", "setup", "shop", "blueprints")
-    unknown = sorted(set(data) - set(tables))
+    """A variant from plain data (a TOML file's tables); every problem is an InputError naming the table,
+    the key and the valid choices. Checked for meaning: no negative prices, copies, sales, values or
+    counts; a bought tile costs at least 1."""
+    if not isinstance(data, Mapping):
+        raise InputError(source, "a variant is a table of tables ([rulings], [tiles], ...)")
+    _other_game(data, source)
+    tables = TABLES
+    unknown = sorted(str(k) for k in set(data) - set(tables))
     if unknown:
         raise InputError(source, f"unknown table(s) {', '.join(unknown)}; expected {', '.join(tables)}")
+    if not isinstance(data.get("rulings", {}), Mapping):
+        raise InputError(f"{source} [rulings]", "expected a table of ruling switches")
     rulings = structure(data.get("rulings", {}), Rulings, f"{source} [rulings]")
     if rulings.bots_per_grade < 1:
         raise InputError(f"{source} [rulings]", "bots_per_grade must be at least 1")
@@ -182,6 +246,7 @@ def variant_from_data(data: Mapping[str, Any], source: str = "variant") -> Mecha
         _merge(components["bots"], data.get("bots", {}), f"{source} bots")
         _merge(components["tiles"], data.get("tiles", {}), f"{source} tiles")
         catalogue = catalogue_from_data(components, source)
+        _check_catalogue(catalogue, source)
     else:
         catalogue = default_catalogue()
     if {"setup", "shop", "blueprints"} & set(data):
@@ -214,4 +279,6 @@ def load_variant(spec: MechanicaVariant | str | Path | Mapping[str, Any] | None)
         return spec
     if isinstance(spec, Mapping):
         return variant_from_data(spec)
+    if not isinstance(spec, str | Path):
+        raise InputError("variant", f"a variant is a TOML file's path or a table of tables, not {show(spec)}")
     return variant_from_data(read_toml(spec), str(spec))

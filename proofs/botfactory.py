@@ -69,12 +69,18 @@ def _tokens(step: str, symbolic: bool = False, fault: smt.Fault | None = None) -
     return check
 
 
-def _setup(symbolic: bool) -> Callable[[Budget], Outcome]:
+def _setup(symbolic: bool, checked: bool = False) -> Callable[[Budget], Outcome]:
+    """``symbolic``: the set-up figures a variant file may change, the others as printed; ``checked``: only
+    those the variant loader accepts (start + extra <= min(token_cap, tokens_per_colour), variant.py)."""
+
     def check(budget: Budget) -> Outcome:
         fig = smt.Figures.of(_default())
-        if symbolic:  # the set-up figures a variant file may change, the others as printed
+        if symbolic:
             start, extra = z3.Ints("fig_start fig_extra")
-            fig = attrs.evolve(fig, start=start, extra=extra, assumptions=(start >= 0, extra >= 0))
+            assumptions = [start >= 0, extra >= 0]
+            if checked:
+                assumptions += [start + extra <= fig.cap, start + extra <= fig.per_colour]
+            fig = attrs.evolve(fig, start=start, extra=extra, assumptions=tuple(assumptions))
         result = smt.prove_token_setup(fig, budget.solver_ms)
         detail = result.detail
         if result.witness is not None:
@@ -228,11 +234,20 @@ def obligations() -> list[Obligation]:
         ),
         Obligation(
             "BF-PROOF-TOKENS-SETUP-ANY-FIGURES",
-            "for any start_tokens and last_player_extra_token a variant file sets, the set-up tokens satisfy the "
-            "token invariant (they do not: variant files are not checked for start + extra <= token_cap)",
+            "for any start_tokens and last_player_extra_token, unchecked, the set-up tokens satisfy the token "
+            "invariant (they do not: past the cap they break it, which is why the variant loader refuses "
+            "start + extra > min(token_cap, tokens_per_colour))",
+            ("BF-LIMIT-TOKENS", "BF-SETUP-TOKENS"),
+            "base case: any set-up figures",
+            _setup(True),
+        ),
+        Obligation(
+            "BF-PROOF-TOKENS-SETUP-CHECKED-FIGURES",
+            "for any start_tokens and last_player_extra_token the variant loader accepts (start + extra <= "
+            "min(token_cap, tokens_per_colour)), every seat's set-up tokens satisfy the token invariant",
             ("BF-LIMIT-TOKENS", "BF-SETUP-TOKENS"),
             "base case: every variant's set-up figures",
-            _setup(True),
+            _setup(True, checked=True),
         ),
         Obligation(
             "BF-PROOF-TOKENS-BROKEN-UNCAPPED",

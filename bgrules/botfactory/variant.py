@@ -266,8 +266,11 @@ def variant_from_data(data: Mapping[str, Any], source: str = "variant") -> BotFa
     unknown = sorted(str(k) for k in set(data) - set(tables))
     if unknown:
         raise InputError(source, f"unknown table(s) {', '.join(unknown)}; expected {', '.join(tables)}")
-    if not isinstance(data.get("rulings", {}), Mapping):
-        raise InputError(f"{source} [rulings]", "expected a table of ruling switches")
+    for table in ("rulings", "counts", "wheel", "boards", "finance"):
+        if not isinstance(data.get(table, {}), Mapping):
+            raise InputError(f"{source} [{table}]", "expected a table")
+    if not isinstance(data.get("contracts", []), list):
+        raise InputError(f"{source} [[contracts]]", "expected a list of tables ([[contracts]])")
     rulings = structure(data.get("rulings", {}), Rulings, f"{source} [rulings]")
     if rulings.bots_per_colour_to_end < 0:
         raise InputError(f"{source} [rulings]", "bots_per_colour_to_end is 0 (as many as players) or more")

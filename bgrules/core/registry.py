@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bgrules.core.codec import show
 from bgrules.core.errors import InputError
 from bgrules.core.protocol import Game
 
@@ -53,13 +54,13 @@ def game_options(name: str) -> tuple[str, ...]:
 
 def load_game(name: str, players: int | None = None, variant: Any = None, **options: Any) -> Game:
     """Load a game by name. ``variant`` is None (the seeds' reading), a variant object or a TOML path."""
-    if name not in GAMES:
-        raise InputError("game", f"unknown game {name!r}; known: {', '.join(game_names())}")
+    if not isinstance(name, str) or name not in GAMES:
+        raise InputError("game", f"unknown game {show(name)}; known: {', '.join(game_names())}")
     factory, (lo, hi), default = GAMES[name]
     n = default if players is None else players
     if not isinstance(n, int) or isinstance(n, bool) or not lo <= n <= hi:
         allowed = f"{lo}" if lo == hi else f"{lo} to {hi}"
-        raise InputError("players", f"{name} is for {allowed} player(s), not {players!r}")
+        raise InputError("players", f"{name} is for {allowed} player(s), not {show(players)}")
     valid = game_options(name)
     unknown = sorted(k for k in options if k not in valid)
     if unknown:

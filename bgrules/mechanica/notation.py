@@ -46,8 +46,40 @@ def _err(source: str, line: int, col: int) -> str:
     return f"{source}:{line}:{col}"
 
 
+_CELL_REF = re.compile(r"\((\d+), ?(\d+)\)")
+_ROW_REF = re.compile(r"(?:Start Zone row|Loading Dock row|truck) (\d+)")
+
+
+def _located(problem: str, cells: dict[tuple[int, int], tuple[int, int]], source: str) -> str:
+    """The ``source:line:col`` of the first cell a board problem names (its row's first token when the
+    problem names a Start Zone row or a truck)."""
+    m = _CELL_REF.search(problem)
+    if m and (int(m.group(1)), int(m.group(2))) in cells:
+        line, col = cells[(int(m.group(1)), int(m.group(2)))]
+        return _err(source, line, col)
+    m = _ROW_REF.search(problem)
+    if m:
+        row = int(m.group(1))
+        key = (row, -1) if "Start Zone" in problem else (row, COLS)
+        if key in cells:
+            return _err(source, *cells[key])
+    line, col = cells.get((0, -1), (1, 1))
+    return _err(source, line, col)
+
+
 def parse_factory(text: str, variant: MechanicaVariant | None = None, source: str = "factory") -> Factory:
-    """Parse the notation into a :class:`Factory`, checking the board and placement rules."""
+    """Parse the notation into a :class:`Factory`, checking the board and placement rules. Every problem
+    is an InputError whose ``where`` is ``source:line:column`` (of the token at fault, or of the first
+    cell a board rule names)."""
+    if isinstance(text, bytes | bytearray):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            head = bytes(text)[: exc.start]
+            line, col = head.count(b"\n") + 1, exc.start - (head.rfind(b"\n") + 1) + 1
+            raise InputError(_err(source, line, col), f"not UTF-8 text (byte {exc.start})") from None
+    if not isinstance(text, str):
+        raise InputError(_err(source, 1, 1), "a factory is written as text, one line per belt row")
     variant = variant or default_variant()
     cat = variant.catalogue
     rows: list[tuple[int, str]] = []
@@ -62,7 +94,9 @@ def parse_factory(text: str, variant: MechanicaVariant | None = None, source: st
     floor: list[Placed | None] = []
     start: list[StartSlot] = []
     dock: list[Truck] = []
-    for n, line in rows:
+    cells: dict[tuple[int, int], tuple[int, int]] = {}
+    """(row, col) -> (line, column) of its token; col -1 is the Start Zone, COLS the truck."""
+    for r, (n, line) in enumerate(rows):
         parts = line.split("|")
         if len(parts) != 3:
             raise InputError(_err(source, n, 1), "a row is 'start | four cells | truck' (two '|' separators)")
@@ -80,6 +114,10 @@ def parse_factory(text: str, variant: MechanicaVariant | None = None, source: st
         if len(dock_tokens) != 1:
             raise InputError(_err(source, n, len(parts[0]) + len(parts[1]) + 3), "the dock part holds one truck")
         col0, tok = start_tokens[0]
+        cells[(r, -1)] = (n, col0)
+        cells[(r, COLS)] = (n, dock_tokens[0][0])
+        for c, (colno, _tok) in enumerate(cell_tokens):
+            cells[(r, c)] = (n, colno)
         m = _CELL.match(tok)
         kind = cat.by_code(m.group("code")) if m else None
         if m is None or kind is None or kind.zone is not Zone.START or m.group("rot"):
@@ -128,7 +166,7 @@ def parse_factory(text: str, variant: MechanicaVariant | None = None, source: st
     factory = Factory(tuple(floor), tuple(start), tuple(dock))
     problems = factory_problems(factory, variant)
     if problems:
-        raise InputError(source, problems[0])
+        raise InputError(_located(problems[0], cells, source), problems[0])
     return factory
 
 

@@ -236,8 +236,11 @@ def variant_from_data(data: Mapping[str, Any], source: str = "variant") -> Mecha
     unknown = sorted(str(k) for k in set(data) - set(tables))
     if unknown:
         raise InputError(source, f"unknown table(s) {', '.join(unknown)}; expected {', '.join(tables)}")
-    if not isinstance(data.get("rulings", {}), Mapping):
-        raise InputError(f"{source} [rulings]", "expected a table of ruling switches")
+    for table in ("rulings", "bots", "tiles", "setup", "shop"):
+        if not isinstance(data.get(table, {}), Mapping):
+            raise InputError(f"{source} [{table}]", "expected a table")
+    if not isinstance(data.get("blueprints", []), list):
+        raise InputError(f"{source} [[blueprints]]", "expected a list of tables ([[blueprints]])")
     rulings = structure(data.get("rulings", {}), Rulings, f"{source} [rulings]")
     if rulings.bots_per_grade < 1:
         raise InputError(f"{source} [rulings]", "bots_per_grade must be at least 1")

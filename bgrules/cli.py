@@ -25,6 +25,12 @@ from bgrules.core.errors import BgrulesError, IllegalAction, InputError
 console = Console()
 err_console = Console(stderr=True)
 
+_DIR_HELP = {
+    "specs": "the specs directory [default: ./specs, else the specs bgrules ships]",
+    "proofs": "the proofs directory [default: ./proofs, else the proofs bgrules ships]",
+    "clarifications": "the clarifications [default: ./specs/clarifications, else the ones bgrules ships]",
+}
+
 
 def _fail(message: str, code: int = 2) -> None:
     """One line on stderr, the message printed as it is (brackets in names such as bgrules[plot] or a file
@@ -80,21 +86,36 @@ def main() -> None:
 # --- verify / prove --------------------------------------------------------------------------------
 
 
-def _report_table(title: str, rows: list[dict[str, Any]]) -> Table:
-    table = Table(title=title, show_lines=False)
-    for col in ("id", "checker", "verdict", "expected", "guarantee", "seconds"):
-        table.add_column(col, overflow="fold")
-    for row in rows:
-        style = "green" if row["ok"] else "bold red"
-        table.add_row(
-            row["id"],
-            row["checker"],
-            f"[{style}]{row['verdict']}[/]",
-            row["expected"],
-            row["guarantee"],
-            f"{row['seconds']:.2f}",
-        )
-    return table
+def _head(row: dict[str, Any]) -> str:
+    """One result line: ``ok``, ``FAIL``, or ``ok`` for a counterexample that was expected, then the id,
+    the checker, the verdict against the expected one, the seconds and the guarantee (never wrapped)."""
+    if not row["ok"]:
+        status = "FAIL"
+    elif row["verdict"] == "violated":
+        status = "ok  " if row["kind"] == "coverage" else "ok* "
+    else:
+        status = "ok  "
+    verdict = row["verdict"]
+    if row["ok"] and verdict == "violated":
+        verdict = "violated, the expected counterexample"
+    elif not row["ok"]:
+        verdict = f"{verdict}, expected {row['expected']}"
+    return f"{status} {row['id']} [{row['checker']}] {verdict} ({row['seconds']:.2f} s): {row['guarantee']}"
+
+
+def _body(row: dict[str, Any]) -> list[str]:
+    """What follows a counterexample's (or a failure's) line: its detail, then its trace as numbered
+    steps with the rules each applied (bgrules.core.trace), or a proof's witness."""
+    from bgrules.core.trace import lines
+
+    if row["ok"] and row["verdict"] != "violated":
+        return []
+    out = [f"     {row['detail']}"] if row.get("detail") else []
+    if row.get("trace"):
+        out += ["   " + line for line in lines(row["trace"])]
+    elif row["verdict"] == "violated" and row.get("witness") is not None:
+        out.append(f"     witness: {json.dumps(row['witness'], default=str)}")
+    return out
 
 
 def _junit(rows: list[dict[str, Any]], path: Path) -> None:
@@ -109,91 +130,209 @@ def _junit(rows: list[dict[str, Any]], path: Path) -> None:
             name=f"{row['id']}[{row['checker']}]",
             time=str(row["seconds"]),
         )
+        text = "\n".join([_head(row), *_body(row)])
         if not row["ok"]:
             failure = ET.SubElement(case, "failure", message=f"verdict {row['verdict']}, expected {row['expected']}")
-            failure.text = row.get("detail") or ""
+            failure.text = text
         out = ET.SubElement(case, "system-out")
-        out.text = f"guarantee: {row['guarantee']}\n{row.get('detail') or ''}"
+        out.text = f"guarantee: {row['guarantee']}\n{text}"
     ET.ElementTree(suite).write(path, encoding="unicode", xml_declaration=True)
 
 
-def _run_specs(
-    specs_dir: Path,
-    games: int | None,
-    examples: int | None,
-    max_steps: int | None,
-    checkers: tuple[str, ...] | None,
-    only: str | None,
-) -> list[dict[str, Any]]:
-    from bgrules.core.specs import Budget, load_specs, run_spec
-
-    forced = games is not None or examples is not None or max_steps is not None
-    budget = Budget(games=games or 100, examples=examples or 40, max_steps=max_steps or 200, forced=forced)
-    rows: list[dict[str, Any]] = []
-    for spec in load_specs(specs_dir):
-        if only and only not in spec.id:
-            continue
-        rows.extend(r.to_json() for r in run_spec(spec, budget, checkers))
-    return rows
+def _positive(value: int | None, option: str) -> None:
+    """No vacuous pass: a count, budget or timeout below 1 is bad input (exit 2), never a silent default."""
+    if value is not None and value < 1:
+        raise InputError(option, f"a whole number of at least 1, not {value}")
 
 
-def _run_proofs(proofs_dir: Path, timeout_ms: int, only: str | None) -> list[dict[str, Any]]:
-    from bgrules.core.proofs import run_all
+class _Live:
+    """Progress while tasks run and each result as it arrives. On a terminal: a rich progress line
+    (done/total, the checks running, elapsed, estimate) under the result lines; on a pipe: plain lines,
+    one result a line. ``quiet``: only failures (and, at the end, the summary). With ``--json`` the
+    lines go to stderr, so stdout holds the JSON alone."""
 
-    return [r.to_json() for r in run_all(proofs_dir, timeout_ms, only)]
+    def __init__(self, title: str, total: int, *, quiet: bool, to_stderr: bool) -> None:
+        self.title = title
+        self.quiet = quiet
+        self.out = err_console if to_stderr else console
+        self.running: dict[int, str] = {}
+        self.progress: Progress | None = None
+        self.bar: Any = None
+        if self.out.is_terminal:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                SpinnerColumn,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self.progress = Progress(
+                SpinnerColumn(),
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                console=self.out,
+                transient=True,
+            )
+            self.bar = self.progress.add_task(title, total=total)
+
+    def __enter__(self) -> _Live:
+        if self.progress is not None:
+            self.progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+
+    def start(self, index: int, task: Any) -> None:
+        self.running[index] = task.label
+        self._describe()
+
+    def _describe(self) -> None:
+        if self.progress is not None:
+            labels = list(self.running.values())
+            shown = ", ".join(labels[:2]) + (f" +{len(labels) - 2}" if len(labels) > 2 else "")
+            self.progress.update(self.bar, description=f"{self.title}: {shown}")
+
+    def done(self, done: Any) -> None:
+        self.running.pop(done.index, None)
+        for row in done.value:
+            self.row(row)
+        if self.progress is not None:
+            self.progress.advance(self.bar)
+        self._describe()
+
+    def row(self, row: dict[str, Any]) -> None:
+        if self.quiet and row["ok"]:
+            return
+        text = "\n".join([_head(row), *_body(row)])
+        if self.out.is_terminal:
+            from rich.text import Text
+
+            style = "bold red" if not row["ok"] else ("yellow" if row["verdict"] == "violated" else "green")
+            target = self.progress.console if self.progress is not None else self.out
+            target.print(Text(text, style=style), soft_wrap=True, highlight=False)
+        else:
+            click.echo(text, err=self.out is err_console)
 
 
-def _run_clarifications(
-    paths: list[Path], only: str | None, variant: Path | None = None, game: str | None = None
-) -> list[dict[str, Any]]:
-    from bgrules.core.clarify import check_files
+def _run_plan(title: str, tasks: list[Any], jobs: int | None, *, quiet: bool, as_json: bool) -> list[dict[str, Any]]:
+    from bgrules.core.jobs import check_jobs, run_tasks
 
-    return [r.to_json() for r in check_files(paths, variant, game) if only is None or only in r.id]
-
-
-def _emit(rows: list[dict[str, Any]], title: str, as_json: bool, junit: Path | None) -> None:
-    if not rows:  # no vacuous pass: an --only that matched nothing, or empty directories
+    if not tasks:  # no vacuous pass: an --only that matched nothing, or empty directories
         _fail(f"{title}: nothing was checked (no spec, proof or clarification matched); that is not a pass")
+    workers = check_jobs(jobs)
+    with _Live(title, len(tasks), quiet=quiet, to_stderr=as_json) as live:
+        values = run_tasks(tasks, workers, on_start=live.start, on_done=live.done)
+    return [row for rows in values for row in rows]
+
+
+def _emit(
+    rows: list[dict[str, Any]],
+    title: str,
+    as_json: bool,
+    junit: Path | None,
+    *,
+    seconds: float,
+    jobs: int | None,
+    trace_dir: Path | None = None,
+    extra: list[dict[str, Any]] | None = None,
+) -> None:
+    """The end of a run: the extra rows (coverage) as result lines, the trace files, the JUnit file, the
+    JSON, and the summary (with the unexpected verdicts again, at the bottom where a reader looks)."""
+    from bgrules.core.jobs import check_jobs
+
+    if not rows:
+        _fail(f"{title}: nothing was checked (no spec, proof or clarification matched); that is not a pass")
+    for row in extra or []:
+        click.echo("\n".join([_head(row), *_body(row)]), err=as_json)
+    rows = rows + list(extra or [])
+    if trace_dir is not None:
+        trace_dir.mkdir(parents=True, exist_ok=True)
+        for row in rows:
+            if row.get("trace"):
+                name = f"{row['id']}-{row['checker']}.json".replace("/", "_")
+                (trace_dir / name).write_text(json.dumps(row["trace"], indent=2) + "\n", encoding="utf-8")
     if junit is not None:
         _junit(rows, junit)
+    bad = [r for r in rows if not r["ok"]]
+    expected_cx = sum(1 for r in rows if r["ok"] and r["verdict"] == "violated" and r["kind"] != "coverage")
+    summary = (
+        f"{title}: {len(rows) - len(bad)} of {len(rows)} verdicts as expected "
+        f"({expected_cx} expected counterexample(s), marked ok*), {len(bad)} unexpected; "
+        f"{seconds:.1f} s on {check_jobs(jobs)} job(s)"
+    )
     if as_json:
         click.echo(json.dumps(rows, indent=2))
+        click.echo(summary, err=True)
     else:
-        console.print(_report_table(title, rows))
-        bad = [r for r in rows if not r["ok"]]
-        for r in rows:
-            if r["verdict"] == "violated" and r.get("detail"):
-                console.print(f"[dim]{r['id']} ({r['checker']}): {r['detail']}[/]", highlight=False)
-        summary = f"{len(rows) - len(bad)} of {len(rows)} verdicts as expected"
-        console.print(f"[bold {'green' if not bad else 'red'}]{summary}[/]")
-    if any(not r["ok"] for r in rows):
+        if bad:
+            click.echo("\nunexpected verdicts:")
+            for r in bad:
+                click.echo("  " + _head(r))
+        click.echo(summary)
+    if bad:
         sys.exit(1)
 
 
+def _spec_order(rows: list[dict[str, Any]], specs: list[Any]) -> list[dict[str, Any]]:
+    """Spec rows in the specs' order (each spec's checkers in its own order), whatever the groups."""
+    rank = {(s.id, c): (i, j) for i, s in enumerate(specs) for j, c in enumerate(s.checkers)}
+    return sorted(rows, key=lambda r: rank.get((r["id"], r["checker"]), (len(rank), 0)))
+
+
+def _jobs_option(fn: Callable[..., None]) -> Callable[..., None]:
+    return click.option(
+        "--jobs",
+        "-j",
+        type=int,
+        default=None,
+        help="checks run side by side [default: every core]; the results are the same whatever N",
+    )(fn)
+
+
+def _quiet_option(fn: Callable[..., None]) -> Callable[..., None]:
+    return click.option("--quiet", "-q", is_flag=True, help="print only failures and the summary")(fn)
+
+
 @main.command()
-@click.option("--specs", "specs_dir", type=click.Path(path_type=Path), default=Path("specs"), show_default=True)
-@click.option("--proofs", "proofs_dir", type=click.Path(path_type=Path), default=Path("proofs"), show_default=True)
+@click.option("--specs", "specs_dir", type=click.Path(path_type=Path), default=None, help=_DIR_HELP["specs"])
+@click.option("--proofs", "proofs_dir", type=click.Path(path_type=Path), default=None, help=_DIR_HELP["proofs"])
 @click.option(
     "--clarifications",
     "clarifications_dir",
     type=click.Path(path_type=Path),
-    default=Path("specs/clarifications"),
-    show_default=True,
+    default=None,
+    help=_DIR_HELP["clarifications"],
 )
 @click.option(
-    "--games", type=int, default=None, help="sampled checker: random games per spec [default: 100, or the spec's]"
+    "--games", type=int, default=None, help="sampled checker: games per spec [default: the spec's budget, or 100]"
 )
 @click.option(
-    "--examples", type=int, default=None, help="searched checker: examples per spec [default: 40, or the spec's]"
+    "--examples", type=int, default=None, help="searched checker: examples per spec [default: the spec's, or 40]"
 )
 @click.option(
-    "--max-steps", type=int, default=None, help="steps per game for both checkers [default: 200, or the spec's]"
+    "--max-steps", type=int, default=None, help="steps per game for both checkers [default: the spec's, or 200]"
 )
 @click.option("--timeout", "timeout_ms", default=10_000, show_default=True, help="solver timeout per proof (ms)")
 @click.option("--checker", "checkers", multiple=True, type=click.Choice(["sampled", "searched", "proved", "clarified"]))
 @click.option("--only", default=None, help="only ids containing this text")
-@click.option("--json", "as_json", is_flag=True, help="print a JSON list of results")
+@click.option("--thorough", is_flag=True, help="each spec's and proof's thorough budget (several times the default)")
+@_jobs_option
+@_quiet_option
+@click.option("--json", "as_json", is_flag=True, help="print a JSON list of results (progress goes to stderr)")
 @click.option("--junit-xml", type=click.Path(path_type=Path), default=None)
+@click.option(
+    "--trace-dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="write each counterexample's trace (the format bgrules replay reads) to this directory",
+)
 @click.option(
     "--coverage-json",
     type=click.Path(path_type=Path),
@@ -202,33 +341,56 @@ def _emit(rows: list[dict[str, Any]], title: str, as_json: bool, junit: Path | N
 )
 @_guard
 def verify(
-    specs_dir: Path,
-    proofs_dir: Path,
-    clarifications_dir: Path,
+    specs_dir: Path | None,
+    proofs_dir: Path | None,
+    clarifications_dir: Path | None,
     games: int | None,
     examples: int | None,
     max_steps: int | None,
     timeout_ms: int,
     checkers: tuple[str, ...],
     only: str | None,
+    thorough: bool,
+    jobs: int | None,
+    quiet: bool,
     as_json: bool,
     junit_xml: Path | None,
+    trace_dir: Path | None,
     coverage_json: Path | None,
 ) -> None:
     """Check every invariant spec, proof obligation and clarification; exit 1 on any unexpected verdict.
     A whole run (every checker, no --only) also fails when a rule ID of docs/rules is neither reached by
-    a check nor exempt (specs/coverage-exempt.toml); its JSON ends with that row (docs/coverage.md)."""
+    a check nor exempt (specs/coverage-exempt.toml); its JSON ends with that row (docs/coverage.md).
+    The specs, proofs and clarifications are the current directory's (specs/, proofs/,
+    specs/clarifications/) when it has them, else the ones bgrules ships."""
     from bgrules.core import coverage
+    from bgrules.core.defaults import default_dir
+    from bgrules.core.specs import Budget
+    from bgrules.core.verify import clarification_tasks, proof_tasks, spec_tasks
 
+    for value, option in ((games, "--games"), (examples, "--examples"), (max_steps, "--max-steps")):
+        _positive(value, option)
+    _positive(timeout_ms, "--timeout")
+    specs_dir = specs_dir or default_dir("specs")
+    proofs_dir = proofs_dir or default_dir("proofs")
+    clarifications_dir = clarifications_dir or default_dir("clarifications")
     chosen = checkers or ("sampled", "searched", "proved", "clarified")
     spec_checkers = tuple(c for c in chosen if c in ("sampled", "searched"))
     started = time.perf_counter()
+    forced = games is not None or examples is not None or max_steps is not None
+    budget = Budget(
+        games=games or 100, examples=examples or 40, max_steps=max_steps or 200, forced=forced, thorough=thorough
+    )
+    tasks, specs = spec_tasks(specs_dir, budget, spec_checkers, only) if spec_checkers else ([], [])
+    if "proved" in chosen:
+        tasks += proof_tasks(proofs_dir, timeout_ms, only, thorough)
+    if "clarified" in chosen and clarifications_dir.is_dir():
+        tasks += clarification_tasks([clarifications_dir], only)
     with coverage.collecting() as collected:
-        rows = _run_specs(specs_dir, games, examples, max_steps, spec_checkers, only) if spec_checkers else []
-        proof_rows = _run_proofs(proofs_dir, timeout_ms, only) if "proved" in chosen else None
-        rows += proof_rows or []
-        if "clarified" in chosen and clarifications_dir.is_dir():
-            rows += _run_clarifications([clarifications_dir], only)
+        values = _run_plan("bgrules verify", tasks, jobs, quiet=quiet, as_json=as_json)
+    spec_rows = _spec_order([r for r in values if r["kind"] == "spec"], specs)
+    proof_rows = [r for r in values if r["kind"] == "proof"] if "proved" in chosen else None
+    rows = spec_rows + (proof_rows or []) + [r for r in values if r["kind"] not in ("spec", "proof")]
     complete = only is None and set(chosen) == {"sampled", "searched", "proved", "clarified"}
     covered = coverage.verify_row(
         collected,
@@ -240,26 +402,54 @@ def verify(
     )
     if coverage_json is not None:
         coverage_json.write_text(json.dumps(covered["coverage"], indent=2) + "\n", encoding="utf-8")
-    if complete:
-        rows.append(covered)
-    _emit(rows, "bgrules verify", as_json, junit_xml)
+    _emit(
+        rows,
+        "bgrules verify",
+        as_json,
+        junit_xml,
+        seconds=time.perf_counter() - started,
+        jobs=jobs,
+        trace_dir=trace_dir,
+        extra=[covered] if complete else None,
+    )
 
 
 @main.command()
-@click.option("--proofs", "proofs_dir", type=click.Path(path_type=Path), default=Path("proofs"), show_default=True)
+@click.option("--proofs", "proofs_dir", type=click.Path(path_type=Path), default=None, help=_DIR_HELP["proofs"])
 @click.option("--timeout", "timeout_ms", default=10_000, show_default=True, help="solver timeout per proof (ms)")
 @click.option("--only", default=None, help="only ids containing this text")
-@click.option("--json", "as_json", is_flag=True, help="print a JSON list of results")
+@click.option("--thorough", is_flag=True, help="each obligation's thorough budget")
+@_jobs_option
+@_quiet_option
+@click.option("--json", "as_json", is_flag=True, help="print a JSON list of results (progress goes to stderr)")
 @click.option("--junit-xml", type=click.Path(path_type=Path), default=None)
 @_guard
-def prove(proofs_dir: Path, timeout_ms: int, only: str | None, as_json: bool, junit_xml: Path | None) -> None:
-    """Run the z3 proof obligations of proofs/manifest.toml."""
-    _emit(_run_proofs(proofs_dir, timeout_ms, only), "bgrules prove", as_json, junit_xml)
+def prove(
+    proofs_dir: Path | None,
+    timeout_ms: int,
+    only: str | None,
+    thorough: bool,
+    jobs: int | None,
+    quiet: bool,
+    as_json: bool,
+    junit_xml: Path | None,
+) -> None:
+    """Run the z3 proof obligations of proofs/manifest.toml (the current directory's, else the shipped ones)."""
+    from bgrules.core.defaults import default_dir
+    from bgrules.core.verify import proof_tasks
+
+    _positive(timeout_ms, "--timeout")
+    started = time.perf_counter()
+    tasks = proof_tasks(proofs_dir or default_dir("proofs"), timeout_ms, only, thorough)
+    rows = _run_plan("bgrules prove", tasks, jobs, quiet=quiet, as_json=as_json)
+    _emit(rows, "bgrules prove", as_json, junit_xml, seconds=time.perf_counter() - started, jobs=jobs)
 
 
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="print a JSON list of results")
+@_jobs_option
+@_quiet_option
+@click.option("--json", "as_json", is_flag=True, help="print a JSON list of results (progress goes to stderr)")
 @click.option("--junit-xml", type=click.Path(path_type=Path), default=None)
 @click.option("--game", "game_name", default=None, help="only the clarifications of this game")
 @click.option(
@@ -270,12 +460,23 @@ def prove(proofs_dir: Path, timeout_ms: int, only: str | None, as_json: bool, ju
 )
 @_guard
 def clarify(
-    files: tuple[Path, ...], as_json: bool, junit_xml: Path | None, game_name: str | None, variant: Path | None
+    files: tuple[Path, ...],
+    jobs: int | None,
+    quiet: bool,
+    as_json: bool,
+    junit_xml: Path | None,
+    game_name: str | None,
+    variant: Path | None,
 ) -> None:
     """Check rule clarification files (or directories of them): each witness and property with its guarantee.
     With ``--game G --variant FILE`` the clarifications of G run on that variant (the clarification's own
     ruling over it), so a corrected data file shows which witnesses it changes."""
-    _emit(_run_clarifications(list(files), None, variant, game_name), "bgrules clarify", as_json, junit_xml)
+    from bgrules.core.verify import clarification_tasks
+
+    started = time.perf_counter()
+    tasks = clarification_tasks(list(files), None, variant, game_name)
+    rows = _run_plan("bgrules clarify", tasks, jobs, quiet=quiet, as_json=as_json)
+    _emit(rows, "bgrules clarify", as_json, junit_xml, seconds=time.perf_counter() - started, jobs=jobs)
 
 
 @main.command()
@@ -355,7 +556,7 @@ def _game_predicates(game_name: str, players: int, specs_dir: Path) -> list[tupl
     help="who plays: one agent name for every seat or one per seat, comma-separated "
     "(random, greedy, mcts; e.g. greedy,random or mcts:iterations=50) [default: random]",
 )
-@click.option("--specs", "specs_dir", type=click.Path(path_type=Path), default=Path("specs"), show_default=True)
+@click.option("--specs", "specs_dir", type=click.Path(path_type=Path), default=None, help=_DIR_HELP["specs"])
 @click.option("--json", "as_json", is_flag=True)
 @_guard
 def simulate(
@@ -368,7 +569,7 @@ def simulate(
     check: bool,
     max_rounds: int | None,
     agents_spec: str | None,
-    specs_dir: Path,
+    specs_dir: Path | None,
     as_json: bool,
 ) -> None:
     """Play legal games (random, or by ``--agents``), checking the game's invariants at every step, and
@@ -384,7 +585,14 @@ def simulate(
     cap = round_cap(game, max_rounds)
     agents = parse_agents(agents_spec, game.players)
     ended_by: dict[str, int] = {}
-    preds = _game_predicates(game_name, game.players, specs_dir) if check else []
+    from bgrules.core.defaults import default_dir
+
+    where = specs_dir or default_dir("specs")
+    preds = _game_predicates(game_name, game.players, where) if check else []
+    if check and not preds:  # no vacuous pass: asked to check, and nothing to check with
+        raise InputError(
+            "--check", f"no invariant of {game_name} ({game.players} players) in {where}; pass --no-check to only play"
+        )
     step_preds = [p for p in preds if p[1] != "game"]
     game_preds = [p for p in preds if p[1] == "game"]
     lengths: list[int] = []
@@ -466,6 +674,10 @@ def simulate(
         ):
             table.add_row(key, str(result[key]))
         console.print(table)
+        checked = f"{len(preds)} invariant(s) checked at every step" if preds else "no invariant checked (--no-check)"
+        console.print(
+            f"{checked}: {', '.join(p[0] for p in preds)}" if preds else checked, highlight=False, soft_wrap=True
+        )
         for v in violations[:20]:
             console.print(f"[red]{v['id']}[/] seed {v['seed']} step {v['step']}: {v['detail']}", highlight=False)
     if violations:
@@ -599,8 +811,8 @@ def _coverage_table(result: dict[str, Any], title: str) -> Table:
 @click.option("--players", type=int, default=None, help="only this player count [default: every one]")
 @click.option("--seed", default=0, show_default=True)
 @click.option("--searched/--no-searched", default=True, show_default=True, help="run the searched specs too")
-@click.option("--specs", "specs_dir", type=click.Path(path_type=Path), default=Path("specs"), show_default=True)
-@click.option("--proofs", "proofs_dir", type=click.Path(path_type=Path), default=Path("proofs"), show_default=True)
+@click.option("--specs", "specs_dir", type=click.Path(path_type=Path), default=None, help=_DIR_HELP["specs"])
+@click.option("--proofs", "proofs_dir", type=click.Path(path_type=Path), default=None, help=_DIR_HELP["proofs"])
 @click.option("--json", "as_json", is_flag=True, help="print the coverage table as JSON (docs/coverage.md)")
 @click.option(
     "--fail-under",
@@ -616,8 +828,8 @@ def coverage(
     players: int | None,
     seed: int,
     searched: bool,
-    specs_dir: Path,
-    proofs_dir: Path,
+    specs_dir: Path | None,
+    proofs_dir: Path | None,
     as_json: bool,
     fail_under: float | None,
 ) -> None:
@@ -625,9 +837,12 @@ def coverage(
     refused, and which checkers reached it (sampled games, searched specs, clarification witnesses, proofs
     tied to the code by conformance checks); exemptions from specs/coverage-exempt.toml."""
     from bgrules.core import coverage as cov
+    from bgrules.core.defaults import default_dir
 
     if n_games < 1:
         raise InputError("--games", f"play at least one game, not {n_games}")
+    specs_dir = specs_dir or default_dir("specs")
+    proofs_dir = proofs_dir or default_dir("proofs")
     if fail_under is not None and not 0 <= fail_under <= 100:
         raise InputError("--fail-under", f"a percentage from 0 to 100, not {fail_under}")
     with Progress(console=err_console, transient=True, disable=as_json) as progress:
@@ -733,33 +948,54 @@ def check(factory_file: Path, variant: Path | None, as_json: bool) -> None:
 
 @main.command()
 @click.argument("actions_file", type=click.Path(path_type=Path))
-@click.option("--game", "game_name", required=True)
-@click.option("--players", type=int, default=None)
-@click.option("--variant", type=click.Path(path_type=Path), default=None)
-@click.option("--option", "-o", "options", multiple=True)
+@click.option("--game", "game_name", default=None, help="the game [default: the one the trace file names]")
+@click.option("--players", type=int, default=None, help="[default: the trace file's, else the game's]")
+@click.option("--variant", type=click.Path(path_type=Path), default=None, help="[default: the trace file's]")
+@click.option("--option", "-o", "options", multiple=True, help="game option key=value [default: the trace file's]")
+@click.option("--step", is_flag=True, help="print each state in turn: the action, the rules it applied, a picture")
 @_guard
 def replay(
-    actions_file: Path, game_name: str, players: int | None, variant: Path | None, options: tuple[str, ...]
+    actions_file: Path,
+    game_name: str | None,
+    players: int | None,
+    variant: Path | None,
+    options: tuple[str, ...],
+    step: bool,
 ) -> None:
-    """Replay a JSON list of actions ({"type": ..., fields}) and print the final state as JSON."""
-    from bgrules.core.codec import action_from_data, dumps
+    """Replay a trace (the files verify --trace-dir writes) or a JSON list of actions ({"type": ..., fields})
+    and print the final state as JSON; with --step, every state in turn."""
+    from bgrules.core.codec import dumps
     from bgrules.core.registry import load_game
+    from bgrules.core.trace import explain, parse_actions, picture, read_trace
 
-    game = load_game(game_name, players=players, variant=str(variant) if variant else None, **_parse_options(options))
-    try:
-        data = json.loads(actions_file.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{actions_file}:{exc.lineno}:{exc.colno}", exc.msg) from None
-    if not isinstance(data, list):
-        raise InputError(str(actions_file), "expected a JSON list of actions")
+    name, trace = read_trace(actions_file, game_name)
+    if name is None:
+        raise InputError("--game", f"{actions_file} is a list of actions: name its game (--game)")
+    chosen_options = {**(trace.get("options") or {}), **_parse_options(options)}
+    chosen_variant: Any = str(variant) if variant else trace.get("variant")
+    game = load_game(name, players=players or trace.get("players"), variant=chosen_variant, **chosen_options)
+    actions = parse_actions(game, trace["actions"], str(actions_file))
     state = game.initial_state()
-    for i, item in enumerate(data):
-        action = action_from_data(item, game.action_types(), f"{actions_file} [{i}]")
+    if step:
+        steps = explain(game, actions)
+
+        def show(s: Any) -> None:
+            art = picture(game, s)
+            click.echo(art if art is not None else dumps(s))
+
+        click.echo(f"0. initial state ({name}, {game.players} player(s))")
+        show(state)
+    for i, action in enumerate(actions):
         try:
             state = game.apply(state, action)
         except IllegalAction as exc:
             raise IllegalAction(exc.rule_id, f"action {i} {action!r}: {exc.why}") from None
-    click.echo(dumps(state))
+        if step:
+            rules = ", ".join(steps[i]["rules"]) or "no rule effect"
+            click.echo(f"\n{i + 1}. {action!r}  [{rules}]")
+            show(state)
+    if not step:
+        click.echo(dumps(state))
 
 
 if __name__ == "__main__":

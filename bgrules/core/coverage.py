@@ -22,18 +22,19 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from bgrules.core.defaults import default_dir
+
 CHECKERS = ("sampled", "searched", "witness", "proved", "simulate", "tests")
 """The checkers a rule may be reached by, in the order the table lists them."""
 NOT_RULES = ("-INV-", "-Q-", "-PROOF-", "-GAME-")
 """Markers of IDs that name invariants, questions, proofs or games, not rules (as tests/test_docs.py)."""
-ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 @attrs.define
@@ -147,6 +148,40 @@ def collecting() -> Iterator[Collector]:
         _collectors.remove(collector)
 
 
+@contextmanager
+def probe() -> Iterator[Counts]:
+    """Count the effects and refusals within the block for the caller alone: nothing is added to an open
+    recording or collector (a trace's explanation, :mod:`bgrules.core.trace`, reads which rules each step
+    applied without counting the replay as evidence)."""
+    global _current
+    counts = Counts("tests")
+    parent = _current
+    _current = counts
+    try:
+        yield counts
+    finally:
+        _current = parent
+
+
+def absorb(counts: Iterable[Counts]) -> None:
+    """Add recordings made elsewhere (a worker process of :mod:`bgrules.core.jobs`) as if they had closed
+    here: to the open recording, if any, and to every collector."""
+    for c in counts:
+        if _current is not None:
+            _current.add(c)
+        for collector in _collectors:
+            collector.add(c)
+
+
+def detach() -> None:
+    """Forget the recordings and collectors inherited from a parent process (a forked worker starts with
+    none; what it records travels back with its results, :func:`absorb`)."""
+    global _current, _on_exit
+    _current = None
+    _on_exit = None
+    _collectors.clear()
+
+
 _on_exit: Collector | None = None
 ENV_FILE = "BGRULES_COVERAGE_FILE"
 """Set to a path, every ``bgrules`` command (and the test suite, tests/conftest.py) writes the coverage
@@ -200,9 +235,10 @@ _HEADING = re.compile(r"^#{2,4} ((?:BF|MC)-[A-Z]+(?:-[A-Z]+)*)\b(.*)$", flags=re
 
 
 def rules_dir() -> Path:
-    """docs/rules of the checkout bgrules runs from, else of the working directory."""
-    here = ROOT / "docs" / "rules"
-    return here if here.is_dir() else Path("docs") / "rules"
+    """docs/rules of the working directory, else the packaged rules docs (:mod:`bgrules.core.defaults`)."""
+    from bgrules.core.defaults import rules_dir as found
+
+    return found()
 
 
 def documented_rules(directory: Path | None = None) -> list[Rule]:
@@ -236,7 +272,7 @@ def load_exempt(path: Path | None = None, known: Sequence[str] | None = None) ->
     documented rule (when ``known`` is given) is an InputError."""
     from bgrules.core.errors import InputError
 
-    path = ROOT / "specs" / "coverage-exempt.toml" if path is None else path
+    path = default_dir("specs") / "coverage-exempt.toml" if path is None else path
     if not path.exists():
         return {}
     entries = _read(path).get("exempt", [])
@@ -274,7 +310,7 @@ def load_ties(path: Path | None = None) -> list[Tie]:
     """The ``[[tie]]`` tables of proofs/conformance.toml (encoding, rules, obligations, tests)."""
     from bgrules.core.errors import InputError
 
-    path = ROOT / "proofs" / "conformance.toml" if path is None else path
+    path = default_dir("proofs") / "conformance.toml" if path is None else path
     if not path.exists():
         return []
     out = []
@@ -455,9 +491,9 @@ def run_coverage(
         raise InputError("--game", f"unknown game {game!r}; valid: {', '.join(GAMES)}")
     if not isinstance(n_games, int) or n_games < 1:
         raise InputError("--games", f"play at least one game, not {n_games!r}")
-    specs_dir = ROOT / "specs" if specs_dir is None else specs_dir
+    specs_dir = default_dir("specs") if specs_dir is None else specs_dir
     clarifications_dir = specs_dir / "clarifications" if clarifications_dir is None else clarifications_dir
-    proofs_dir = ROOT / "proofs" if proofs_dir is None else proofs_dir
+    proofs_dir = default_dir("proofs") if proofs_dir is None else proofs_dir
     chosen = (game,) if game is not None else tuple(GAMES)
     names = {n for g in chosen for n in GAMES[g]}
     with collecting() as collector:
@@ -532,6 +568,7 @@ def verify_row(
         "ok": verdict == expected,
         "detail": ("neither reached nor exempt: " + ", ".join(missing)) if missing else "",
         "witness": None,
+        "trace": None,
         "coverage": result,
     }
 
@@ -542,13 +579,16 @@ __all__ = [
     "Counts",
     "Rule",
     "Tie",
+    "absorb",
     "active",
     "collecting",
+    "detach",
     "documented_rules",
     "effect",
     "load_exempt",
     "load_ties",
     "percent",
+    "probe",
     "proved_rules",
     "recording",
     "refusal",

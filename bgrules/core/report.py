@@ -24,6 +24,8 @@ class Report:
     seconds: float
     detail: str = ""
     witness: Any = None
+    trace: Any = None
+    """A counterexample's replayable trace (:mod:`bgrules.core.trace`), or None."""
 
     @property
     def ok(self) -> bool:
@@ -44,4 +46,5 @@ class Report:
             "ok": self.ok,
             "detail": self.detail,
             "witness": witness,
+            "trace": self.trace,
         }

@@ -23,6 +23,7 @@ sampled games the runner truncated (its step bound, or its round cap for games t
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import time
 from collections.abc import Callable
@@ -61,6 +62,8 @@ class Spec:
     """Per-spec budget (games, examples, max_steps; max_steps "game" = the game's maximum length), used
     unless the caller forces its own."""
     source: str = ""
+    thorough: dict[str, Any] = attrs.field(factory=dict)
+    """The budget of a ``--thorough`` run, over ``budget`` (the same keys)."""
 
 
 @attrs.frozen
@@ -75,6 +78,8 @@ class Budget:
     """The runner's round cap for games that count rounds (None: the game's default, ``runner_rounds``)."""
     forced: bool = False
     """True: ignore the specs' own budgets (a caller asked for these figures)."""
+    thorough: bool = False
+    """True: each spec's ``thorough`` budget over its ``budget`` (``bgrules verify --thorough``)."""
     mix: tuple[tuple[str, int], ...] = AGENT_MIX_DEFAULT
     """Who plays the sampled games: (label, games) pairs, label ``random``, ``greedy`` (every seat) or
     ``greedy-vs-random`` (one greedy seat, rotating); ``random``'s games are the rest (see :data:`AGENT_MIX`).
@@ -88,21 +93,15 @@ def _spec_from(entry: Any, where: str) -> Spec:
     missing = [k for k in required if k not in entry]
     if missing:
         raise InputError(where, f"missing {', '.join(missing)}")
-    unknown = sorted(set(entry) - {*required, "options", "variant", "players", "budget"})
+    unknown = sorted(set(entry) - {*required, "options", "variant", "players", "budget", "thorough"})
     if unknown:
         raise InputError(where, f"unknown key(s) {', '.join(unknown)}")
     if entry["kind"] not in ("state", "transition", "game"):
         raise InputError(where, f"kind is 'state', 'transition' or 'game', not {entry['kind']!r}")
     if entry["kind"] == "game" and "searched" in entry["checkers"]:
         raise InputError(where, "a 'game' spec (checked on whole games) takes the sampled checker only")
-    budget = entry.get("budget", {})
-    if not isinstance(budget, dict) or set(budget) - {"games", "examples", "max_steps", "max_rounds"}:
-        raise InputError(where, "budget is a table of games, examples, max_steps, max_rounds")
-    for key, value in budget.items():
-        if not (isinstance(value, int) and value > 0) and not (key == "max_steps" and value == "game"):
-            raise InputError(
-                where, f"budget.{key} is a positive whole number" + (' or "game"' if key == "max_steps" else "")
-            )
+    budget = _budget_table(entry.get("budget", {}), "budget", where)
+    thorough = _budget_table(entry.get("thorough", {}), "thorough", where)
     if entry["expected"] not in ("holds", "violated"):
         raise InputError(where, f"expected is 'holds' or 'violated', not {entry['expected']!r}")
     bad = [c for c in entry["checkers"] if c not in CHECKERS]
@@ -119,10 +118,24 @@ def _spec_from(entry: Any, where: str) -> Spec:
         checkers=tuple(entry["checkers"]),
         options=dict(entry.get("options", {})),
         budget=dict(budget),
+        thorough=dict(thorough),
         variant=entry.get("variant"),
         players=entry.get("players"),
         source=where,
     )
+
+
+def _budget_table(table: Any, name: str, where: str) -> dict[str, Any]:
+    if not isinstance(table, dict) or set(table) - {"games", "examples", "max_steps", "max_rounds"}:
+        raise InputError(where, f"{name} is a table of games, examples, max_steps, max_rounds")
+    for key, value in table.items():
+        if isinstance(value, bool) or (
+            not (isinstance(value, int) and value > 0) and not (key == "max_steps" and value == "game")
+        ):
+            raise InputError(
+                where, f"{name}.{key} is a positive whole number" + (' or "game"' if key == "max_steps" else "")
+            )
+    return dict(table)
 
 
 def load_specs(directory: Path) -> list[Spec]:
@@ -250,78 +263,153 @@ def _agent_game(spec: Spec, game: Game, agents: str, seed: int, budget: Budget) 
 def check_sampled(spec: Spec, game: Game, budget: Budget) -> Report:
     """Check every state (or transition, or whole game) of the sampled games of :func:`_mix`; the
     guarantee names the agents, the seeds, the states and how each game ended."""
-    pred = resolve_predicate(spec.predicate, spec.source)
+    (report,) = check_sampled_together([spec], game, budget)
+    return report
+
+
+def check_sampled_together(specs: list[Spec], game: Game, budget: Budget) -> list[Report]:
+    """:func:`check_sampled` of several specs of one game on the same sampled games, each game played
+    once and every spec's predicate checked at each of its steps: what each spec reports is what it
+    would report alone (its own verdict, guarantee and counterexample), but a group of n specs walks
+    the games once instead of n times. Each report's ``seconds`` is the group's time shared evenly."""
+    preds = [resolve_predicate(spec.predicate, spec.source) for spec in specs]
     start = time.perf_counter()
     states = 0
     truncated = 0
     plan = _mix(budget, game.players)
     ended: dict[str, int] = {}
     played: dict[str, list[int]] = {}
-    for label, agents, seed in plan:
-        played.setdefault(label, []).append(seed)
-        trace: list[str] = []
-        if spec.kind == "state":
-            msg = pred(game, game.initial_state())
+    failed: dict[int, tuple[str, list[Any]]] = {}
+    live = list(range(len(specs)))
+    initial = game.initial_state()
+    for k in live:
+        if specs[k].kind == "state":
+            msg = preds[k](game, initial)
             if msg:
-                return _violated(spec, "sampled", start, f"seed {seed}, initial state: {msg}", ())
+                failed[k] = (f"seed {plan[0][2] if plan else budget.seed}, initial state: {msg}", [])
+    live = [k for k in live if k not in failed]
+    for label, agents, seed in plan:
+        if not live:
+            break
+        played.setdefault(label, []).append(seed)
+        actions: list[Any] = []
         final = None
         steps = (
             walk(game, seed, budget.max_steps, budget.max_rounds)
             if agents is None
-            else _agent_game(spec, game, agents, seed, budget)
+            else _agent_game(specs[0], game, agents, seed, budget)
         )
+        stepwise = [k for k in live if specs[k].kind != "game"]
         for before, action, after in steps:
-            trace.append(repr(action))
+            actions.append(action)
             states += 1
             final = after
-            if spec.kind == "game":
-                continue
-            msg = _check_step(spec.kind, pred, game, before, action, after)
-            if msg:
-                who = "" if agents is None else f" ({agents})"
-                return _violated(spec, "sampled", start, f"seed {seed}{who}, step {len(trace)}: {msg}", tuple(trace))
-        last = final if final is not None else game.initial_state()
+            for k in stepwise:
+                msg = _check_step(specs[k].kind, preds[k], game, before, action, after)
+                if msg:
+                    who = "" if agents is None else f" ({agents})"
+                    failed[k] = (f"seed {seed}{who}, step {len(actions)}: {msg}", list(actions))
+            if len(failed) and any(k in failed for k in stepwise):
+                stepwise = [k for k in stepwise if k not in failed]
+                live = [k for k in live if k not in failed]
+                if not live:
+                    break
+        last = final if final is not None else initial
         if not game.is_terminal(last):
             truncated += 1
         else:  # a finished game has its winners among the seats (the seed's tie-breaks: BF-TIE, MC-END-TIE)
             won = game.winners(last)
             if not won or not set(won) <= set(range(game.players)):
-                return _violated(spec, "sampled", start, f"seed {seed}: finished, winners {won!r}", tuple(trace))
+                for k in live:
+                    failed[k] = (f"seed {seed}: finished, winners {won!r}", list(actions))
+                live = []
+                break
         trigger = end_trigger(game, last) or "truncated"
         ended[trigger] = ended.get(trigger, 0) + 1
-        if spec.kind == "game":
-            msg = pred(game, last, len(trace))
+        for k in [k for k in live if specs[k].kind == "game"]:
+            msg = preds[k](game, last, len(actions))
             if msg:
-                return _violated(spec, "sampled", start, f"seed {seed}, after {len(trace)} steps: {msg}", tuple(trace))
+                failed[k] = (f"seed {seed}, after {len(actions)} steps: {msg}", list(actions))
+        live = [k for k in live if k not in failed]
+    share = (time.perf_counter() - start) / max(1, len(specs))
+    out: list[Report] = []
+    for k, spec in enumerate(specs):
+        if k in failed:
+            detail, trace = failed[k]
+            if trace and spec.kind in ("state", "transition"):  # a short counterexample replays the same
+                shorter, _message = shrink_trace(spec, preds[k], game, trace, max_replays=200)
+                if len(shorter) < len(trace):
+                    detail += f" (shrunk to {len(shorter)} step(s))"
+                    trace = shorter
+            out.append(_violated(spec, "sampled", share, detail, trace, game, preds[k]))
+            continue
+        out.append(
+            Report(
+                spec.id,
+                "spec",
+                spec.statement,
+                spec.rules,
+                "sampled",
+                "holds",
+                spec.expected,
+                _sampled_guarantee(game, budget, played, states, ended, truncated),
+                share,
+            )
+        )
+    return out
+
+
+def _sampled_guarantee(
+    game: Game, budget: Budget, played: dict[str, list[int]], states: int, ended: dict[str, int], truncated: int
+) -> str:
+    if not states:
+        raise InputError("budget", "the sampled games visited no state; that is not a check")
     parts = [f"{len(seeds)} {label} ({_span(seeds)})" for label, seeds in played.items()]
+    games = sum(len(seeds) for seeds in played.values())
     if list(played) == ["random"]:  # random games only: the wording of 0.4.0
-        first = budget.seed
-        guarantee = f"sampled: {budget.games} random games (seeds {first}-{first + budget.games - 1}), {states} states"
+        first = played["random"][0]
+        guarantee = f"sampled: {games} random games (seeds {first}-{first + games - 1}), {states} states"
     else:
-        guarantee = f"sampled: {budget.games} games: {', '.join(parts)}; {states} states"
+        guarantee = f"sampled: {games} games: {', '.join(parts)}; {states} states"
     guarantee += "; ended by " + ", ".join(f"{k} {v}" for k, v in sorted(ended.items()))
     if truncated:
         cap = round_cap(game, budget.max_rounds)
         at = f"{budget.max_steps} steps" + (f" or {cap} rounds" if cap is not None else "")
         guarantee += f"; {truncated} game(s) truncated by the runner at {at}"
-    return Report(
-        spec.id,
-        "spec",
-        spec.statement,
-        spec.rules,
-        "sampled",
-        "holds",
-        spec.expected,
-        guarantee,
-        time.perf_counter() - start,
-    )
+    return guarantee
 
 
 def _span(seeds: list[int]) -> str:
     return f"seeds {seeds[0]}-{seeds[-1]}" if len(seeds) > 1 else f"seed {seeds[0]}"
 
 
-def _violated(spec: Spec, checker: str, start: float, detail: str, trace: tuple[str, ...]) -> Report:
+def _violated(
+    spec: Spec,
+    checker: str,
+    seconds: float,
+    detail: str,
+    actions: list[Any],
+    game: Game,
+    pred: Callable[..., str | None],
+) -> Report:
+    """A counterexample: its detail, the actions' reprs (``witness``) and the replayable trace
+    (:mod:`bgrules.core.trace`: every step's rule IDs and the invariant's value after it)."""
+    from bgrules.core import trace as traces
+
+    steps = traces.explain(game, actions, spec.kind, pred)
+    initial = traces.initial_value(game, spec.kind, pred)
+    data = traces.make_trace(
+        spec.game,
+        game,
+        actions,
+        options=spec.options,
+        variant=spec.variant,
+        spec=spec.id,
+        checker=checker,
+        steps=steps,
+    )
+    if initial:
+        data["initial"] = initial
     return Report(
         spec.id,
         "spec",
@@ -331,9 +419,10 @@ def _violated(spec: Spec, checker: str, start: float, detail: str, trace: tuple[
         "violated",
         spec.expected,
         f"{checker}: counterexample found",
-        time.perf_counter() - start,
+        seconds,
         detail,
-        trace,
+        tuple(repr(a) for a in actions),
+        data,
     )
 
 
@@ -400,13 +489,24 @@ def shrink_trace(
 def check_searched(spec: Spec, game: Game, budget: Budget) -> Report:
     """Hypothesis chooses the actions (derandomized, so reports repeat); a failing trace is then
     shrunk by :func:`shrink_trace` within a fixed number of replays."""
+    (report,) = check_searched_together([spec], game, budget)
+    return report
+
+
+def check_searched_together(specs: list[Spec], game: Game, budget: Budget) -> list[Report]:
+    """:func:`check_searched` of several specs of one game on the same hypothesis examples, every spec's
+    predicate checked at each step. The examples hypothesis draws depend on the legal actions alone (never
+    on a predicate), so each spec meets the examples it would meet alone, up to its first failure, and
+    reports what it would report alone; a spec that failed is no longer checked. Each report's
+    ``seconds`` is the search's time shared evenly, plus its own shrinking."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import strategies as st
 
-    pred = resolve_predicate(spec.predicate, spec.source)
+    preds = [resolve_predicate(spec.predicate, spec.source) for spec in specs]
     start = time.perf_counter()
-    found: dict[str, Any] = {}
+    found: dict[int, list[Any]] = {}
     cap = round_cap(game, budget.max_rounds)
+    examples = 0
 
     @settings(
         max_examples=budget.examples,
@@ -419,14 +519,18 @@ def check_searched(spec: Spec, game: Game, budget: Budget) -> Report:
     )
     @given(st.data())
     def search(data: Any) -> None:
+        nonlocal examples
+        examples += 1
+        live = [k for k in range(len(specs)) if k not in found]
         state = game.initial_state()
         actions: list[Any] = []
-        if spec.kind == "state" and pred(game, state):
-            found.update(actions=actions)
-            raise AssertionError("initial state")
+        for k in live:
+            if specs[k].kind == "state" and preds[k](game, state):
+                found[k] = []
+        live = [k for k in live if k not in found]
         for _ in range(budget.max_steps):
-            if game.is_terminal(state) or past_cap(game, state, cap):
-                return
+            if not live or game.is_terminal(state) or past_cap(game, state, cap):
+                break
             if game.to_move(state) is CHANCE:
                 outcomes = game.chance_outcomes(state)
                 action = data.draw(st.sampled_from([a for a, _p in outcomes]))
@@ -434,44 +538,73 @@ def check_searched(spec: Spec, game: Game, budget: Budget) -> Report:
                 action = data.draw(st.sampled_from(game.legal_actions(state)))
             after = game.apply(state, action)
             actions.append(action)
-            if _check_step(spec.kind, pred, game, state, action, after):
-                found.update(actions=actions)
-                raise AssertionError("violated")
+            failed = [k for k in live if _check_step(specs[k].kind, preds[k], game, state, action, after)]
+            for k in failed:
+                found[k] = list(actions)
+            if failed:
+                live = [k for k in live if k not in found]
             state = after
+        if len(found) == len(specs):
+            raise _AllFound
 
-    try:
+    with contextlib.suppress(_AllFound):
         search()
-    except AssertionError:
-        actions, message = shrink_trace(spec, pred, game, list(found.get("actions", [])))
-        return _violated(
-            spec, "searched", start, f"shrunk to {len(actions)} step(s): {message}", tuple(repr(a) for a in actions)
+    share = (time.perf_counter() - start) / max(1, len(specs))
+    out: list[Report] = []
+    for k, spec in enumerate(specs):
+        if k in found:
+            began = time.perf_counter()
+            actions, message = shrink_trace(spec, preds[k], game, found[k])
+            out.append(
+                _violated(
+                    spec,
+                    "searched",
+                    share + time.perf_counter() - began,
+                    f"shrunk to {len(actions)} step(s): {message}",
+                    actions,
+                    game,
+                    preds[k],
+                )
+            )
+            continue
+        if not examples:
+            raise InputError("budget", "the search ran no example; that is not a check")
+        guarantee = f"searched: {budget.examples} hypothesis examples of up to {budget.max_steps} steps" + (
+            f" within {cap} rounds" if cap is not None else ""
         )
-    guarantee = f"searched: {budget.examples} hypothesis examples of up to {budget.max_steps} steps" + (
-        f" within {cap} rounds" if cap is not None else ""
-    )
-    return Report(
-        spec.id,
-        "spec",
-        spec.statement,
-        spec.rules,
-        "searched",
-        "holds",
-        spec.expected,
-        guarantee,
-        time.perf_counter() - start,
-    )
+        out.append(
+            Report(spec.id, "spec", spec.statement, spec.rules, "searched", "holds", spec.expected, guarantee, share)
+        )
+    return out
+
+
+class _AllFound(Exception):
+    """Every spec of a search has its counterexample: the search may stop."""
+
+
+def _game_of(spec: Spec) -> Game:
+    try:
+        return make_game(spec)
+    except BgrulesError as exc:
+        raise InputError(spec.source, f"cannot load the game: {exc}") from None
+
+
+def spec_budget(spec: Spec, game: Game, budget: Budget) -> Budget:
+    """The budget ``spec`` runs with: ``budget``, unless forced, with the spec's own figures over it (and
+    its ``thorough`` figures over those in a thorough run); ``max_steps = "game"`` is the game's bound."""
+    if budget.forced:
+        return budget
+    changes = dict(spec.budget)
+    if budget.thorough:
+        changes.update(spec.thorough)
+    if changes.get("max_steps") == "game":
+        changes["max_steps"] = game.info.max_length
+    return attrs.evolve(budget, **changes) if changes else budget
 
 
 def run_spec(spec: Spec, budget: Budget, checkers: tuple[str, ...] | None = None) -> list[Report]:
-    try:
-        game = make_game(spec)
-    except BgrulesError as exc:
-        raise InputError(spec.source, f"cannot load the game: {exc}") from None
-    if not budget.forced and spec.budget:
-        changes = dict(spec.budget)
-        if changes.get("max_steps") == "game":
-            changes["max_steps"] = game.info.max_length
-        budget = attrs.evolve(budget, **changes)
+    game = _game_of(spec)
+    budget = spec_budget(spec, game, budget)
     out = []
     for checker in spec.checkers:
         if checkers is not None and checker not in checkers:
@@ -484,4 +617,40 @@ def run_spec(spec: Spec, budget: Budget, checkers: tuple[str, ...] | None = None
     return out
 
 
-__all__ = ["Budget", "Report", "Spec", "check_sampled", "check_searched", "load_specs", "run_spec", "sample_chance"]
+def sampled_groups(specs: list[Spec], budget: Budget, checker: str = "sampled") -> list[list[Spec]]:
+    """The specs of ``checker`` that play the same games (same game, players, variant, options and
+    budget), in the order of their first member: each group is checked by one :func:`run_group`."""
+    groups: dict[tuple[Any, ...], list[Spec]] = {}
+    for spec in specs:
+        if checker not in spec.checkers:
+            continue
+        game = _game_of(spec)
+        b = spec_budget(spec, game, budget)
+        key = (spec.game, game.players, spec.variant, repr(sorted(spec.options.items())), b)
+        groups.setdefault(key, []).append(spec)
+    return list(groups.values())
+
+
+def run_group(specs: list[Spec], budget: Budget, checker: str = "sampled") -> list[Report]:
+    """``checker`` on a group of :func:`sampled_groups`, one report per spec, in order."""
+    game = _game_of(specs[0])
+    check = check_sampled_together if checker == "sampled" else check_searched_together
+    with coverage.recording(checker):
+        return check(specs, game, spec_budget(specs[0], game, budget))
+
+
+__all__ = [
+    "Budget",
+    "Report",
+    "Spec",
+    "check_sampled",
+    "check_sampled_together",
+    "check_searched",
+    "check_searched_together",
+    "load_specs",
+    "run_group",
+    "run_spec",
+    "sample_chance",
+    "sampled_groups",
+    "spec_budget",
+]

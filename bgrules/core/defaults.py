@@ -1,0 +1,37 @@
+"""Where the default specs, proofs, clarifications and rules docs are.
+
+The package ships them (``bgrules/defaults/``: in a checkout, links to the repository's ``specs/``,
+``proofs/`` and ``docs/rules/``; in an installed wheel, copies of them), so ``bgrules verify`` works in any
+directory. A directory of the same name in the current directory wins: a repository's own ``specs/``
+is checked instead of the packaged ones.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+PACKAGED = Path(__file__).resolve().parent.parent / "defaults"
+"""The package's copies: ``specs``, ``proofs``, ``rules`` (``specs/clarifications`` inside ``specs``)."""
+
+LOCAL = {"specs": Path("specs"), "proofs": Path("proofs"), "clarifications": Path("specs") / "clarifications"}
+PACKAGED_PATHS = {
+    "specs": PACKAGED / "specs",
+    "proofs": PACKAGED / "proofs",
+    "clarifications": PACKAGED / "specs" / "clarifications",
+}
+
+
+def default_dir(kind: str) -> Path:
+    """The ``kind`` directory (``specs``, ``proofs`` or ``clarifications``): the current directory's when it
+    has one, else the packaged one."""
+    local = LOCAL[kind]
+    return local if local.is_dir() else PACKAGED_PATHS[kind]
+
+
+def rules_dir() -> Path:
+    """The rules docs (``docs/rules``): the current directory's when it has them, else the packaged ones."""
+    local = Path("docs") / "rules"
+    return local if local.is_dir() else PACKAGED / "rules"
+
+
+__all__ = ["PACKAGED", "default_dir", "rules_dir"]

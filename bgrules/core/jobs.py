@@ -1,0 +1,155 @@
+"""Independent checks side by side: the local runner behind ``--jobs N``.
+
+A :class:`Task` names a module-level function (``"module:function"``) and its picklable arguments.
+:func:`run_tasks` runs the tasks in ``jobs`` worker processes (1: in this process, one after another) and
+returns their results in the tasks' order, whatever the number of workers and whichever task finished
+first, so a command's report does not depend on ``jobs``. Each task's rule coverage
+(:mod:`bgrules.core.coverage`) is recorded in its worker and added to the caller's open collectors when its
+result arrives, so the coverage table is the one a serial run gives.
+
+A task that raises a deliberate bgrules error (bad input found only when it runs) stops the run: the error
+is raised again in the caller, the same class with the same message.
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any
+
+import attrs
+
+from bgrules.core import coverage
+from bgrules.core.errors import BgrulesError, IllegalAction, InputError
+
+
+@attrs.frozen
+class Task:
+    """One check: ``target`` (``"module:function"``) called with ``args``."""
+
+    label: str
+    """What progress shows while it runs, e.g. ``MC-INV-MONEY-NONNEGATIVE [sampled]``."""
+    target: str
+    args: tuple[Any, ...] = ()
+
+
+@attrs.frozen
+class Done:
+    """A finished task: its position in the plan, its value and its wall time in seconds."""
+
+    index: int
+    task: Task
+    value: Any
+    seconds: float
+
+
+def default_jobs() -> int:
+    """Every core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def check_jobs(jobs: int | None) -> int:
+    """``jobs`` as a count of workers (None: :func:`default_jobs`); a count below 1 is bad input."""
+    if jobs is None:
+        return default_jobs()
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise InputError("--jobs", f"a whole number of worker processes of at least 1, not {jobs!r}")
+    return jobs
+
+
+def _resolve(target: str) -> Callable[..., Any]:
+    module, _, name = target.partition(":")
+    fn = getattr(importlib.import_module(module), name)
+    assert callable(fn), target
+    return fn  # type: ignore[no-any-return]
+
+
+def _in_worker(task: Task) -> tuple[str, Any, tuple[coverage.Counts, ...], float]:
+    """Run ``task`` in a worker: (status, value or error, its coverage recordings, seconds)."""
+    start = time.perf_counter()
+    with coverage.collecting() as collected:
+        try:
+            value = _resolve(task.target)(*task.args)
+        except IllegalAction as exc:
+            return "illegal", (exc.rule_id, exc.why), (), time.perf_counter() - start
+        except InputError as exc:
+            return "input", (exc.where, exc.why), (), time.perf_counter() - start
+        except BgrulesError as exc:
+            return "error", str(exc), (), time.perf_counter() - start
+    return "ok", value, tuple(collected.by_checker.values()), time.perf_counter() - start
+
+
+def _worker_init() -> None:
+    coverage.detach()
+
+
+def _unwrap(status: str, value: Any) -> Any:
+    if status == "ok":
+        return value
+    if status == "illegal":
+        raise IllegalAction(*value)
+    if status == "input":
+        raise InputError(*value)
+    raise BgrulesError(value)
+
+
+def run_tasks(
+    tasks: Sequence[Task],
+    jobs: int = 1,
+    on_start: Callable[[int, Task], None] | None = None,
+    on_done: Callable[[Done], None] | None = None,
+) -> list[Any]:
+    """Run every task; their values in the tasks' order. ``on_start(index, task)`` is called when a task
+    is handed to a worker, ``on_done(done)`` as each one finishes (in the order they finish)."""
+    jobs = check_jobs(jobs)
+    values: list[Any] = [None] * len(tasks)
+    if jobs == 1 or len(tasks) <= 1:
+        for i, task in enumerate(tasks):
+            if on_start is not None:
+                on_start(i, task)
+            start = time.perf_counter()
+            values[i] = _resolve(task.target)(*task.args)
+            if on_done is not None:
+                on_done(Done(i, task, values[i], time.perf_counter() - start))
+        return values
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    with ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=context, initializer=_worker_init) as pool:
+        pending: dict[Future[Any], int] = {}
+        queue = list(range(len(tasks)))
+        queue.reverse()
+
+        def feed() -> None:  # keep each worker busy and one task queued behind it, so on_start is honest
+            while queue and len(pending) < 2 * jobs:
+                i = queue.pop()
+                pending[pool.submit(_in_worker, tasks[i])] = i
+                if on_start is not None:
+                    on_start(i, tasks[i])
+
+        feed()
+        try:
+            while pending:
+                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in sorted(finished, key=lambda f: pending[f]):
+                    i = pending.pop(future)
+                    status, value, counts, seconds = future.result()
+                    coverage.absorb(counts)
+                    values[i] = _unwrap(status, value)
+                    if on_done is not None:
+                        on_done(Done(i, tasks[i], values[i], seconds))
+                feed()
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            raise
+    return values
+
+
+__all__ = ["Done", "Task", "check_jobs", "default_jobs", "run_tasks"]

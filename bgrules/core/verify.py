@@ -1,0 +1,139 @@
+"""The plan of ``bgrules verify`` (and ``prove``, ``clarify``): every check as an independent task.
+
+The tasks are: one per group of sampled specs that play the same games (:func:`bgrules.core.specs.
+sampled_groups`), one per searched spec, one per proof obligation, one per clarification file. They run
+side by side on :func:`bgrules.core.jobs.run_tasks`; each returns its result rows (``Report.to_json``),
+and the rows come back in the plan's order, so the report is the same whatever ``--jobs``.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from bgrules.core.errors import InputError
+from bgrules.core.jobs import Task
+from bgrules.core.specs import Budget, Spec, load_specs, run_group, sampled_groups
+
+Rows = list[dict[str, Any]]
+
+
+def spec_tasks(
+    specs_dir: Path, budget: Budget, checkers: Sequence[str], only: str | None
+) -> tuple[list[Task], list[Spec]]:
+    """The sampled groups and searched specs of ``specs_dir`` whose id contains ``only``."""
+    specs = [s for s in load_specs(specs_dir) if not only or only in s.id]
+    tasks: list[Task] = []
+    for checker in ("sampled", "searched"):
+        if checker not in checkers:
+            continue
+        for group in sampled_groups(specs, budget, checker):
+            names = group[0].id if len(group) == 1 else f"{group[0].id} and {len(group) - 1} more"
+            tasks.append(Task(f"{names} [{checker}]", "bgrules.core.verify:group_rows", (group, budget, checker)))
+    return tasks, specs
+
+
+def group_rows(group: list[Spec], budget: Budget, checker: str) -> Rows:
+    return [r.to_json() for r in run_group(group, budget, checker)]
+
+
+_OBLIGATIONS: dict[str, dict[str, tuple[Any, str]]] = {}
+
+
+def _obligations(proofs_dir: Path) -> dict[str, tuple[Any, str]]:
+    """Obligation id -> (obligation, expected verdict), read once per process."""
+    from bgrules.core.proofs import collect
+
+    key = str(proofs_dir.resolve())
+    found = _OBLIGATIONS.get(key)
+    if found is None:
+        found = _OBLIGATIONS[key] = {ob.id: (ob, expected) for ob, expected in collect(proofs_dir)}
+    return found
+
+
+def proof_tasks(proofs_dir: Path, timeout_ms: int, only: str | None, thorough: bool = False) -> list[Task]:
+    """One task per obligation of ``proofs_dir`` whose id contains ``only`` (all loaded first, so a bad
+    manifest stops the run before anything is checked)."""
+    return [
+        Task(f"{ob_id} [proved]", "bgrules.core.verify:proof_rows", (proofs_dir, ob_id, timeout_ms, thorough))
+        for ob_id in _obligations(proofs_dir)
+        if not only or only in ob_id
+    ]
+
+
+def proof_rows(proofs_dir: Path, ob_id: str, timeout_ms: int, thorough: bool = False) -> Rows:
+    from bgrules.core import proofs
+
+    ob, expected = _obligations(proofs_dir)[ob_id]
+    run: Any = proofs.run_obligation
+    if "thorough" in inspect.signature(run).parameters:
+        return [run(ob, expected, timeout_ms, thorough=thorough).to_json()]
+    return [run(ob, expected, timeout_ms).to_json()]
+
+
+def clarification_tasks(
+    paths: Sequence[Path], only: str | None, variant: Path | None = None, game: str | None = None
+) -> list[Task]:
+    """One task per clarification file (every file loaded and checked for duplicate ids first, so a
+    malformed file stops the run before anything is checked)."""
+    from bgrules.core.clarify import clarification_paths, load_clarification, variant_data
+    from bgrules.core.codec import read_toml
+
+    if variant is not None and game is None:
+        raise InputError("variant", "a variant file is for one game: name it (--game)")
+    base = variant_data(variant)
+    files = clarification_paths(paths)
+    if game is not None:
+        files = [p for p in files if read_toml(p).get("game") == game]
+        if not files:
+            raise InputError("game", f"no clarification of game {game!r} among the files given")
+    seen: dict[str, str] = {}
+    tasks: list[Task] = []
+    for path in files:
+        c = load_clarification(path, base if game is not None else None)
+        if c.id in seen:
+            raise InputError(f"{c.source} id", f"duplicate clarification id {c.id!r} (also in {seen[c.id]})")
+        seen[c.id] = c.source
+        if only and not _matching(c, only):
+            continue
+        tasks.append(
+            Task(
+                f"{c.id} [clarified]",
+                "bgrules.core.verify:clarification_rows",
+                (path, only, base if game is not None else None),
+            )
+        )
+    return tasks
+
+
+def clarification_rows(path: Path, only: str | None, base: Any = None) -> Rows:
+    from bgrules.core.clarify import check_clarification, load_clarification
+
+    c = load_clarification(path, base)
+    if only:
+        c = _matching(c, only)
+    return [r.to_json() for r in check_clarification(c) if not only or only in r.id]
+
+
+def _matching(c: Any, only: str) -> Any:
+    """The clarification with only the witnesses and properties whose report ids contain ``only`` (None:
+    nothing of it matches), so an ``--only`` runs no other check."""
+    import attrs
+
+    witnesses = tuple(w for w in c.witnesses if only in f"{c.id}/{w.name}")
+    properties = tuple(p for p in c.properties if only in p.id)
+    if not witnesses and not properties:
+        return None
+    return attrs.evolve(c, witnesses=witnesses, properties=properties)
+
+
+__all__ = [
+    "clarification_rows",
+    "clarification_tasks",
+    "group_rows",
+    "proof_rows",
+    "proof_tasks",
+    "spec_tasks",
+]

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bgrules.botfactory.state import BotFactoryState, Phase
+from bgrules.core.codec import show
 
 if TYPE_CHECKING:
     from bgrules.botfactory.game import BotFactoryGame
@@ -57,9 +58,7 @@ class _Report:
 
 
 def _num(value: int) -> str:
-    return (
-        f"a number of about {int(value.bit_length() * 0.30103) + 1} digits" if value.bit_length() > 64 else str(value)
-    )
+    return show(value)
 
 
 def problems(game: BotFactoryGame, state: BotFactoryState) -> list[str]:

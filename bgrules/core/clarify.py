@@ -130,10 +130,12 @@ class Clarification:
 
 
 def _require(table: Mapping[str, Any], keys: Sequence[str], allowed: Sequence[str], where: str) -> None:
+    if not isinstance(table, Mapping):
+        raise InputError(where, "expected a table")
     missing = [k for k in keys if k not in table]
     if missing:
         raise InputError(where, f"missing {', '.join(missing)}")
-    unknown = sorted(set(table) - set(allowed))
+    unknown = sorted(str(k) for k in set(table) - set(allowed))
     if unknown:
         raise InputError(where, f"unknown key(s) {', '.join(unknown)}; allowed: {', '.join(allowed)}")
 

@@ -41,7 +41,7 @@ _MAX_DIGITS = 4300
 def show(value: Any, limit: int = 60) -> str:
     """A short, safe rendering of an input value for a message (a huge number is named by its size)."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 100:
-        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+        return f"a number of {digits(value)} digits"
     try:
         text = json.dumps(value)
     except (TypeError, ValueError, RecursionError):
@@ -50,6 +50,18 @@ def show(value: Any, limit: int = 60) -> str:
         except (ValueError, RecursionError):
             text = "a value"
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def digits(value: int) -> int:
+    """How many decimal digits a whole number has (without converting it to text, which Python refuses
+    past 4300 digits)."""
+    v = abs(value)
+    n = max(1, int((v.bit_length() - 1) * 0.30102999566398120) + 1)
+    if v >= 10**n:
+        n += 1
+    elif n > 1 and v < 10 ** (n - 1):
+        n -= 1
+    return n
 
 
 def describe(type_: Any) -> str:
@@ -277,6 +289,9 @@ def errors_of(exc: BaseException, path: str = "", type_: Any = None) -> list[tup
     elif isinstance(exc, BaseExceptionGroup):
         for member in exc.exceptions:
             out.extend(errors_of(member, path, type_))
+    elif isinstance(exc, ValueError) and len(exc.args) > 1 and isinstance(exc.args[0], str):
+        field = getattr(exc.args[1], "name", None)  # an attrs validator: (message, attribute, ...)
+        out.append((_join(path, field) if isinstance(field, str) else path or "$", exc.args[0]))
     else:
         out.append((path or "$", _reason(exc, type_)))
     return out

@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from bgrules.core.codec import show
 from bgrules.mechanica.base import PILES
 from bgrules.mechanica.components import Effect, Zone
 from bgrules.mechanica.factory import CELLS, COLS, DOCK_COL, ROWS, Factory, factory_problems
@@ -62,9 +63,7 @@ class _Report:
 
 
 def _num(value: int) -> str:
-    return (
-        f"a number of about {int(value.bit_length() * 0.30103) + 1} digits" if value.bit_length() > 64 else str(value)
-    )
+    return show(value)
 
 
 # --- a board and a run (both games) -----------------------------------------------------------------

@@ -168,8 +168,8 @@ def _merge(base: dict[str, Any], override: Mapping[str, Any], where: str) -> Non
         if name in base:
             merged = base[name]
             for key, value in table.items():
-                if key == "provenance" and isinstance(value, Mapping):
-                    merged.setdefault("provenance", {}).update(value)
+                if key == "provenance" and isinstance(value, Mapping) and isinstance(merged.get(key, {}), Mapping):
+                    merged[key] = {**merged.get(key, {}), **value}
                 else:
                     merged[key] = value
         else:

@@ -194,3 +194,24 @@ def test_placement_problems_are_input_errors():
     # the printed Basic Fabricator belongs to the middle row
     with pytest.raises(InputError, match="MC-BOARD"):
         parse_factory(_text(1, "basic | . . . . | truck"))
+
+
+def test_board_rule_problems_name_the_line_and_column():
+    """Issue 10: a placement problem found after parsing points at the first cell it names."""
+    line, col, err = _where(_text(2, "basic[B] | . UP0 DU2 . | truck"))
+    assert (line, col) == (2, 14) and "MC-PLACE-FIT" in err.why
+    line, col, err = _where(_text(1, "basic | . . . . | truck"))
+    assert (line, col) == (1, 1) and "MC-BOARD" in err.why
+
+
+def test_bytes_that_are_not_utf8_name_the_line_and_column():
+    text = ("\n".join(BASE[:2]) + "\n").encode() + b"hole | . \xff . . | truck\n"
+    with pytest.raises(InputError) as info:
+        parse_factory(text, source="f.txt")  # type: ignore[arg-type]
+    assert info.value.where == "f.txt:3:10" and "not UTF-8" in info.value.why
+
+
+def test_not_text_is_an_input_error():
+    with pytest.raises(InputError) as info:
+        parse_factory(None, source="f.txt")  # type: ignore[arg-type]
+    assert info.value.where == "f.txt:1:1"

@@ -155,3 +155,74 @@ def test_bad_tile_data_names_the_field(tmp_path, body, field):
 def test_bad_tile_semantics_name_the_file(tmp_path):
     err = _error(tmp_path, "[tiles.upgrader]\ninputs = 5\n")
     assert "variant.toml" in str(err)
+
+
+# --- issue 10: variants checked for meaning; the other game's rulings named ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "where", "why"),
+    [
+        ({"bots": {"plus": {"sale": -4}}}, "bots.plus.sale", "a sale price is not negative"),
+        ({"tiles": {"upgrader": {"copies": -1}}}, "tiles.upgrader.copies", "not negative"),
+        ({"tiles": {"upgrader": {"value": -2}}}, "tiles.upgrader.value", "not negative"),
+        ({"tiles": {"fork": {"price": 0}}}, "tiles.fork", "a bought tile's price is at least 1"),
+        ({"tiles": {"huge_truck": {"upgrade_price": -3}}}, "tiles.huge_truck.upgrade_price", "at least 1"),
+        ({"tiles": {"huge_truck": {"upgrade_from": "upgrader"}}}, "tiles.huge_truck.upgrade_from", "a truck upgrades"),
+        ({"bots": {"plus": {"grade": 2}}}, "bots.plus.grade", "the plus bot is grade 1"),
+        ({"setup": {"money": [5, -1, 1, 1]}}, "setup", "not negative"),
+        ({"shop": {"prices": [7, -5]}}, "shop.prices", "none negative"),
+        ({"rulings": {"last_space_toll": "combined"}}, "[rulings] last_space_toll", "a Bot Factory ruling"),
+        ({"counts": {"bots_per_colour": 4}}, "[counts]", "is a Bot Factory table, not a Mechanica one"),
+        ({"tiles": "upgrader"}, "[tiles]", "expected a table"),
+    ],
+)
+def test_mechanica_variants_are_checked_for_meaning(data, where, why):
+    with pytest.raises(InputError) as info:
+        load_variant(data)
+    assert where in info.value.where and why in info.value.why, str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("data", "where", "why"),
+    [
+        ({"counts": {"parts_per_colour_slot": -1}}, "counts.parts_per_colour_slot", "not negative"),
+        ({"boards": {"sandra_start": 12}}, "boards.sandra_start", "an action space 0 to 11"),
+        ({"wheel": {"sandra_start": 8}}, "wheel.sandra_start", "0-7"),
+        ({"finance": {"lines": [5, 11]}}, "finance.lines", "on the track, 1 to 10"),
+        ({"contracts": [{"id": 1, "needs": {"red": 1}, "points": -3}] * 1}, "contracts", "distinct contract ids"),
+        ({"rulings": {"bots_per_colour_to_end": 9}}, "bots_per_colour_to_end", "at most the 4 bots"),
+        ({"rulings": {"jigsaw": "strict"}}, "[rulings] jigsaw", "jigsaw is a Mechanica ruling, not a Bot Factory one"),
+        ({"tiles": {}}, "[tiles]", "[tiles] is a Mechanica table, not a Bot Factory one"),
+        ({"rulings": {"unpaid": "x"}}, "[rulings]", "unknown key(s) unpaid; valid keys: additional_actions"),
+    ],
+)
+def test_botfactory_variants_are_checked_for_meaning(data, where, why):
+    from bgrules.botfactory.variant import load_variant as bf_load
+
+    with pytest.raises(InputError) as info:
+        bf_load(data)
+    assert where in info.value.where and why in info.value.why, str(info.value)
+
+
+def test_contract_points_are_not_negative():
+    from bgrules.botfactory.variant import default_component_data
+    from bgrules.botfactory.variant import load_variant as bf_load
+
+    contracts = [dict(k) for k in default_component_data()["contracts"]]
+    contracts[0]["points"] = -1
+    with pytest.raises(InputError, match="points are not negative"):
+        bf_load({"contracts": contracts})
+
+
+def test_a_variant_that_is_not_a_path_or_table():
+    with pytest.raises(InputError, match="a variant is a TOML file's path or a table of tables"):
+        load_variant(5)
+
+
+def test_variant_file_that_is_not_utf8_names_the_file(tmp_path):
+    path = tmp_path / "box.toml"
+    path.write_bytes(b'[rulings]\njigsaw = "\xe9"\n')
+    with pytest.raises(InputError) as info:
+        load_variant(path)
+    assert str(path) in info.value.where and "not UTF-8" in info.value.why

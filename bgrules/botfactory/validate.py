@@ -307,7 +307,7 @@ def _phase(game: BotFactoryGame, s: BotFactoryState, r: _Report) -> None:
     if turning:
         if None in s.workers:
             r.add("workers", "every worker stands on a space in the action phase")
-        if s.turn is None and not s.window and s.index < n and not s.draws and phase is Phase.ACTION:
+        if s.turn is None and not s.window and s.index < n:
             r.add("turn", f"player {s.order[s.index]}'s action turn is missing")
         if s.turn is not None and s.index >= n:
             r.add("turn", "a turn is open after the last player's turn")
@@ -347,6 +347,19 @@ def _phase(game: BotFactoryGame, s: BotFactoryState, r: _Report) -> None:
             r.add("window", "the game is over; no window is open")
     if not s.draws and phase is not Phase.DISCARD and s.after_discard:
         r.add("after_discard", "play resumes only after pending draws or a discard")
+    if s.draws:
+        if phase is Phase.SETUP or phase is Phase.PICK:
+            resumes: tuple[str, ...] = (phase.value,)
+        elif turning and (s.window or s.index < n or phase is Phase.DISCARD):
+            resumes = ("action",)
+        elif turning:
+            resumes = ("window", "maintenance", "round_end")
+        else:
+            resumes = ()
+        if s.after_discard not in resumes:
+            at = f"the {phase.value} phase" + (f" at index {s.index}" if turning else "")
+            allowed = " or ".join(map(repr, resumes)) if resumes else "no pending draws"
+            r.add("after_discard", f"{s.after_discard!r}: after draws in {at} play resumes with {allowed}")
 
 
 # --- settled: someone has something to do -------------------------------------------------------------

@@ -272,3 +272,16 @@ def test_a_clarification_start_the_game_cannot_reach_is_refused() -> None:
     data["witness"][0]["start"] = {"seats": {"-1": {"wallet": 3}}}
     with pytest.raises(InputError, match="not an index of a list of 2"):
         clarification_from_data(data, "t.toml")
+
+
+@pytest.mark.parametrize("value", [["run"], {"run": 1}, [[1]], None])
+def test_unhashable_and_odd_values_are_input_errors(value: Any) -> None:
+    game = bgrules.load_game("mechanica-factory")
+    data = json.loads(bgrules.dumps(game.initial_state()))
+    data["phase"] = value
+    err = _refused(game, data)
+    assert "phase" in err.where and 'one of "run", "turn", "over"' in err.why
+    from bgrules.mechanica.variant import load_variant
+
+    with pytest.raises(InputError, match='one of "published", "strict"'):
+        load_variant({"rulings": {"jigsaw": value}})

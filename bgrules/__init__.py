@@ -17,4 +17,25 @@ __all__ = [
     "load_game",
     "loads",
 ]
-__version__ = "0.4.0"
+
+
+def _version() -> str:
+    """The one version number, pyproject.toml's ``version``: read from the checkout when bgrules runs from
+    one (an editable install's metadata keeps the version it was installed with), else from the installed
+    package's metadata."""
+    import tomllib
+    from importlib.metadata import PackageNotFoundError, version
+    from pathlib import Path
+
+    project = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    if project.is_file():
+        data = tomllib.loads(project.read_text(encoding="utf-8")).get("project", {})
+        if data.get("name") == "bgrules" and isinstance(data.get("version"), str):
+            return str(data["version"])
+    try:
+        return version("bgrules")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+__version__ = _version()

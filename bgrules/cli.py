@@ -20,11 +20,13 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from bgrules import __version__
 from bgrules.core.errors import BgrulesError, IllegalAction, InputError
 
 console = Console()
 err_console = Console(stderr=True)
 
+_GAME_HELP = "botfactory, mechanica or mechanica-factory (bgrules games lists them)"
 _DIR_HELP = {
     "specs": "the specs directory [default: ./specs, else the specs bgrules ships]",
     "proofs": "the proofs directory [default: ./proofs, else the proofs bgrules ships]",
@@ -75,7 +77,7 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
 
 
 @click.group()
-@click.version_option(package_name="bgrules")
+@click.version_option(version=__version__, prog_name="bgrules")
 def main() -> None:
     """Executable, formally checked rules of Bot Factory and Mechanica."""
     from bgrules.core import coverage
@@ -451,7 +453,7 @@ def prove(
 @_quiet_option
 @click.option("--json", "as_json", is_flag=True, help="print a JSON list of results (progress goes to stderr)")
 @click.option("--junit-xml", type=click.Path(path_type=Path), default=None)
-@click.option("--game", "game_name", default=None, help="only the clarifications of this game")
+@click.option("--game", "game_name", default=None, help="only the clarifications of this game: " + _GAME_HELP)
 @click.option(
     "--variant",
     type=click.Path(path_type=Path),
@@ -480,7 +482,7 @@ def clarify(
 
 
 @main.command()
-@click.option("--game", "game_name", required=True)
+@click.option("--game", "game_name", required=True, help=_GAME_HELP)
 @click.option("--variant", "variants", multiple=True, required=True, type=click.Path(path_type=Path))
 @click.option("--players", type=int, default=None)
 @click.option("--option", "-o", "options", multiple=True, help="game option key=value")
@@ -535,7 +537,7 @@ def _game_predicates(game_name: str, players: int, specs_dir: Path) -> list[tupl
 
 
 @main.command()
-@click.option("--game", "game_name", required=True)
+@click.option("--game", "game_name", required=True, help=_GAME_HELP)
 @click.option("--players", type=int, default=None)
 @click.option("--games", "n_games", default=100, show_default=True)
 @click.option("--seed", default=0, show_default=True)
@@ -688,7 +690,7 @@ def simulate(
 
 
 @main.command()
-@click.option("--game", "game_name", required=True)
+@click.option("--game", "game_name", required=True, help=_GAME_HELP)
 @click.option("--players", type=int, default=None)
 @click.option(
     "--agents",
@@ -877,6 +879,31 @@ def coverage(
             _fail(f"rule coverage {pct:.1f}% is under --fail-under {fail_under:g}%", 1)
 
 
+# --- games ----------------------------------------------------------------------------------------
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="print a JSON list of games")
+@_guard
+def games(as_json: bool) -> None:
+    """Every game: its player counts, the options of load_game (default, meaning) and the rulings of its
+    variant files (choices, default)."""
+    from bgrules.core.catalog import describe_games
+
+    described = describe_games()
+    if as_json:
+        click.echo(json.dumps(described, indent=2, ensure_ascii=False))
+        return
+    for g in described:
+        lo, hi = g["min_players"], g["max_players"]
+        click.echo(f"{g['name']}: {lo if lo == hi else f'{lo}-{hi}'} player(s), {g['default_players']} by default")
+        for o in g["options"]:
+            click.echo(f"  option {o['name']} = {json.dumps(o['default'])}: {o['meaning']}")
+        for r in g["rulings"]:
+            choices = r["choices"] if isinstance(r["choices"], str) else " | ".join(json.dumps(c) for c in r["choices"])
+            click.echo(f"  ruling {r['name']} = {json.dumps(r['default'])} ({choices}): {r['meaning']}")
+
+
 # --- factories: check / render ---------------------------------------------------------------------
 
 
@@ -948,7 +975,7 @@ def check(factory_file: Path, variant: Path | None, as_json: bool) -> None:
 
 @main.command()
 @click.argument("actions_file", type=click.Path(path_type=Path))
-@click.option("--game", "game_name", default=None, help="the game [default: the one the trace file names]")
+@click.option("--game", "game_name", default=None, help=_GAME_HELP + " [default: the one the trace file names]")
 @click.option("--players", type=int, default=None, help="[default: the trace file's, else the game's]")
 @click.option("--variant", type=click.Path(path_type=Path), default=None, help="[default: the trace file's]")
 @click.option("--option", "-o", "options", multiple=True, help="game option key=value [default: the trace file's]")

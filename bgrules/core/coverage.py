@@ -64,8 +64,11 @@ class Collector:
     """Every recording closed inside a :func:`collecting` block, summed per checker."""
 
     by_checker: dict[str, Counts] = attrs.field(factory=dict)
+    closed: list[Counts] = attrs.field(factory=list)
+    """Each recording that closed, as it closed (what a worker sends back, :func:`absorb`)."""
 
     def add(self, counts: Counts) -> None:
+        self.closed.append(counts)
         mine = self.by_checker.get(counts.checker)
         if mine is None:
             mine = self.by_checker[counts.checker] = Counts(counts.checker)
@@ -163,11 +166,15 @@ def probe() -> Iterator[Counts]:
         _current = parent
 
 
-def absorb(counts: Iterable[Counts]) -> None:
-    """Add recordings made elsewhere (a worker process of :mod:`bgrules.core.jobs`) as if they had closed
-    here: to the open recording, if any, and to every collector."""
-    for c in counts:
-        if _current is not None:
+def absorb(top: Counts | None, closed: Iterable[Counts]) -> None:
+    """Add what a task counted elsewhere (a worker process of :mod:`bgrules.core.jobs`) as if it had run
+    here. ``top``: everything it counted inside the recording the worker opened in the name of the one open
+    here (its nested recordings included), added to the open recording; ``closed``: each recording that
+    closed within the task, added to every collector, as each would have been on closing here."""
+    if top is not None and _current is not None:
+        _current.add(top)
+    for c in closed:
+        if top is None and _current is not None:
             _current.add(c)
         for collector in _collectors:
             collector.add(c)

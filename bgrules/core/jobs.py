@@ -71,19 +71,29 @@ def _resolve(target: str) -> Callable[..., Any]:
     return fn  # type: ignore[no-any-return]
 
 
-def _in_worker(task: Task) -> tuple[str, Any, tuple[coverage.Counts, ...], float]:
-    """Run ``task`` in a worker: (status, value or error, its coverage recordings, seconds)."""
+def _in_worker(task: Task, parent: str | None) -> tuple[str, Any, Any, float]:
+    """Run ``task`` in a worker: (status, value or error, its coverage, seconds). The coverage is
+    (the counts of a recording named as the caller's open one, or None; the recordings that closed within
+    the task): what the task counted outside any recording of its own belongs to the caller's recording,
+    as in a serial run."""
     start = time.perf_counter()
     with coverage.collecting() as collected:
+        closed: list[coverage.Counts] = []
+        top: coverage.Counts | None = None
         try:
-            value = _resolve(task.target)(*task.args)
+            if parent is None:
+                value = _resolve(task.target)(*task.args)
+            else:
+                with coverage.recording(parent) as top:
+                    value = _resolve(task.target)(*task.args)
         except IllegalAction as exc:
-            return "illegal", (exc.rule_id, exc.why), (), time.perf_counter() - start
+            return "illegal", (exc.rule_id, exc.why), None, time.perf_counter() - start
         except InputError as exc:
-            return "input", (exc.where, exc.why), (), time.perf_counter() - start
+            return "input", (exc.where, exc.why), None, time.perf_counter() - start
         except BgrulesError as exc:
-            return "error", str(exc), (), time.perf_counter() - start
-    return "ok", value, tuple(collected.by_checker.values()), time.perf_counter() - start
+            return "error", str(exc), None, time.perf_counter() - start
+        closed = [c for c in collected.closed if c is not top]
+    return "ok", value, (top, tuple(closed)), time.perf_counter() - start
 
 
 def _worker_init() -> None:
@@ -119,6 +129,8 @@ def run_tasks(
             if on_done is not None:
                 on_done(Done(i, task, values[i], time.perf_counter() - start))
         return values
+    open_recording = coverage.active()
+    parent = None if open_recording is None else open_recording.checker
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
     with ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=context, initializer=_worker_init) as pool:
@@ -129,7 +141,7 @@ def run_tasks(
         def feed() -> None:  # keep each worker busy and one task queued behind it, so on_start is honest
             while queue and len(pending) < 2 * jobs:
                 i = queue.pop()
-                pending[pool.submit(_in_worker, tasks[i])] = i
+                pending[pool.submit(_in_worker, tasks[i], parent)] = i
                 if on_start is not None:
                     on_start(i, tasks[i])
 
@@ -140,7 +152,8 @@ def run_tasks(
                 for future in sorted(finished, key=lambda f: pending[f]):
                     i = pending.pop(future)
                     status, value, counts, seconds = future.result()
-                    coverage.absorb(counts)
+                    if counts is not None:
+                        coverage.absorb(*counts)
                     values[i] = _unwrap(status, value)
                     if on_done is not None:
                         on_done(Done(i, tasks[i], values[i], seconds))

@@ -212,7 +212,7 @@ count of 1 for ``random`` means "the rest"). The agents' games are few because g
 per step than random play (docs/agents.md); each is played once per game and variant and replayed for
 the other specs of that game (:func:`_agent_game`), so the mix costs little more than random games alone."""
 
-_AGENT_GAMES: dict[tuple[Any, ...], tuple[tuple[Any, Any, Any], ...]] = {}
+_AGENT_GAMES: dict[tuple[Any, ...], tuple[tuple[tuple[Any, Any, Any], ...], coverage.Counts]] = {}
 _AGENT_GAMES_LIMIT = 64
 
 
@@ -253,11 +253,17 @@ def _agent_game(spec: Spec, game: Game, agents: str, seed: int, budget: Budget) 
     key = (spec.game, spec.players, spec.variant, options, agents, seed, budget.max_steps, budget.max_rounds)
     got = _AGENT_GAMES.get(key)
     if got is None:
-        got = tuple(walk(game, seed, budget.max_steps, budget.max_rounds, parse_agents(agents, game.players)))
+        with coverage.probe() as counted:
+            steps = tuple(walk(game, seed, budget.max_steps, budget.max_rounds, parse_agents(agents, game.players)))
+        got = (steps, counted)
         if len(_AGENT_GAMES) >= _AGENT_GAMES_LIMIT:
             _AGENT_GAMES.pop(next(iter(_AGENT_GAMES)))
         _AGENT_GAMES[key] = got
-    return got
+    here = coverage.active()
+    if here is not None:  # the rules the game applied count each time it is checked, memoised or not
+        here.effects.update(got[1].effects)
+        here.refusals.update(got[1].refusals)
+    return got[0]
 
 
 def check_sampled(spec: Spec, game: Game, budget: Budget) -> Report:
@@ -528,8 +534,8 @@ def check_searched_together(specs: list[Spec], game: Game, budget: Budget) -> li
             if specs[k].kind == "state" and preds[k](game, state):
                 found[k] = []
         live = [k for k in live if k not in found]
-        for _ in range(budget.max_steps):
-            if not live or game.is_terminal(state) or past_cap(game, state, cap):
+        for _ in range(budget.max_steps):  # the draws never depend on the predicates (hypothesis replays)
+            if game.is_terminal(state) or past_cap(game, state, cap):
                 break
             if game.to_move(state) is CHANCE:
                 outcomes = game.chance_outcomes(state)
@@ -625,7 +631,8 @@ def sampled_groups(specs: list[Spec], budget: Budget, checker: str = "sampled") 
         if checker not in spec.checkers:
             continue
         game = _game_of(spec)
-        b = spec_budget(spec, game, budget)
+        b = spec_budget(spec, game, budget)  # the figures the checker reads (the others differ harmlessly)
+        b = attrs.evolve(b, examples=0) if checker == "sampled" else attrs.evolve(b, games=0, mix=())
         key = (spec.game, game.players, spec.variant, repr(sorted(spec.options.items())), b)
         groups.setdefault(key, []).append(spec)
     return list(groups.values())

@@ -141,6 +141,12 @@ def _junit(rows: list[dict[str, Any]], path: Path) -> None:
     ET.ElementTree(suite).write(path, encoding="unicode", xml_declaration=True)
 
 
+def _only(only: str | None) -> None:
+    """``--only ""`` (an empty CI variable) is bad input, not "everything"."""
+    if only is not None and not only.strip():
+        raise InputError("--only", "give some text of the ids to check (an empty --only would match every id)")
+
+
 def _positive(value: int | None, option: str) -> None:
     """No vacuous pass: a count, budget or timeout below 1 is bad input (exit 2), never a silent default."""
     if value is not None and value < 1:
@@ -370,6 +376,7 @@ def verify(
     from bgrules.core.specs import Budget
     from bgrules.core.verify import clarification_tasks, proof_tasks, spec_tasks
 
+    _only(only)
     for value, option in ((games, "--games"), (examples, "--examples"), (max_steps, "--max-steps")):
         _positive(value, option)
     _positive(timeout_ms, "--timeout")
@@ -440,6 +447,7 @@ def prove(
     from bgrules.core.defaults import default_dir
     from bgrules.core.verify import proof_tasks
 
+    _only(only)
     _positive(timeout_ms, "--timeout")
     started = time.perf_counter()
     tasks = proof_tasks(proofs_dir or default_dir("proofs"), timeout_ms, only, thorough)

@@ -12,6 +12,8 @@ default), created on first use and reused afterwards (mutmut caches every verdic
     python scripts/mutation.py --fast               # only the fast test files (FAST below) select and kill
     python scripts/mutation.py --rooms              # the games' rooms instead of the four rule modules
     python scripts/mutation.py --update             # move the worktree to --commit first (keeps the cache)
+    python scripts/mutation.py --save               # keep the verdicts in scripts/mutation-state/ (go on later)
+    python scripts/mutation.py --fresh              # do not start from the kept verdicts
 
 The run is ``nice -n 19 mutmut run --max-children 1`` (one test process: the machine is shared). The
 configuration is ``[tool.mutmut]`` in pyproject.toml. The score of a module is
@@ -86,6 +88,11 @@ ROOMS_DESELECT = ("--deselect", "tests/test_mechanica_structure.py::test_every_r
 ``mutants/`` every function has its mutants beside it (``xǁMechanicaGameǁ__init____mutmut_orig``, no
 docstring). It calls no rule code, so it can kill no mutant (as test_docs's rule-ID grep, docs/mutation.md)."""
 DOC = REPO / "docs" / "mutation.md"
+STATE = REPO / "scripts" / "mutation-state"
+"""The verdicts of earlier runs kept in the repository (``--save``), one directory per configuration
+(``rules``, ``rooms``): mutmut's ``.meta`` files, which hold each mutant's exit code and each function's
+hash. A new worktree starts from them (unless ``--fresh``), and mutmut keeps the verdicts of every
+function whose source hash is unchanged, so a measurement can go on over several sessions."""
 EQUIVALENT_ROW = re.compile(r"^\|\s*`(bgrules\.[\w.ǁ]+__mutmut_\d+)`\s*\|")
 
 # mutmut 3's exit-code classes (mutmut/stats.py): 1 and 3 killed, 0 survived, 33 and 5 no tests, timeouts.
@@ -240,6 +247,50 @@ def _mutmut_settings() -> dict[str, Any]:
     return settings
 
 
+def _state_dir(rooms: bool) -> Path:
+    return STATE / ("rooms" if rooms else "rules")
+
+
+def restore_state(workdir: Path, rooms: bool) -> int:
+    """Copy the kept ``.meta`` files into ``<workdir>/mutants/`` where it has none yet; how many."""
+    source = _state_dir(rooms)
+    copied = 0
+    for meta in sorted(source.rglob("*.py.meta")) if source.is_dir() else []:
+        target = workdir / "mutants" / meta.relative_to(source)
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(meta.read_bytes())
+            copied += 1
+    return copied
+
+
+def save_state(workdir: Path, rooms: bool) -> int:
+    """Keep the worktree's ``.meta`` files (each a complete JSON document) in the repository."""
+    target_dir = _state_dir(rooms)
+    saved = 0
+    for meta in sorted((workdir / "mutants").rglob("*.py.meta")):
+        text = meta.read_text(encoding="utf-8")
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError:  # mutmut is writing it: keep the copy saved before
+            print(f"warning: {meta} is being written; not saved", file=sys.stderr)
+            continue
+        # a timeout depends on the machine's load (a slow honest run on a busy machine is stopped too):
+        # kept as not checked, so a later run on a quieter machine decides it again
+        codes = data["exit_code_by_key"]
+        data["exit_code_by_key"] = {k: (None if v in TIMEOUT else v) for k, v in codes.items()}
+        text = json.dumps(data, indent=4)
+        target = target_dir / meta.relative_to(workdir / "mutants")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        saved += 1
+    commit = subprocess.run(
+        ["git", "-C", str(workdir), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    (target_dir / "COMMIT").write_text(commit + "\n", encoding="utf-8")
+    return saved
+
+
 def survivors(workdir: Path) -> list[str]:
     equivalent = equivalent_mutants()
     return sorted(
@@ -260,6 +311,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fast", action="store_true", help="select tests from FAST only (a lower bound)")
     parser.add_argument("--rooms", action="store_true", help="mutate the games' rooms (ROOMS)")
     parser.add_argument("--update", action="store_true", help="check the worktree out at --commit first")
+    parser.add_argument("--save", action="store_true", help="keep the verdicts in scripts/mutation-state/")
+    parser.add_argument("--fresh", action="store_true", help="do not start from the kept verdicts")
     parser.add_argument("mutants", nargs="*", help="run only these mutants (mutmut names, * globs allowed)")
     args = parser.parse_args(argv)
     workdir = args.dir.resolve()
@@ -269,8 +322,15 @@ def main(argv: list[str] | None = None) -> int:
         capture_output=True,
         text=True,
     ).stdout.strip()
+    if args.save:
+        print(f"saved {save_state(workdir, args.rooms)} verdict file(s) to {_state_dir(args.rooms)}")
+        return report(workdir, markdown=args.markdown)
     if not args.report:
         ensure_worktree(workdir, commit)
+        if not args.fresh:
+            restored = restore_state(workdir, args.rooms)
+            if restored:
+                print(f"started from {restored} kept verdict file(s) of {_state_dir(args.rooms)}")
         overrides: dict[str, object] = {}
         base_args = list(_mutmut_settings()["pytest_add_cli_args"])
         if args.fast:

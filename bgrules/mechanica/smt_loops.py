@@ -129,6 +129,22 @@ def encode_loops(
     cat = variant.catalogue
     kv = [z3.Int(f"kind_{i}") for i in range(CELLS)]
     rv = [z3.Int(f"rot_{i}") for i in range(CELLS)]
+    # the atoms, made once each (building z3 terms from Python dominates the encoding's cost)
+    kind_is = [[k == n for n in range(len(kinds) + 1)] for k in kv]
+    rot_is = [[r == n for n in range(4)] for r in rv]
+    tile_is: dict[tuple[int, Tile], Any] = {}
+
+    def is_tile(cell: int, tile: Tile) -> Any:
+        found = tile_is.get((cell, tile))
+        if found is None:
+            found = (
+                kind_is[cell][0]
+                if tile is None
+                else z3.And(kind_is[cell][1 + kinds.index(tile[0])], rot_is[cell][tile[1]])
+            )
+            tile_is[(cell, tile)] = found
+        return found
+
     cons: list[Any] = []
     for i in range(CELLS):
         cons += [kv[i] >= 0, kv[i] <= len(kinds), rv[i] >= 0, rv[i] <= 3, z3.Implies(kv[i] == 0, rv[i] == 0)]
@@ -147,16 +163,14 @@ def encode_loops(
                 if not (0 <= nr < ROWS and 0 <= nc < COLS):
                     continue
                 j = nr * COLS + nc
-                for a, ka in enumerate(kinds):
-                    for b, kb in enumerate(kinds):
+                for ka in kinds:
+                    for kb in kinds:
                         for ra in range(4):
                             for rb in range(4):
                                 ea = cat.tiles[ka].edge(d, ra)
                                 eb = cat.tiles[kb].edge(d.opposite, rb)
                                 if not edges_fit(ea, eb, strict):
-                                    cons.append(
-                                        z3.Not(z3.And(kv[i] == a + 1, rv[i] == ra, kv[j] == b + 1, rv[j] == rb))
-                                    )
+                                    cons.append(z3.Not(z3.And(is_tile(i, (ka, ra)), is_tile(j, (kb, rb)))))
     member = {(r, c, h): z3.Bool(f"in_{r}_{c}_{h}") for r in range(ROWS) for c in range(COLS) for h in range(HEADINGS)}
     closure: list[Any] = []
     tiles: list[Tile] = [None, *((k, r) for k in kinds for r in range(4))]
@@ -166,7 +180,7 @@ def encode_loops(
         ways: dict[Node, list[Any]] = {}
         for tile in tiles:
             for nxt in table.successors[(cell, tile, h)]:
-                ways.setdefault(nxt, []).append(_is(kv[cell], rv[cell], kinds, tile))
+                ways.setdefault(nxt, []).append(is_tile(cell, tile))
         closure.append(
             z3.Implies(m, z3.Or([z3.And(z3.Or(w), member[n]) for n, w in ways.items()] or [z3.BoolVal(False)]))
         )

@@ -277,12 +277,13 @@ def _conformance(budget: Budget) -> Outcome:
             return Outcome("unknown", f"seeded factory {i} is not legal: {bad[0]}")
         seen["factories"] += 1
         enc = smt.encode_workday(factory, variant)
+        solver = smt.evaluator(enc)
         seen["choices"] += len(enc.choices)
         for chooser in _choosers(enc, rng):
             if stop():
                 break
             seen["runs"] += 1
-            mismatch = smt.conformance_mismatch(factory, variant, chooser, enc, budget.solver_ms)
+            mismatch = smt.conformance_mismatch(factory, variant, chooser, enc, budget.solver_ms, solver)
             if mismatch is not None and len(problems) < 5:
                 problems.append(f"factory {i}: {mismatch}\n{format_factory(factory, variant)}")
     summary = (

@@ -500,26 +500,45 @@ def decode(enc: MovementEncoding, model: Any) -> Evaluation:
 
 
 def evaluate(
-    enc: MovementEncoding, choices: Mapping[tuple[int, int], int] | None = None, timeout_ms: int | None = None
+    enc: MovementEncoding,
+    choices: Mapping[tuple[int, int], int] | None = None,
+    timeout_ms: int | None = None,
+    solver: Any = None,
 ) -> Evaluation:
     """Evaluate the encoding for concrete choices: ``choices[(bot, step)]`` is the index of the option
     taken (0 where missing; ignored at steps with no choice variable). Raises ValueError when a choice is
     out of range for the node the bot is on, :class:`bgrules.core.proofs.Undecided` when the solver cannot
-    decide within ``timeout_ms``."""
+    decide within ``timeout_ms``. ``solver``: one holding ``enc.constraints`` already (see
+    :func:`evaluator`), reused with push / pop, so many evaluations of one encoding share it."""
     choices = choices or {}
-    solver = new_solver(timeout_ms, "QF_FD")
-    solver.add(*enc.constraints)
+    pins = []
     for key, var in enc.choices.items():
         value = choices.get(key, 0)
         if not 0 <= value < enc.domains[key]:
             raise ValueError(f"choice {value} for bot {key[0]} step {key[1]}: at most {enc.domains[key]} options")
-        solver.add(var == value)
-    answer = solver.check()
-    if answer == z3.unknown:
-        raise Undecided(f"evaluating choices {dict(choices)}: {solver.reason_unknown()}")
-    if answer != z3.sat:
-        raise ValueError(f"choices {dict(choices)} are not a legal assignment for this factory")
-    return decode(enc, solver.model())
+        pins.append(var == value)
+    if solver is None:
+        solver = evaluator(enc)
+    if timeout_ms is not None:
+        solver.set("timeout", max(1, min(int(timeout_ms), 2**32 - 1)))
+    solver.push()
+    try:
+        solver.add(*pins)
+        answer = solver.check()
+        if answer == z3.unknown:
+            raise Undecided(f"evaluating choices {dict(choices)}: {solver.reason_unknown()}")
+        if answer != z3.sat:
+            raise ValueError(f"choices {dict(choices)} are not a legal assignment for this factory")
+        return decode(enc, solver.model())
+    finally:
+        solver.pop()
+
+
+def evaluator(enc: MovementEncoding) -> Any:
+    """A solver holding the encoding's constraints, for :func:`evaluate`."""
+    solver = new_solver(logic="QF_FD")
+    solver.add(*enc.constraints)
+    return solver
 
 
 def final_bins(
@@ -732,14 +751,16 @@ def conformance_mismatch(
     chooser: Chooser,
     enc: MovementEncoding | None = None,
     timeout_ms: int | None = None,
+    solver: Any = None,
 ) -> str | None:
     """Run the Python workday with ``chooser`` and evaluate the encoding on the choices it took; None if
     they agree on every bot's bin, the decisions asked, the coins, and whether a bin overflows.
-    ``timeout_ms``: the evaluation's solver timeout (:class:`bgrules.core.proofs.Undecided` when spent)."""
+    ``timeout_ms``: the evaluation's solver timeout (:class:`bgrules.core.proofs.Undecided` when spent);
+    ``solver``: an :func:`evaluator` of ``enc`` to reuse."""
     py = python_movement(factory, variant, chooser)
     enc = enc or encode_workday(factory, variant)
     try:
-        ev = evaluate(enc, py.choice_indices, timeout_ms)
+        ev = evaluate(enc, py.choice_indices, timeout_ms, solver)
     except ValueError as exc:
         return f"the encoding rejects the Python run's choices: {exc}"
     if ev.finals != py.finals:

@@ -21,6 +21,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from bgrules import __version__
+from bgrules.core.defaults import DEFAULT_TIMEOUT_MS
 from bgrules.core.errors import BgrulesError, IllegalAction, InputError
 
 console = Console()
@@ -327,7 +328,14 @@ def _quiet_option(fn: Callable[..., None]) -> Callable[..., None]:
 @click.option(
     "--max-steps", type=int, default=None, help="steps per game for both checkers [default: the spec's, or 200]"
 )
-@click.option("--timeout", "timeout_ms", default=10_000, show_default=True, help="solver timeout per proof (ms)")
+@click.option(
+    "--timeout",
+    "timeout_ms",
+    default=DEFAULT_TIMEOUT_MS,
+    show_default=True,
+    help="wall budget per proof obligation (ms): each solver check gets what is left; a sampled obligation "
+    "stops sampling when it is spent (docs/proofs.md)",
+)
 @click.option("--checker", "checkers", multiple=True, type=click.Choice(["sampled", "searched", "proved", "clarified"]))
 @click.option("--only", default=None, help="only ids containing this text")
 @click.option("--thorough", is_flag=True, help="each spec's and proof's thorough budget (several times the default)")
@@ -425,7 +433,14 @@ def verify(
 
 @main.command()
 @click.option("--proofs", "proofs_dir", type=click.Path(path_type=Path), default=None, help=_DIR_HELP["proofs"])
-@click.option("--timeout", "timeout_ms", default=10_000, show_default=True, help="solver timeout per proof (ms)")
+@click.option(
+    "--timeout",
+    "timeout_ms",
+    default=DEFAULT_TIMEOUT_MS,
+    show_default=True,
+    help="wall budget per proof obligation (ms): each solver check gets what is left; a sampled obligation "
+    "stops sampling when it is spent (docs/proofs.md)",
+)
 @click.option("--only", default=None, help="only ids containing this text")
 @click.option("--thorough", is_flag=True, help="each obligation's thorough budget")
 @_jobs_option

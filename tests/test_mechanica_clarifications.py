@@ -110,7 +110,7 @@ def test_the_cli_runs_a_games_clarifications_on_a_corrected_data_file(tmp_path: 
     path = str(DIRECTORY / "mc-two-bots.toml")
     result = runner.invoke(main, ["clarify", path, "--game", "mechanica-factory", "--variant", str(box), "--json"])
     assert result.exit_code == 1, result.output
-    rows = {r["id"].split("/", 1)[1]: r for r in json.loads(result.output[: result.output.rindex("]") + 1])}
+    rows = {r["id"].split("/", 1)[1]: r for r in json.loads(result.stdout)}  # stdout: the JSON alone
     assert rows["advanced-printed-truck-one-destroyed"]["verdict"] == "violated"
     assert rows["advanced-printed-truck-one-destroyed"]["detail"].startswith("base variant (tiles)")
     assert rows["advanced-a-fork-parts-them"]["verdict"] == "holds"

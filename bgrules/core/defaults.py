@@ -21,6 +21,11 @@ PACKAGED_PATHS = {
 }
 
 
+DEFAULT_TIMEOUT_MS = 30_000
+"""The default wall budget of a proof obligation (``--timeout``, docs/proofs.md): obligations take well under
+5 s on a quiet 2-core machine; the headroom keeps a busy one from turning a slow sample into ``unknown``."""
+
+
 def default_dir(kind: str) -> Path:
     """The ``kind`` directory (``specs``, ``proofs`` or ``clarifications``): the current directory's when it
     has one, else the packaged one."""
@@ -34,4 +39,4 @@ def rules_dir() -> Path:
     return local if local.is_dir() else PACKAGED / "rules"
 
 
-__all__ = ["PACKAGED", "default_dir", "rules_dir"]
+__all__ = ["DEFAULT_TIMEOUT_MS", "PACKAGED", "default_dir", "rules_dir"]

@@ -31,12 +31,12 @@ import attrs
 import z3
 
 from bgrules.core.codec import read_toml
+from bgrules.core.defaults import DEFAULT_TIMEOUT_MS
 from bgrules.core.errors import InputError
 from bgrules.core.report import Report
 
 Verdict = Literal["holds", "violated", "unknown"]
 VERDICTS: tuple[str, ...] = ("holds", "violated", "unknown")
-DEFAULT_TIMEOUT_MS = 10_000
 SOLVER_MAX_MS = 2**32 - 1
 """z3's timeout is an unsigned 32-bit number (0 means none): a longer budget is given to the solver as this."""
 SEED = 0

@@ -6,15 +6,16 @@
 Sections (``--only`` takes one, or a comma-separated list):
 
 - ``ends``: greedy in every seat, Bot Factory, 2, 3 and 4 players: the share of games ended by the seed's
-  trigger (BF-END) within the runner's cap of ``--rounds`` rounds, and the invariant violations of
-  specs/botfactory.toml (state and transition specs on the default rules) at every step.
+  triggers (BF-END-COLOUR, BF-END-FIFTH, counted apart) within the runner's cap of ``--rounds`` rounds,
+  and the invariant violations of specs/botfactory.toml (state and transition specs on the default rules) at every step.
 - ``mechanica``: greedy and random in every seat, Mechanica, 2, 3 and 4 players: the share of games whose
   winner scores above 0, and the medians of the winner's score (greedy / random).
 - ``one``: one greedy seat against three random ones, 4 players, both games, the greedy seat rotating
   over the four seats: its win rate (a shared win counts).
-- ``mcts``: mcts (default budget: 200 iterations, the new node scored by the greedy evaluation, no
-  rollout) against greedy, 2 players, both games, seats alternating: mcts's win rate with its 95% Wilson
-  interval (a shared win counts half).
+- ``mcts``: mcts against greedy, 2 players, both games, seats alternating: mcts's win rate with its 95%
+  Wilson interval (a shared win counts half). The README's budgets: ``mcts:iterations=800`` in Bot
+  Factory (``--mcts-botfactory``), ``mcts`` (200 iterations) in Mechanica (``--mcts-mechanica``); the new
+  node is scored by the greedy evaluation, no rollout.
 - ``speed``: steps per second of greedy and of random play (all seats), both games, 2 and 4 players.
 
 Seeds are S..S+N-1 for every cell (``--seed S``, default 0); each game is a seeded playout
@@ -169,11 +170,12 @@ def section_one(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def section_mcts(args: argparse.Namespace) -> dict[str, Any]:
-    out: dict[str, Any] = {"mcts": args.mcts}
+    seat = {"botfactory": args.mcts_botfactory or args.mcts, "mechanica": args.mcts_mechanica or args.mcts}
+    out: dict[str, Any] = {"mcts": seat}
     for game_name in ("botfactory", "mechanica"):
         jobs = []
         for s in range(args.seed, args.seed + args.mcts_games):
-            spec = f"{args.mcts},greedy" if s % 2 == 0 else f"greedy,{args.mcts}"
+            spec = f"{seat[game_name]},greedy" if s % 2 == 0 else f"greedy,{seat[game_name]}"
             jobs.append((game_name, 2, spec, s, args.rounds if game_name == "botfactory" else None, False))
         games = run(jobs, args.jobs)
         points = 0.0
@@ -227,6 +229,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=40, help="games per cell (ends, mechanica, one)")
     parser.add_argument("--mcts-games", type=int, default=40, help="mcts-vs-greedy games per game")
     parser.add_argument("--mcts", default="mcts", help="the mcts seat, e.g. mcts:iterations=200")
+    parser.add_argument(
+        "--mcts-botfactory", default="mcts:iterations=800", help="the mcts seat in Bot Factory (README's budget)"
+    )
+    parser.add_argument("--mcts-mechanica", default="mcts", help="the mcts seat in Mechanica (README's budget)")
     parser.add_argument("--rounds", type=int, default=100, help="the runner's round cap for Bot Factory")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0, help="the first seed of every cell")

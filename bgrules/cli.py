@@ -534,16 +534,18 @@ def diff(
 
     if len(variants) != 2:
         raise InputError("--variant", f"give exactly two variant files, not {len(variants)}")
-    result = find_difference(
-        game_name,
-        str(variants[0]),
-        str(variants[1]),
-        players=players,
-        options=_parse_options(options),
-        max_depth=depth,
-        max_nodes=nodes,
-        max_rounds=max_rounds,
-    )
+    with Progress(console=err_console, transient=True, disable=as_json) as progress:
+        progress.add_task(f"bgrules diff {game_name}: up to {nodes} positions, depth {depth}", total=None)
+        result = find_difference(
+            game_name,
+            str(variants[0]),
+            str(variants[1]),
+            players=players,
+            options=_parse_options(options),
+            max_depth=depth,
+            max_nodes=nodes,
+            max_rounds=max_rounds,
+        )
     if as_json:
         click.echo(json.dumps(to_json(result), indent=2, default=str))
     else:

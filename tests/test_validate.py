@@ -285,3 +285,26 @@ def test_unhashable_and_odd_values_are_input_errors(value: Any) -> None:
 
     with pytest.raises(InputError, match='one of "published", "strict"'):
         load_variant({"rulings": {"jigsaw": value}})
+
+
+def test_mechanica_counts_agree_with_the_spec_predicates() -> None:
+    """validate counts bots and improvements itself (the package allows no import circle); its verdicts
+    agree with game_invariants' and invariants' predicates on reachable and on miscounted states."""
+    from bgrules.mechanica import game_invariants, invariants
+
+    game = bgrules.load_game("mechanica", players=3)
+    for state in _states("mechanica", 3)[::9]:
+        for changed in (state, attrs.evolve(state, stock=(state.stock[0] + 1, *state.stock[1:]))):
+            mine = any(p.startswith("stock:") for p in game.validate(changed))
+            assert mine == (game_invariants.bots_conserved(game, changed) is not None)
+        recycler = (state.recycler[0] + 1, *state.recycler[1:])
+        if state.recycler[0] < game.copies[0]:
+            changed = attrs.evolve(state, recycler=recycler)
+            mine = any(p.startswith("deck:") for p in game.validate(changed))
+            assert mine == (game_invariants.improvements_conserved(game, changed) is not None)
+    sandbox = bgrules.load_game("mechanica-factory")
+    for state in _states("mechanica-factory", 1)[::5]:
+        changed = attrs.evolve(state, stock=(state.stock[0] - 1, state.stock[1], state.stock[2]))
+        if state.run is None and state.stock[0] > 0:
+            assert any(p.startswith("stock:") for p in sandbox.validate(changed))
+            assert invariants.bots_conserved(sandbox, changed) is not None

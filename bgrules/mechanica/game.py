@@ -169,7 +169,8 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
     def validate(self, state: MechanicaState) -> list[str]:
         """Every way ``state`` breaks the shape of this game's reachable states ("<field path>: <reason>";
         empty = the engine can play on it): indexes in range, counts conserved, phase fields consistent
-        (:mod:`bgrules.mechanica.validate`, docs/validation.md). ``bgrules.loads`` refuses a state with any."""
+        (MC-BOARD, MC-STOCK, MC-SETUP-DECK, MC-BP-ONCE, MC-TURN-ORDER; :mod:`bgrules.mechanica.validate`,
+        docs/validation.md). ``bgrules.loads`` refuses a state with any."""
         from bgrules.mechanica.validate import problems
 
         return problems(self, state)
@@ -255,6 +256,8 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
             raise self._guard.unexpected(self, state, action, exc) from None
 
     def _apply(self, state: MechanicaState, action: Any) -> MechanicaState:
+        """The dispatch of :meth:`apply` by phase: MC-END, MC-CHANCE, MC-RUN, MC-SHOP-BUY, MC-SHOP-RECYCLE,
+        MC-ANYTIME, MC-FAB-OVERACTIVE, MC-TURN-ORDER."""
         phase = state.phase
         if phase is Phase.OVER:
             raise IllegalAction("MC-END", "the game is over; no action is legal")

@@ -253,7 +253,8 @@ class FactoryGame(GameBase):
 
     def validate(self, state: SandboxState) -> list[str]:
         """Every way ``state`` breaks the shape of this sandbox's reachable states ("<field path>: <reason>";
-        empty = the engine can play on it) (:mod:`bgrules.mechanica.validate`, docs/validation.md)."""
+        empty = the engine can play on it): MC-BOARD, MC-STOCK, MC-SUPPLY, MC-DAY (:mod:`bgrules.mechanica.validate`,
+        docs/validation.md)."""
         from bgrules.mechanica.validate import sandbox_problems
 
         return sandbox_problems(self, state)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bgrules.core.codec import show
 from bgrules.mechanica.base import PILES
@@ -26,9 +26,14 @@ from bgrules.mechanica.state import MechanicaState, Phase
 from bgrules.mechanica.variant import MechanicaVariant
 from bgrules.mechanica.workday import Run, RunPhase, decisions
 
-if TYPE_CHECKING:
-    from bgrules.mechanica.game import MechanicaGame
-    from bgrules.mechanica.sandbox import FactoryGame, SandboxState
+MechanicaGame = Any
+"""The whole game (``bgrules.mechanica.game.MechanicaGame``). This module imports neither game module nor
+their invariant modules (which import the games): the games call it, and tests/test_mechanica_structure.py
+holds the package free of import circles. The conserved counts are therefore counted here, as
+``game_invariants.bots_conserved`` / ``improvements_conserved`` and ``invariants.bots_conserved`` count
+them (tests/test_validate.py holds the verdicts equal)."""
+FactoryGame = Any
+SandboxState = Any
 
 CHANCE = (Phase.SETUP_EXTRAS, Phase.SETUP_DEAL, Phase.DRAW, Phase.EXTRA, Phase.REVEAL)
 
@@ -150,6 +155,22 @@ def _run(run: Run, variant: MechanicaVariant, where: str, r: _Report) -> None:
         r.add(f"{where}.phase", f"the run's {run.phase.value} phase awaits no decision (a settled run does)")
 
 
+def _bots(boards: Sequence[Factory], run: Run | None, stock: Sequence[int], per: int, r: _Report) -> None:
+    """MC-STOCK: for each grade, the stock + every board + the bots of a run on the move = the box's supply."""
+    counts = [0, 0, 0]
+    for board in boards:
+        for g, k in enumerate(board.bot_counts()):
+            counts[g] += k
+    if run is not None:
+        for m in run.moving:
+            counts[m.bot] += 1
+        for _bin, bot in run.arrived:
+            counts[bot] += 1
+    for g, name in enumerate(("Basic", "Plus", "Deluxe")):
+        if stock[g] + counts[g] != per:
+            r.add("stock", f"{name}: stock {stock[g]} + boards {counts[g]} != {per} (MC-STOCK)")
+
+
 def _tile_key(variant: MechanicaVariant, key: str, where: str, r: _Report, zone: Zone | None = None) -> bool:
     tile = variant.catalogue.tiles.get(key)
     if tile is None or tile.printed or (zone is not None and tile.zone is not zone):
@@ -237,16 +258,19 @@ def _shape(game: MechanicaGame, s: MechanicaState, r: _Report) -> bool:
 
 def _conserved(game: MechanicaGame, s: MechanicaState, r: _Report) -> None:
     """MC-STOCK, MC-SETUP-DECK, MC-BP-ONCE and the Blueprint cards: the predicates of the specs."""
-    from bgrules.mechanica import game_invariants
-
-    for path, check in (
-        ("stock", game_invariants.bots_conserved),
-        ("deck", game_invariants.improvements_conserved),
-        ("seats", game_invariants.money_never_negative),
-    ):
-        found = check(game, s)
-        if found is not None:
-            r.add(path, found)
+    boards = [seat.factory for seat in s.seats]
+    stock = s.stock
+    if s.run is not None:
+        boards[s.current] = s.run.factory
+        stock = s.run.stock
+    _bots(boards, s.run, stock, game.variant.rulings.bots_per_grade, r)
+    total = sum(s.deck) + sum(s.extras) + sum(s.recycler) + sum(1 for w in s.wheel if w is not None)
+    for seat in s.seats:  # improvements installed (Forks and printed tiles are not among them)
+        kinds = [p.kind for p in seat.factory.floor if p is not None] + [slot.kind for slot in seat.factory.start]
+        total += sum(1 for k in kinds if k in game.kind_index)
+    total += (s.pending is not None) + (s.fallen is not None)
+    if total != game.total_tiles:
+        r.add("deck", f"{total} improvements accounted for, not {game.total_tiles} (MC-SETUP-DECK)")
     seen = Counter([*s.bp_pool, *(c for c in s.bp_top if c is not None), *(c for p in s.bp_bottom for c in p)])
     twice = sorted(c for c, k in seen.items() if k > 1)
     missing = sorted(set(game.cards) - set(seen))
@@ -304,12 +328,8 @@ def _phase(game: MechanicaGame, s: MechanicaState, r: _Report) -> None:
 
 def sandbox_problems(game: FactoryGame, state: SandboxState) -> list[str]:
     """Every violated shape condition of a ``mechanica-factory`` state for ``game`` (its supply, days)."""
-    from bgrules.mechanica import invariants
-    from bgrules.mechanica.sandbox import Phase as SandboxPhase
-    from bgrules.mechanica.sandbox import SandboxState
-
     r = _Report()
-    if not isinstance(state, SandboxState):
+    if not isinstance(state, game.state_type()):
         r.add("$", "not a factory-sandbox state")
         return r.items
     variant = game.variant
@@ -330,15 +350,14 @@ def sandbox_problems(game: FactoryGame, state: SandboxState) -> list[str]:
             r.add("supply", f"holds more than this game's supply gives: {more} (MC-SUPPLY)")
     if not 1 <= state.day <= game.days:
         r.add("day", f"{_num(state.day)} is not a day of this game (1 to {game.days})")
-    if (state.run is not None) != (state.phase is SandboxPhase.RUN):
+    if (state.run is not None) != (state.phase.value == "run"):
         r.add("run", "a workday run is present in the run phase, and only there")
     if state.run is not None:
         _run(state.run, variant, "run", r)
     if not r.items:
-        for check in (invariants.bots_conserved, invariants.money_never_negative):
-            found = check(game, state)
-            if found is not None:
-                r.add("stock", found)
+        board = state.run.factory if state.run is not None else state.factory
+        stock = state.run.stock if state.run is not None else state.stock
+        _bots([board], state.run, stock, variant.rulings.bots_per_grade, r)
     return r.items
 
 

@@ -44,7 +44,7 @@ from bgrules.botfactory.state import (
     TakeTop,
     Trade,
 )
-from bgrules.botfactory.variant import BotFactoryVariant, load_variant
+from bgrules.botfactory.variant import BotFactoryVariant, load_variant, players_problem
 from bgrules.core import coverage
 from bgrules.core.codec import ActionGuard
 from bgrules.core.errors import InputError
@@ -104,6 +104,9 @@ class BotFactoryGame(RoundFlow):
         ):
             raise InputError("max_rounds", f"max_rounds is a whole number of at least 1 (or none), not {max_rounds!r}")
         self.variant = load_variant(variant)
+        crowded = players_problem(self.variant.components, players)
+        if crowded is not None:
+            raise InputError("variant", crowded)
         self._players = players
         self.max_rounds = max_rounds
         """BF-END: None (the default) = the seed's ends only; a number = the game also ends, scored, after

@@ -144,7 +144,8 @@ def _check(c: Components, where: str) -> None:
         raise InputError(f"{where} counts.{negative[0]}", "counts are not negative")
     if counts.start_tokens + counts.last_player_extra_token > min(counts.token_cap, counts.tokens_per_colour):
         raise InputError(f"{where} counts", "the set-up tokens must fit under the cap and in the colour's supply")
-    for key in ("bots_per_colour", "bots_to_end", "token_cap", "part_limit", "project_limit", "tokens_per_colour"):
+    at_least_one = ("bots_per_colour", "bots_to_end", "token_cap", "part_limit", "project_limit", "tokens_per_colour")
+    for key in (*at_least_one, "parts_per_colour_slot"):  # BF-SETUP-PARTS: each player picks a part
         if getattr(counts, key) < 1:
             raise InputError(f"{where} counts.{key}", f"at least 1, not {getattr(counts, key)}")
     if c.boards.assembly_last_extra_cost < 0:
@@ -191,6 +192,19 @@ def _check(c: Components, where: str) -> None:
             raise InputError(f"{where} contract {k.id}", f"provenance {k.provenance!r}")
         if k.points < 0:
             raise InputError(f"{where} contract {k.id}", f"points are not negative, not {k.points}")
+
+
+def players_problem(c: Components, players: int) -> str | None:
+    """BF-MOVE: why ``players`` workers cannot always move on these boards (None if they can): after the
+    first round a worker moves to an empty space on another board while every other worker and Sandra
+    stand on one, so the spaces off any one board must outnumber the players."""
+    sizes = [len(getattr(c.boards, name)) for name in BOARDS]
+    if sum(sizes) - max(sizes) < players + 1:
+        return (
+            f"the boards' {sum(sizes)} action spaces ({', '.join(map(str, sizes))} a board) leave a worker no empty "
+            f"space on another board with {players} players and Sandra (BF-MOVE)"
+        )
+    return None
 
 
 def _flatten(data: Mapping[str, Any]) -> dict[str, Any]:

@@ -24,8 +24,9 @@ from bgrules import __version__
 from bgrules.core.defaults import DEFAULT_TIMEOUT_MS
 from bgrules.core.errors import BgrulesError, IllegalAction, InputError
 
-console = Console()
-err_console = Console(stderr=True)
+# On a pipe (a CI log) rich would wrap at 80 columns and split ids over lines: tables get room instead.
+console = Console() if sys.stdout.isatty() else Console(width=240)
+err_console = Console(stderr=True) if sys.stderr.isatty() else Console(stderr=True, width=240)
 
 _GAME_HELP = "botfactory, mechanica or mechanica-factory (bgrules games lists them)"
 _DIR_HELP = {

@@ -17,7 +17,15 @@ from typing import Any
 
 import click
 from rich.console import Console
-from rich.progress import Progress
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from bgrules import __version__
@@ -28,6 +36,15 @@ from bgrules.core.errors import BgrulesError, IllegalAction, InputError
 console = Console() if sys.stdout.isatty() else Console(width=240)
 err_console = Console(stderr=True) if sys.stderr.isatty() else Console(stderr=True, width=240)
 
+_BAR = (
+    SpinnerColumn(),
+    TextColumn("{task.description}"),
+    BarColumn(),
+    MofNCompleteColumn(),
+    TimeElapsedColumn(),
+    TimeRemainingColumn(),
+)
+"""The progress columns: done/total, what runs, elapsed, estimate."""
 _GAME_HELP = "botfactory, mechanica or mechanica-factory (bgrules games lists them)"
 _DIR_HELP = {
     "specs": "the specs directory [default: ./specs, else the specs bgrules ships]",
@@ -169,25 +186,7 @@ class _Live:
         self.progress: Progress | None = None
         self.bar: Any = None
         if self.out.is_terminal:
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                SpinnerColumn,
-                TextColumn,
-                TimeElapsedColumn,
-                TimeRemainingColumn,
-            )
-
-            self.progress = Progress(
-                SpinnerColumn(),
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                TimeRemainingColumn(),
-                console=self.out,
-                transient=True,
-            )
+            self.progress = Progress(*_BAR, console=self.out, transient=True)
             self.bar = self.progress.add_task(title, total=total)
 
     def __enter__(self) -> _Live:
@@ -631,7 +630,7 @@ def simulate(
     from bgrules.core.coverage import recording
 
     start = time.perf_counter()
-    with recording("simulate"), Progress(console=err_console, transient=True, disable=as_json) as progress:
+    with recording("simulate"), Progress(*_BAR, console=err_console, transient=True, disable=as_json) as progress:
         task = progress.add_task(f"{game_name}", total=n_games)
         for s in range(seed, seed + n_games):
             steps = 0
@@ -873,8 +872,12 @@ def coverage(
     proofs_dir = proofs_dir or default_dir("proofs")
     if fail_under is not None and not 0 <= fail_under <= 100:
         raise InputError("--fail-under", f"a percentage from 0 to 100, not {fail_under}")
-    with Progress(console=err_console, transient=True, disable=as_json) as progress:
-        progress.add_task("coverage", total=None)
+    with Progress(*_BAR, console=err_console, transient=True, disable=as_json) as progress:
+        bar = progress.add_task("bgrules coverage", total=None)
+
+        def show(label: str, done: int, total: int) -> None:
+            progress.update(bar, description=f"bgrules coverage: {label}", completed=done, total=total)
+
         result = cov.run_coverage(
             game_name,
             n_games=n_games,
@@ -885,6 +888,7 @@ def coverage(
             clarifications_dir=specs_dir / "clarifications",
             proofs_dir=proofs_dir,
             searched=searched,
+            progress=show,
         )
     pct = cov.percent(result)
     if as_json:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -488,10 +488,13 @@ def run_coverage(
     clarifications_dir: Path | None = None,
     proofs_dir: Path | None = None,
     searched: bool = True,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> dict[str, Any]:
     """The coverage table of ``bgrules coverage``: sampled games of each of ``game``'s games (both games when
     None; :func:`sample`), the searched specs of specs/ for them, their clarifications' witnesses, and the
-    rules proved through a conformance-tied encoding (proofs/conformance.toml)."""
+    rules proved through a conformance-tied encoding (proofs/conformance.toml). ``progress(label, done,
+    total)`` is called before each step (a game's samples, a searched spec, a clarification file) and at
+    the end."""
     from bgrules.core.errors import InputError
 
     if game is not None and game not in GAMES:
@@ -503,24 +506,40 @@ def run_coverage(
     proofs_dir = default_dir("proofs") if proofs_dir is None else proofs_dir
     chosen = (game,) if game is not None else tuple(GAMES)
     names = {n for g in chosen for n in GAMES[g]}
+    from bgrules.core.clarify import _check_witness, clarification_paths, load_clarification
+    from bgrules.core.specs import Budget, load_specs, run_spec
+
+    samples = [(g, name) for g in chosen for name in GAMES[g]]
+    specs = (
+        [s for s in load_specs(specs_dir) if s.game in names and "searched" in s.checkers]
+        if searched and specs_dir.is_dir()
+        else []
+    )
+    clarifications = clarification_paths([clarifications_dir]) if clarifications_dir.is_dir() else []
+    total = len(samples) + len(specs) + len(clarifications)
+    done = 0
+
+    def step(label: str) -> None:
+        nonlocal done
+        if progress is not None:
+            progress(label, done, total)
+        done += 1
+
     with collecting() as collector:
-        for g in chosen:
-            for name in GAMES[g]:
-                sample(name, n_games, seed=seed, agents=agents, players=players if name == g else None)
-        if searched and specs_dir.is_dir():
-            from bgrules.core.specs import Budget, load_specs, run_spec
-
-            for spec in load_specs(specs_dir):
-                if spec.game in names and "searched" in spec.checkers:
-                    run_spec(spec, Budget(), ("searched",))
-        if clarifications_dir.is_dir():
-            from bgrules.core.clarify import _check_witness, clarification_paths, load_clarification
-
-            for path in clarification_paths([clarifications_dir]):
-                c = load_clarification(path)
-                if c.game in names:
-                    for w in c.witnesses:
-                        _check_witness(c, w)
+        for g, name in samples:
+            step(f"{name}: {n_games} sampled game(s) per player count")
+            sample(name, n_games, seed=seed, agents=agents, players=players if name == g else None)
+        for spec in specs:
+            step(f"{spec.id} [searched]")
+            run_spec(spec, Budget(), ("searched",))
+        for path in clarifications:
+            step(f"{path.name} [witness]")
+            c = load_clarification(path)
+            if c.game in names:
+                for w in c.witnesses:
+                    _check_witness(c, w)
+    if progress is not None:
+        progress("done", total, total)
     rules = documented_rules()
     exempt = load_exempt(specs_dir / "coverage-exempt.toml", known=[r.id for r in rules])
     proved = proved_rules(load_ties(proofs_dir / "conformance.toml"))

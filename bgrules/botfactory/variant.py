@@ -168,6 +168,9 @@ def _check(c: Components, where: str) -> None:
         raise InputError(
             f"{where} boards", "the Project board has 2 columns and at least 1 row; spares are not negative"
         )
+    for key in ("spares", "project_rows"):
+        if getattr(c.boards, key) > 20:
+            raise InputError(f"{where} boards.{key}", f"at most 20 spaces, not {show(getattr(c.boards, key))}")
     spaces = len(c.spaces())
     if c.boards.sandra_start not in range(spaces):
         raise InputError(

@@ -166,10 +166,18 @@ def test_a_sampled_obligation_that_compared_nothing_is_not_holds(
     assert "stopped by the 10000 ms budget" in report.guarantee
 
 
-def test_a_spent_budget_stops_a_sampled_obligation_and_says_so() -> None:
+def test_a_spent_budget_stops_a_sampled_obligation_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     ob, expected = next((o, e) for o, e in CONFORMANCE if o.id == "MC-PROOF-SMT-CONFORMANCE")
+    # the budget runs out after a few samples, whatever the machine's load (a 300 ms wall budget was flaky
+    # on a busy CI machine: a solver check itself could be cut short and turn the verdict into unknown)
+    calls = {"n": 0}
+
+    def expired(self: Budget) -> bool:
+        calls["n"] += 1
+        return calls["n"] > 3
+
+    monkeypatch.setattr(Budget, "expired", expired)
     report = run_obligation(ob, expected, 300)
-    assert report.seconds < 5
     assert report.verdict == "holds", report.detail
     assert "stopped by the 300 ms budget before the planned 30 seeded random factories" in report.guarantee
     compared = int(re.search(r"(\d+) choice assignments compared", report.guarantee).group(1))  # type: ignore[union-attr]

@@ -187,7 +187,7 @@ def test_a_failing_spec_is_a_failure_with_its_trace_in_the_output_and_the_junit_
     )
     assert "unexpected verdicts:" in out
     body = junit.read_text()
-    assert "<failure" in body and "1. Fabricate" in body and "invariant before: holds" in body
+    assert "<failure" in body and "     1. " in body and "Fabricate(" in body and "invariant before: holds" in body
 
 
 @pytest.mark.parametrize(

@@ -534,7 +534,13 @@ def check_searched_together(specs: list[Spec], game: Game, budget: Budget) -> li
             if specs[k].kind == "state" and preds[k](game, state):
                 found[k] = []
         live = [k for k in live if k not in found]
-        for _ in range(budget.max_steps):  # the draws never depend on the predicates (hypothesis replays)
+        failed_here = False
+        if len(found) == len(specs):
+            raise _AllFound
+        # The draws must not depend on which specs failed before (hypothesis notices a prefix it has seen
+        # drawing less): an example goes on while any spec is live, and the search ends at once (not as a
+        # failing example, which hypothesis would replay) when every spec has its counterexample.
+        for _ in range(budget.max_steps):
             if game.is_terminal(state) or past_cap(game, state, cap):
                 break
             if game.to_move(state) is CHANCE:
@@ -542,16 +548,22 @@ def check_searched_together(specs: list[Spec], game: Game, budget: Budget) -> li
                 action = data.draw(st.sampled_from([a for a, _p in outcomes]))
             else:
                 action = data.draw(st.sampled_from(game.legal_actions(state)))
-            after = game.apply(state, action)
+            try:
+                after = game.apply(state, action)
+            except Exception:
+                if failed_here:  # past a spec's counterexample the state may be one the rules cannot go on from
+                    return
+                raise
             actions.append(action)
             failed = [k for k in live if _check_step(specs[k].kind, preds[k], game, state, action, after)]
             for k in failed:
                 found[k] = list(actions)
             if failed:
+                failed_here = True
                 live = [k for k in live if k not in found]
+                if len(found) == len(specs):
+                    raise _AllFound
             state = after
-        if len(found) == len(specs):
-            raise _AllFound
 
     with contextlib.suppress(_AllFound):
         search()
@@ -584,8 +596,9 @@ def check_searched_together(specs: list[Spec], game: Game, budget: Budget) -> li
     return out
 
 
-class _AllFound(Exception):
-    """Every spec of a search has its counterexample: the search may stop."""
+class _AllFound(BaseException):
+    """Every spec of a search has its counterexample: the search stops. A BaseException, so hypothesis
+    lets it through at once instead of treating it as a failing example to replay."""
 
 
 def _game_of(spec: Spec) -> Game:

@@ -311,6 +311,8 @@ def _phase(game: BotFactoryGame, s: BotFactoryState, r: _Report) -> None:
             r.add("turn", f"player {s.order[s.index]}'s action turn is missing")
         if s.turn is not None and s.index >= n:
             r.add("turn", "a turn is open after the last player's turn")
+        if phase is Phase.ACTION and s.index >= n and not s.window and not s.draws:
+            r.add("index", f"{s.index}: after the last turn play goes on to Sandra and maintenance; nobody is to move")
         if s.turn is not None and s.index < n:
             seat = s.order[s.index]
             where = s.workers[seat]

@@ -264,13 +264,20 @@ def _conserved(game: MechanicaGame, s: MechanicaState, r: _Report) -> None:
         boards[s.current] = s.run.factory
         stock = s.run.stock
     _bots(boards, s.run, stock, game.variant.rulings.bots_per_grade, r)
-    total = sum(s.deck) + sum(s.extras) + sum(s.recycler) + sum(1 for w in s.wheel if w is not None)
+    per_kind = [a + b + c for a, b, c in zip(s.deck, s.extras, s.recycler, strict=True)]
+    placed = [w for w in s.wheel if w is not None] + [k for k in (s.pending, s.fallen) if k is not None]
     for seat in s.seats:  # improvements installed (Forks and printed tiles are not among them)
-        kinds = [p.kind for p in seat.factory.floor if p is not None] + [slot.kind for slot in seat.factory.start]
-        total += sum(1 for k in kinds if k in game.kind_index)
-    total += (s.pending is not None) + (s.fallen is not None)
+        placed += [p.kind for p in seat.factory.floor if p is not None] + [slot.kind for slot in seat.factory.start]
+    for kind in placed:
+        if kind in game.kind_index:
+            per_kind[game.kind_index[kind]] += 1
+    total = sum(per_kind)
     if total != game.total_tiles:
         r.add("deck", f"{total} improvements accounted for, not {game.total_tiles} (MC-SETUP-DECK)")
+    else:
+        for kind, k, copies in zip(game.kinds, per_kind, game.copies, strict=True):
+            if k != copies:
+                r.add("deck", f"{k} {kind} tiles accounted for, not {copies} (MC-SETUP-DECK)")
     seen = Counter([*s.bp_pool, *(c for c in s.bp_top if c is not None), *(c for p in s.bp_bottom for c in p)])
     twice = sorted(c for c, k in seen.items() if k > 1)
     missing = sorted(set(game.cards) - set(seen))

@@ -76,6 +76,8 @@ def _guard(fn: Callable[..., None]) -> Callable[..., None]:
             _fail(str(exc))
         except OSError as exc:
             _fail(f"{getattr(exc, 'filename', '') or ''}: {exc.strerror or exc}")
+        except UnicodeDecodeError as exc:  # a file read without the loaders' own check: still one line
+            _fail(f"a file is not UTF-8 text (byte {exc.start} is {exc.object[exc.start]:#04x})")
 
     return wrapper
 
@@ -942,11 +944,9 @@ def _load_factory(path: Path, variant: Path | None) -> tuple[Any, Any]:
     from bgrules.mechanica.variant import load_variant
 
     v = load_variant(str(variant) if variant else None)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from None
-    return parse_factory(text, v, source=str(path)), v
+    from bgrules.core.codec import read_text
+
+    return parse_factory(read_text(path), v, source=str(path)), v
 
 
 @main.command()

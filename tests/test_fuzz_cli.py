@@ -177,8 +177,17 @@ def test_many_generated_command_lines_end_cleanly(workdir: Path) -> None:
         (["simulate", "--game", "nope", "--games", "1"], 2),
         (["balance", "--game", "mechanica", "--players", "2", "--games", "1", "--agents", "nope"], 2),
         (["replay", str(ROOT / "README.md")], 2),
+        (["render", "BYTES"], 2),
+        (["check", "BYTES"], 2),
+        (["replay", "BYTES"], 2),
+        (["clarify", "BYTES"], 2),
+        (["simulate", "--game", "mechanica", "--games", "1", "--variant", "BYTES"], 2),
     ],
 )
-def test_each_exit_code(argv: list[str], code: int) -> None:
+def test_each_exit_code(argv: list[str], code: int, tmp_path: Path) -> None:
+    bad = tmp_path / "bytes.bin"
+    bad.write_bytes(b"\xff\xfe\x00garbage\x80")
+    argv = [str(bad) if a == "BYTES" else a for a in argv]
     result = CliRunner().invoke(main, argv)
+    assert "Traceback" not in result.stdout + result.stderr and not isinstance(result.exception, UnicodeDecodeError)
     assert result.exit_code == code, (argv, result.stdout[-400:], result.stderr[-400:])

@@ -307,6 +307,17 @@ def _jobs_option(fn: Callable[..., None]) -> Callable[..., None]:
     )(fn)
 
 
+def _timeout_option(fn: Callable[..., None]) -> Callable[..., None]:
+    return click.option(
+        "--timeout",
+        "timeout_ms",
+        default=DEFAULT_TIMEOUT_MS,
+        show_default=True,
+        help="wall budget per proof obligation (ms): each solver check gets what is left; a sampled obligation "
+        "stops sampling when it is spent (docs/proofs.md)",
+    )(fn)
+
+
 def _quiet_option(fn: Callable[..., None]) -> Callable[..., None]:
     return click.option("--quiet", "-q", is_flag=True, help="print only failures and the summary")(fn)
 
@@ -330,14 +341,7 @@ def _quiet_option(fn: Callable[..., None]) -> Callable[..., None]:
 @click.option(
     "--max-steps", type=int, default=None, help="steps per game for both checkers [default: the spec's, or 200]"
 )
-@click.option(
-    "--timeout",
-    "timeout_ms",
-    default=DEFAULT_TIMEOUT_MS,
-    show_default=True,
-    help="wall budget per proof obligation (ms): each solver check gets what is left; a sampled obligation "
-    "stops sampling when it is spent (docs/proofs.md)",
-)
+@_timeout_option
 @click.option("--checker", "checkers", multiple=True, type=click.Choice(["sampled", "searched", "proved", "clarified"]))
 @click.option("--only", default=None, help="only ids containing this text")
 @click.option("--thorough", is_flag=True, help="each spec's and proof's thorough budget (several times the default)")
@@ -435,14 +439,7 @@ def verify(
 
 @main.command()
 @click.option("--proofs", "proofs_dir", type=click.Path(path_type=Path), default=None, help=_DIR_HELP["proofs"])
-@click.option(
-    "--timeout",
-    "timeout_ms",
-    default=DEFAULT_TIMEOUT_MS,
-    show_default=True,
-    help="wall budget per proof obligation (ms): each solver check gets what is left; a sampled obligation "
-    "stops sampling when it is spent (docs/proofs.md)",
-)
+@_timeout_option
 @click.option("--only", default=None, help="only ids containing this text")
 @click.option("--thorough", is_flag=True, help="each obligation's thorough budget")
 @_jobs_option

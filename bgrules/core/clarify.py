@@ -581,21 +581,32 @@ def check_files(
     data) that every witness and property of those clarifications runs on, the clarification's own ruling
     over it; a witness whose outcome the corrected data changes then reports ``violated``. A variant file
     is for one game, so ``variant`` needs ``game``."""
+    return [r for _path, c, _base in load_files(paths, variant, game) for r in check_clarification(c)]
+
+
+def load_files(
+    paths: Iterable[str | Path],
+    variant: str | Path | Mapping[str, Any] | None = None,
+    game: str | None = None,
+) -> list[tuple[Path, Clarification, Any]]:
+    """Every clarification of ``paths`` (of ``game`` only, when given), loaded and checked for duplicate
+    ids before anything runs: (file, clarification, the base variant data it was loaded on or None), as
+    :func:`check_files` and ``bgrules verify``'s tasks use them."""
     if variant is not None and game is None:
         raise InputError("variant", "a variant file is for one game: name it (--game)")
-    base = variant_data(variant)
+    base = variant_data(variant) if game is not None else None
     files = clarification_paths(paths)
     if game is not None:
         files = [p for p in files if read_toml(p).get("game") == game]
         if not files:
             raise InputError("game", f"no clarification of game {game!r} among the files given")
-    loaded = [load_clarification(p, base if game is not None else None) for p in files]
+    loaded = [(p, load_clarification(p, base), base) for p in files]
     seen: dict[str, str] = {}
-    for c in loaded:
+    for _p, c, _b in loaded:
         if c.id in seen:
             raise InputError(f"{c.source} id", f"duplicate clarification id {c.id!r} (also in {seen[c.id]})")
         seen[c.id] = c.source
-    return [r for c in loaded for r in check_clarification(c)]
+    return loaded
 
 
 __all__ = [
@@ -608,6 +619,7 @@ __all__ = [
     "clarification_from_data",
     "clarification_paths",
     "load_clarification",
+    "load_files",
     "run_witness",
     "start_state",
     "variant_data",

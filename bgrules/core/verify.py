@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bgrules.core.errors import InputError
 from bgrules.core.jobs import Task
 from bgrules.core.specs import Budget, Spec, load_specs, run_group, sampled_groups
 
@@ -78,34 +77,13 @@ def clarification_tasks(
 ) -> list[Task]:
     """One task per clarification file (every file loaded and checked for duplicate ids first, so a
     malformed file stops the run before anything is checked)."""
-    from bgrules.core.clarify import clarification_paths, load_clarification, variant_data
-    from bgrules.core.codec import read_toml
+    from bgrules.core.clarify import load_files
 
-    if variant is not None and game is None:
-        raise InputError("variant", "a variant file is for one game: name it (--game)")
-    base = variant_data(variant)
-    files = clarification_paths(paths)
-    if game is not None:
-        files = [p for p in files if read_toml(p).get("game") == game]
-        if not files:
-            raise InputError("game", f"no clarification of game {game!r} among the files given")
-    seen: dict[str, str] = {}
-    tasks: list[Task] = []
-    for path in files:
-        c = load_clarification(path, base if game is not None else None)
-        if c.id in seen:
-            raise InputError(f"{c.source} id", f"duplicate clarification id {c.id!r} (also in {seen[c.id]})")
-        seen[c.id] = c.source
-        if only and not _matching(c, only):
-            continue
-        tasks.append(
-            Task(
-                f"{c.id} [clarified]",
-                "bgrules.core.verify:clarification_rows",
-                (path, only, base if game is not None else None),
-            )
-        )
-    return tasks
+    return [
+        Task(f"{c.id} [clarified]", "bgrules.core.verify:clarification_rows", (path, only, base))
+        for path, c, base in load_files(paths, variant, game)
+        if not only or _matching(c, only)
+    ]
 
 
 def clarification_rows(path: Path, only: str | None, base: Any = None) -> Rows:

@@ -126,7 +126,7 @@ class BotFactoryGame(RoundFlow):
         """BF-END: bots of each colour in play, all of which built ends the game (as many as players)."""
         self._chance_memo: dict[tuple[Any, ...], tuple[tuple[Any, Fraction], ...]] = {}
         self._guard = ActionGuard(ACTION_TYPES, "BF-ROUND")
-        self._checks = self._guard.checks
+        self._round_apply = RoundFlow.apply.__get__(self)  # the round's dispatch, behind the guard
         self._info = GameInfo(
             name=GAME_NAME,
             min_players=2,
@@ -153,15 +153,7 @@ class BotFactoryGame(RoundFlow):
         """BF-ROUND: one action or chance outcome (``RoundFlow.apply``); an action whose fields are not of
         their declared kinds (a text or ``true`` for a space index) is refused with IllegalAction naming
         the action's rule, as is one the rules cannot read here; the state never changes."""
-        check = self._checks.get(type(action))
-        if check is not None:
-            bad = check(action)
-            if bad is not None:
-                raise self._guard.refusal(action, bad)
-        try:
-            return RoundFlow.apply(self, state, action)
-        except (TypeError, IndexError, KeyError, ValueError, AttributeError) as exc:
-            raise self._guard.unexpected(self, state, action, exc) from None
+        return self._guard.apply(self, state, action, self._round_apply)
 
     def round_of(self, state: BotFactoryState) -> int:
         """The round being played (1 first): what a runner's round cap reads."""

@@ -504,6 +504,21 @@ class ActionGuard:
         rule = self.rules.get(type(action), self.default_rule)
         return IllegalAction(rule, f"{show_action(action)}: {why}")
 
+    def apply(self, game: Any, state: T, action: Any, step: Callable[[T, Any], T]) -> T:
+        """``step(state, action)`` (a game's own dispatch) behind the guard: an action whose fields are
+        not of their declared kinds is refused (:meth:`refusal`), and an error the rules meet on an
+        action they cannot read here becomes an IllegalAction (:meth:`unexpected`); the state never
+        changes."""
+        check = self.checks.get(type(action))
+        if check is not None:
+            bad = check(action)
+            if bad is not None:
+                raise self.refusal(action, bad)
+        try:
+            return step(state, action)
+        except (TypeError, IndexError, KeyError, ValueError, AttributeError) as exc:
+            raise self.unexpected(game, state, action, exc) from None
+
     def unexpected(self, game: Any, state: Any, action: Any, exc: BaseException) -> BaseException:
         try:
             legal = action in game.legal_actions(state)

@@ -112,7 +112,6 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
             )
         self._anytime_waits = rulings.anytime == "every_step"
         self._guard = ActionGuard(ACTION_TYPES, "MC-TURN-ORDER")
-        self._checks = self._guard.checks
         self._board_memo = {}
         self._truck_prices = self._price_table()
         self._buys = tuple(Buy(i) for i in range(len(self.prices)))
@@ -245,15 +244,7 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
         (MC-SHOP-RECYCLE, or MC-ANYTIME), gifts (MC-FAB-OVERACTIVE), the steps (MC-TURN-ORDER). An action
         whose fields are not of their declared kinds (a text or ``true`` for a row) is refused with
         IllegalAction naming the action's rule, as is one the rules cannot read here."""
-        check = self._checks.get(type(action))
-        if check is not None:
-            bad = check(action)
-            if bad is not None:
-                raise self._guard.refusal(action, bad)
-        try:
-            return self._apply(state, action)
-        except (TypeError, IndexError, KeyError, ValueError, AttributeError) as exc:
-            raise self._guard.unexpected(self, state, action, exc) from None
+        return self._guard.apply(self, state, action, self._apply)
 
     def _apply(self, state: MechanicaState, action: Any) -> MechanicaState:
         """The dispatch of :meth:`apply` by phase: MC-END, MC-CHANCE, MC-RUN, MC-SHOP-BUY, MC-SHOP-RECYCLE,

@@ -223,7 +223,6 @@ class FactoryGame(GameBase):
         self.days = days
         self._players = players
         self._guard = ActionGuard(ACTION_TYPES, "MC-TURN-ORDER")
-        self._checks = self._guard.checks
         bound = self._max_length(len(supply_t))
         self._info = GameInfo(
             name=GAME_NAME,
@@ -353,15 +352,7 @@ class FactoryGame(GameBase):
         """One run decision or turn action; an action whose fields are not of their declared kinds (a text
         or ``true`` for a row) is refused with IllegalAction naming the action's rule, as is one the rules
         cannot read here; the state never changes."""
-        check = self._checks.get(type(action))
-        if check is not None:
-            bad = check(action)
-            if bad is not None:
-                raise self._guard.refusal(action, bad)
-        try:
-            return self._apply(state, action)
-        except (TypeError, IndexError, KeyError, ValueError, AttributeError) as exc:
-            raise self._guard.unexpected(self, state, action, exc) from None
+        return self._guard.apply(self, state, action, self._apply)
 
     def _apply(self, state: SandboxState, action: Any) -> SandboxState:
         if state.phase is Phase.OVER:

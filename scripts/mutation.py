@@ -63,8 +63,20 @@ FAST_ROOMS = (
     "tests/test_rule_gaps_mechanica.py",
     "tests/test_mechanica_structure.py",
     "tests/test_golden_traces.py",
+    "tests/test_agents.py",
+    "tests/test_cli.py",
+    "tests/test_balance.py",
+    "tests/test_coverage.py",
+    "tests/test_diff.py",
+    "tests/test_clarify.py",
+    "tests/test_mechanica_blueprint_match.py",
+    "tests/test_mechanica_clarifications.py",
+    "tests/test_botfactory_structure.py",
+    "tests/test_validate.py",
+    "tests/test_variants.py",
 )
-"""The fast test files of the default suite that play the whole games (``--fast`` with ``--rooms``)."""
+"""The test files of the default suite that play the whole games and run in seconds each (``--fast`` with
+``--rooms``); all but the conformance playouts (90 s), the fuzzers and the z3 files."""
 
 ROOMS = (
     "bgrules/botfactory/assembly.py",

@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from bgrules.core.errors import BgrulesError, InputError
+from bgrules.core.errors import InputError, MissingExtra
 from bgrules.core.playout import Playout, playout, round_cap
 from bgrules.core.playout import end_trigger as game_end_trigger
 from bgrules.core.protocol import Game
@@ -35,10 +35,6 @@ TRUNCATED = "truncated"
 
 CONFIDENCE = 0.95
 PLOT_FORMATS = ("png", "svg")
-
-
-class MissingExtra(BgrulesError):
-    """An optional dependency is not installed; the message names the extra that brings it."""
 
 
 @attrs.frozen

@@ -32,3 +32,20 @@ class InputError(BgrulesError):
         super().__init__(f"{where}: {why}" if where else why)
         self.where = where
         self.why = why
+
+
+class MissingExtra(BgrulesError):
+    """An optional dependency is not installed; the message names the extra that brings it."""
+
+
+def require_extra(module: str, extra: str, what: str) -> object:
+    """Import ``module`` (an optional dependency) and return it, or raise :class:`MissingExtra` with one
+    line naming ``what`` needs it and the extra that installs it: ``pip install 'bgrules[<extra>]'``."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise MissingExtra(
+            f"{what} needs {module.split('.')[0]}, which is not installed: pip install 'bgrules[{extra}]'"
+        ) from None

@@ -95,10 +95,17 @@ ROOMS = (
     "bgrules/mechanica/game.py",
 )
 """The games' rooms (issue 8 item 3): each board's or phase's module and the round flow."""
-ROOMS_DESELECT = ("--deselect", "tests/test_mechanica_structure.py::test_every_room_cites_its_rules")
-"""Deselected when the rooms are mutated: the test reads the rooms' docstrings from their source, and in
-``mutants/`` every function has its mutants beside it (``xǁMechanicaGameǁ__init____mutmut_orig``, no
-docstring). It calls no rule code, so it can kill no mutant (as test_docs's rule-ID grep, docs/mutation.md)."""
+ROOMS_DESELECT = (
+    "--deselect",
+    "tests/test_mechanica_structure.py::test_every_room_cites_its_rules",
+    "--deselect",
+    "tests/test_coverage.py::test_every_effect_call_names_a_documented_rule",
+)
+"""Deselected when the rooms are mutated: the first test reads the rooms' docstrings from their source, and
+in ``mutants/`` every function has its mutants beside it (``xǁMechanicaGameǁ__init____mutmut_orig``, no
+docstring); the second greps the ``coverage.effect("...")`` literals out of the source, which in
+``mutants/`` holds every mutant's literal (``"XXMC-ENDXX"``). Neither calls rule code, so neither can kill a
+mutant (as test_docs's rule-ID grep, docs/mutation.md)."""
 DOC = REPO / "docs" / "mutation.md"
 STATE = REPO / "scripts" / "mutation-state"
 """The verdicts of earlier runs kept in the repository (``--save``), one directory per configuration

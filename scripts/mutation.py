@@ -14,6 +14,7 @@ default), created on first use and reused afterwards (mutmut caches every verdic
     python scripts/mutation.py --update             # move the worktree to --commit first (keeps the cache)
     python scripts/mutation.py --save               # keep the verdicts in scripts/mutation-state/ (go on later)
     python scripts/mutation.py --fresh              # do not start from the kept verdicts
+    python scripts/mutation.py --timeout-multiplier 15 NAME...  # decide these mutants again, a longer limit
 
 The run is ``nice -n 19 mutmut run --max-children 1`` (one test process: the machine is shared). The
 configuration is ``[tool.mutmut]`` in pyproject.toml. The score of a module is
@@ -332,6 +333,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--update", action="store_true", help="check the worktree out at --commit first")
     parser.add_argument("--save", action="store_true", help="keep the verdicts in scripts/mutation-state/")
     parser.add_argument("--fresh", action="store_true", help="do not start from the kept verdicts")
+    parser.add_argument(
+        "--timeout-multiplier",
+        type=float,
+        default=None,
+        help="mutmut's timeout_multiplier for this run (pyproject's otherwise; higher on a busy machine)",
+    )
     parser.add_argument("mutants", nargs="*", help="run only these mutants (mutmut names, * globs allowed)")
     args = parser.parse_args(argv)
     workdir = args.dir.resolve()
@@ -354,6 +361,10 @@ def main(argv: list[str] | None = None) -> int:
         base_args = list(_mutmut_settings()["pytest_add_cli_args"])
         if args.fast:
             overrides["pytest_add_cli_args_test_selection"] = list(FAST_ROOMS if args.rooms else FAST)
+        if args.timeout_multiplier is not None:
+            if args.timeout_multiplier <= 0:
+                parser.error("--timeout-multiplier must be positive")
+            overrides["timeout_multiplier"] = args.timeout_multiplier
         if args.rooms:
             overrides["only_mutate"] = list(ROOMS)
             overrides["pytest_add_cli_args"] = [*base_args, *ROOMS_DESELECT]

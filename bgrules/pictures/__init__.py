@@ -1,0 +1,65 @@
+"""Pictures of the games' states as SVG (drawn with drawsvg), and PNG through cairosvg.
+
+* :func:`draw` ``(game, state)``: the picture of any state of any registered game;
+* :func:`draw_factory` ``(factory, variant=None)``: one Mechanica factory board;
+* :func:`to_png` ``(svg_text)``: PNG bytes (the ``png`` extra: ``pip install 'bgrules[png]'``).
+
+The output is deterministic: the same state gives byte-identical SVG text. What each picture shows:
+docs/pictures.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bgrules.core.errors import InputError, require_extra
+from bgrules.core.protocol import Game
+from bgrules.pictures.factory import draw_factory
+
+__all__ = ["draw", "draw_factory", "to_png"]
+
+
+def _state_games() -> dict[type, str]:
+    """Each registered game's state class and the game's name."""
+    from bgrules.botfactory.state import BotFactoryState
+    from bgrules.mechanica.sandbox import SandboxState
+    from bgrules.mechanica.state import MechanicaState
+
+    return {BotFactoryState: "botfactory", MechanicaState: "mechanica", SandboxState: "mechanica-factory"}
+
+
+def draw(game: Game, state: Any) -> str:
+    """The SVG document text of ``state``, a state of ``game`` (a game from :func:`bgrules.load_game`).
+    A state of another game, or something that is no state, raises :class:`bgrules.InputError` naming it."""
+    info = getattr(game, "info", None)
+    name = getattr(info, "name", None)
+    owners = _state_games()
+    if name not in owners.values():
+        raise InputError("game", f"no pictures for {game!r}: pass a game from bgrules.load_game")
+    owner = owners.get(type(state))
+    if owner is None:
+        raise InputError("state", f"a {type(state).__name__} is not a state of any game; {name} states are drawn")
+    if owner != name:
+        raise InputError("state", f"a {type(state).__name__} is a state of {owner}, not of {name}")
+    if name == "mechanica-factory":
+        from bgrules.pictures.mechanica import draw_sandbox
+
+        return draw_sandbox(game, state)
+    if name == "mechanica":
+        from bgrules.pictures.mechanica import draw_mechanica
+
+        return draw_mechanica(game, state)
+    from bgrules.pictures.botfactory import draw_botfactory
+
+    return str(draw_botfactory(game, state))
+
+
+def to_png(svg_text: str) -> bytes:
+    """The PNG image of an SVG document (needs cairosvg: ``pip install 'bgrules[png]'``, else
+    :class:`bgrules.core.errors.MissingExtra`)."""
+    cairosvg: Any = require_extra("cairosvg", "png", "--png")
+    if not isinstance(svg_text, str):
+        raise InputError("svg", f"an SVG document's text, not {type(svg_text).__name__}")
+    png = cairosvg.svg2png(bytestring=svg_text.encode("utf-8"))
+    assert isinstance(png, bytes)
+    return png

@@ -49,7 +49,6 @@ PHASE_WORDS = {
 }
 SLOT_LETTER = {"head": "H", "torso": "T", "legs": "L"}
 BOARD_W = 345
-BOARD_H = 470
 BOARDS_Y = 64
 
 
@@ -322,7 +321,15 @@ def _finance(x: float, y: float, state: BotFactoryState, c: Components) -> dw.Gr
                     card.append(dw.Circle(sx + 16, cy + 73, 6, fill=SEAT_FILL[seat % len(SEAT_FILL)]))
                     card.append(text(sx + 16, cy + 76, f"{seat + 1}", size=7, anchor="middle", fill="#ffffff"))
         g.append(card)
-    g.append(text(x + 10, y + 240, f"Contracts face down: {len(state.contract_pool)}", size=9.5, fill=MUTED))
+    g.append(
+        text(
+            x + 10,
+            y + 132 + ((len(state.display) + 3) // 4) * 96 + 10,
+            f"Contracts face down: {len(state.contract_pool)}",
+            size=9.5,
+            fill=MUTED,
+        )
+    )
     return g
 
 
@@ -396,13 +403,37 @@ def _hand(x: float, y: float, w: float, seat: int, hand: Hand, state: BotFactory
                 data_at=f"player {seat} done {k}",
             )
         )
-        g.append(dw.Circle(px + 13, y + 113, 5, fill="#ffffff", stroke=INK))
+        g.append(_bot(px + 13, y + 113, colour))
     g.append(text(x + 10, y + 140, "(each completed Project holds a bot of its colour)", size=8, fill=MUTED))
     return g
 
 
+def _bot(x: float, y: float, colour: str) -> dw.Group:
+    """A bot meeple of ``colour`` (a head over a body)."""
+    g = dw.Group(class_="bot", data_colour=colour)
+    g.append(dw.Rectangle(x - 3, y - 7, 6, 5, rx=1, fill=_fill(colour), stroke="#ffffff", stroke_width=0.8))
+    g.append(dw.Rectangle(x - 5, y - 2, 10, 8, rx=1.5, fill=_fill(colour), stroke="#ffffff", stroke_width=0.8))
+    return g
+
+
+MAIN_WORDS = {
+    "share": "Sandra's toll not yet settled",
+    "extra": "the last space's extra token not yet settled",
+    "open": "main action open",
+    "closed": "main action taken",
+}
+
+
 def _mover(game: Any, state: BotFactoryState) -> Any:
     return None if game.is_terminal(state) else game.to_move(state)
+
+
+def _board_height(c: Components) -> int:
+    """The boards' height: room for the tallest board's contents under its action spaces."""
+    contract_rows = (c.finance.contracts_face_up + 3) // 4
+    finance = 132 + contract_rows * 96 + 30
+    projects = 80 + c.boards.project_rows * 48
+    return 98 + max(finance, projects, 240)
 
 
 def draw_botfactory(game: Any, state: BotFactoryState) -> str:
@@ -411,7 +442,8 @@ def draw_botfactory(game: Any, state: BotFactoryState) -> str:
     n = len(state.hands)
     width = 4 * BOARD_W + 5 * 10
     hand_w = (width - 10 * (n + 1)) / n
-    height = BOARDS_Y + BOARD_H + 20 + 150 + 50
+    board_h = _board_height(c)
+    height = BOARDS_Y + board_h + 20 + 150 + 50
     d = document(width, height, "Bot Factory")
     mover = _mover(game, state)
     who = (
@@ -435,7 +467,13 @@ def draw_botfactory(game: Any, state: BotFactoryState) -> str:
     order = " \u2192 ".join(f"P{s + 1}" for s in state.order)
     extra = f"action order {order}"
     if state.turn is not None:
-        extra += f"; actions left {state.turn.left}"
+        extra += f"; actions left {state.turn.left}, {MAIN_WORDS.get(state.turn.main, state.turn.main)}"
+        if state.turn.prompt:
+            extra += f"; offered: {' '.join(state.turn.prompt)}"
+    if state.discarder is not None:
+        extra += f"; Player {state.discarder + 1} discards"
+    if state.window:
+        extra += "; additional actions window: " + ", ".join(f"P{s + 1}" for s in state.window)
     if state.draws:
         extra += f"; {len(state.draws)} draw(s) pending"
     d.append(text(10, 46, extra, size=11, fill=MUTED))
@@ -443,13 +481,13 @@ def draw_botfactory(game: Any, state: BotFactoryState) -> str:
     for b, name in enumerate(BOARDS):
         bx = 10 + b * (BOARD_W + 10)
         board = dw.Group(class_="board", data_board=name)
-        board.append(box(bx, BOARDS_Y, BOARD_W, BOARD_H, fill=PANEL, stroke=INK, rx=6))
+        board.append(box(bx, BOARDS_Y, BOARD_W, board_h, fill=PANEL, stroke=INK, rx=6))
         board.append(text(bx + 10, BOARDS_Y + 20, BOARD_TITLES[name] + " board", size=13, weight="bold"))
         spaces, h = _spaces(bx, BOARDS_Y + 28, b, state, c, game)
         board.append(spaces)
         board.append(drawers[b](bx, BOARDS_Y + 28 + h, state, c))
         d.append(board)
-    hy = BOARDS_Y + BOARD_H + 20
+    hy = BOARDS_Y + board_h + 20
     for seat, hand in enumerate(state.hands):
         d.append(_hand(10 + seat * (hand_w + 10), hy, hand_w, seat, hand, state, mover == seat))
     ly = hy + 150 + 30

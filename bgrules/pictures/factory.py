@@ -337,6 +337,8 @@ def edge_legend(x: float, y: float) -> dw.Group:
 def legends(x: float, y: float) -> dw.Group:
     g = dw.Group()
     g.append(bot_legend(x, y))
+    g.append(dw.Circle(x + 320, y - 4, 9, fill="none", stroke="#c0392b", stroke_width=2, stroke_dasharray="3,2"))
+    g.append(text(x + 334, y, "a bot on its way (during a workday)", size=10))
     g.append(edge_legend(x, y + 22))
     return g
 

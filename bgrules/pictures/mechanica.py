@@ -18,8 +18,9 @@ from bgrules.mechanica.components import Bot
 from bgrules.mechanica.sandbox import SandboxState
 from bgrules.mechanica.state import MechanicaState, Phase
 from bgrules.mechanica.variant import MechanicaVariant
+from bgrules.mechanica.workday import Run
 from bgrules.pictures import factory as fp
-from bgrules.pictures.style import INK, MUTED, PANEL, RULE, bot_mark, box, document, dw, finish, text
+from bgrules.pictures.style import BOT_NAME, INK, MUTED, PANEL, RULE, bot_mark, box, document, dw, finish, text
 
 PHASE_WORDS: dict[str, str] = {
     "setup_extras": "set-up: drawing the extras",
@@ -39,6 +40,24 @@ PHASE_WORDS: dict[str, str] = {
 }
 
 SLOT_FILL = "#f3e6c8"
+RUN_WORDS = {
+    "move": "bots moving",
+    "collide": "collisions to settle",
+    "activate": "improvements activating",
+    "done": "run over",
+}
+
+
+def run_words(run: Run) -> str:
+    """A workday under way in words: its step, bots on their way and bots arrived."""
+    words = f"workday: {RUN_WORDS.get(run.phase.value, run.phase.value)}"
+    if run.moving:
+        words += f", {len(run.moving)} on the move"
+    if run.arrived:
+        words += f", {len(run.arrived)} arrived"
+    return words
+
+
 EMPTY_SLOT = "#eeeeee"
 
 
@@ -224,8 +243,11 @@ def _seat(x: float, y: float, i: int, state: MechanicaState, variant: MechanicaV
         notes.append(f"bought: {cat.tile(state.pending).name}")
     if state.current == i and state.fallen is not None:
         notes.append(f"fallen into the Recycler: {cat.tile(state.fallen).name}")
-    if live:
-        notes.append("workday running")
+    if live and state.run is not None:
+        notes.append(run_words(state.run))
+    offers = [bot for seat_i, bot in state.gifts if seat_i == i]
+    if offers and state.phase is Phase.GIFT:
+        notes.append("gift offered below " + ", ".join(BOT_NAME[b] for b in offers))
     if notes:
         g.append(text(x + fp.WIDTH + 6, y + 36, "; ".join(notes), size=10.5, anchor="end", fill="#a04000"))
     inner = dw.Group(transform=f"translate({x + 8},{y + SEAT_HEAD})")
@@ -307,6 +329,8 @@ def draw_sandbox(game: Any, state: SandboxState) -> str:
         )
     )
     d.append(_bots_row(12, 66, state.live_stock, "Stock", "stock"))
+    if state.run is not None:
+        d.append(text(width - 12, 46, run_words(state.run), size=10.5, anchor="end", fill="#a04000"))
     supply: dict[str, int] = {}
     for key in state.supply:
         supply[key] = supply.get(key, 0) + 1

@@ -361,6 +361,13 @@ def _quiet_option(fn: Callable[..., None]) -> Callable[..., None]:
     default=None,
     help="write the rule coverage table (docs/coverage.md) to this file, for any run",
 )
+@click.option(
+    "--html",
+    "html_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="write a browsable report to this directory: index.html and a stepping page per counterexample",
+)
 @_guard
 def verify(
     specs_dir: Path | None,
@@ -379,6 +386,7 @@ def verify(
     junit_xml: Path | None,
     trace_dir: Path | None,
     coverage_json: Path | None,
+    html_dir: Path | None,
 ) -> None:
     """Check every invariant spec, proof obligation and clarification; exit 1 on any unexpected verdict.
     A whole run (every checker, no --only) also fails when a rule ID of docs/rules is neither reached by
@@ -425,6 +433,19 @@ def verify(
     )
     if coverage_json is not None:
         coverage_json.write_text(json.dumps(covered["coverage"], indent=2) + "\n", encoding="utf-8")
+    if html_dir is not None:
+        from bgrules.core.report_html import write_report
+
+        selection = [f"checkers {', '.join(chosen)}"] + ([f"ids containing {only!r}"] if only else [])
+        index = write_report(
+            html_dir,
+            rows + ([covered] if complete else []),
+            seconds=time.perf_counter() - started,
+            coverage=covered["coverage"],
+            complete=complete,
+            meta=[("bgrules", __version__), ("selection", "; ".join(selection))],
+        )
+        click.echo(f"report: {index}", err=True)
     _emit(
         rows,
         "bgrules verify",
@@ -517,6 +538,19 @@ def clarify(
     help="the runner's round cap for games that count rounds (default: the game's own, 40 for botfactory)",
 )
 @click.option("--json", "as_json", is_flag=True)
+@click.option(
+    "--trace-dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="write the difference's actions as two traces (A.json, B.json: one per variant) for bgrules replay",
+)
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="write one page that steps through the difference, variant A beside variant B",
+)
 @_guard
 def diff(
     game_name: str,
@@ -527,6 +561,8 @@ def diff(
     nodes: int,
     max_rounds: int | None,
     as_json: bool,
+    trace_dir: Path | None,
+    html_path: Path | None,
 ) -> None:
     """Find the shortest action sequence whose outcome differs between two rulings (two --variant files)."""
     from bgrules.core.diff import find_difference, render, to_json
@@ -549,6 +585,60 @@ def diff(
         click.echo(json.dumps(to_json(result), indent=2, default=str))
     else:
         click.echo(render(result))
+    if trace_dir is not None or html_path is not None:
+        _diff_files(result, game_name, variants, players, _parse_options(options), trace_dir, html_path)
+
+
+def _diff_files(
+    result: Any,
+    game_name: str,
+    variants: tuple[Path, ...],
+    players: int | None,
+    options: dict[str, Any],
+    trace_dir: Path | None,
+    html_path: Path | None,
+) -> None:
+    """The difference's actions as a trace per variant (``A.json``, ``B.json``; B's last action is the one
+    B refuses when the difference is about legality) and as one page with A beside B."""
+    from bgrules.core import html
+    from bgrules.core.registry import load_game
+    from bgrules.core.trace import explain, make_trace
+
+    if not result.found:
+        click.echo("no difference found: no trace or page written", err=True)
+        return
+    spec = f"diff ({result.kind}): {result.detail}"
+    games = [load_game(game_name, players=players, variant=str(v), **options) for v in variants]
+    if trace_dir is not None:
+        trace_dir.mkdir(parents=True, exist_ok=True)
+        for label, variant, game in zip(("A", "B"), variants, games, strict=True):
+            data = make_trace(
+                game_name,
+                game,
+                result.sequence,
+                options=options,
+                variant=str(variant),
+                spec=spec,
+                checker=f"{label}: {variant}",
+                steps=explain(game, result.sequence),
+            )
+            (trace_dir / f"{label}.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        click.echo(f"wrote {trace_dir / 'A.json'} and {trace_dir / 'B.json'}", err=True)
+    if html_path is not None:
+        tracks = [
+            html.track(f"{label}: {variant}", game, result.sequence)
+            for label, variant, game in zip(("A", "B"), variants, games, strict=True)
+        ]
+        meta = [
+            ("game", f"{game_name}, {result.players} player(s)"),
+            ("variants", f"A = {result.variant_a}, B = {result.variant_b}"),
+            ("rulings that differ", "; ".join(f"{c.field}: A {c.a}, B {c.b}" for c in result.rulings) or "none"),
+            ("difference", f"after {len(result.sequence)} action(s), {result.kind}: {result.detail}"),
+            ("rules cited", ", ".join(f"{c.rule_id} ({c.source})" for c in result.citations) or "none"),
+        ]
+        title = f"ruling diff of {game_name}"
+        html_path.write_text(html.tracks_page(title, tracks, meta), encoding="utf-8")
+        click.echo(f"wrote {html_path}", err=True)
 
 
 # --- simulate --------------------------------------------------------------------------------------
@@ -750,13 +840,13 @@ def balance(
     """Win rate per seat with 95% Wilson intervals, scores, game length and end triggers (docs/balance.md).
     Shared wins count for each tied seat; games truncated by the runner's cap are no one's win."""
     from bgrules.core.balance import (
-        MissingExtra,
         balance_json,
         check_plot_path,
         plot_balance,
         resolve_agents,
         run_balance,
     )
+    from bgrules.core.errors import MissingExtra
     from bgrules.core.registry import load_game
 
     if n_games < 1:
@@ -946,24 +1036,206 @@ def _load_factory(path: Path, variant: Path | None) -> tuple[Any, Any]:
     return parse_factory(read_text(path), v, source=str(path)), v
 
 
-@main.command()
-@click.argument("factory_file", type=click.Path(path_type=Path))
-@click.option("--variant", type=click.Path(path_type=Path), default=None)
-@_guard
-def render(factory_file: Path, variant: Path | None) -> None:
-    """Draw a factory written in the text notation."""
-    from bgrules.mechanica.render import render_factory
+STATE_FORMAT = "bgrules-state"
+"""The ``format`` of a state file the CLI writes (``replay --state-out``): the state with its game."""
+STATE_KEYS = ("format", "version", "game", "players", "options", "variant", "state")
 
-    factory, v = _load_factory(factory_file, variant)
-    click.echo(render_factory(factory, v), nl=False)
+
+def state_file(name: str, game: Any, state: Any, options: dict[str, Any], variant: Any) -> dict[str, Any]:
+    """A state file's contents: ``{"format": "bgrules-state", "version": 1, "game", "players", "options",
+    "variant", "state"}``; ``state`` is the ``bgrules.dumps`` data, ``variant`` the variant's data (a table)
+    or null, so the file stands alone (docs/html.md)."""
+    from bgrules.core.codec import read_toml, unstructure
+
+    data = read_toml(variant) if isinstance(variant, str | Path) else variant
+    return {
+        "format": STATE_FORMAT,
+        "version": 1,
+        "game": name,
+        "players": game.players,
+        "options": dict(options),
+        "variant": data,
+        "state": unstructure(state),
+    }
+
+
+def _reads_as(data: Any, exclude: str | None) -> list[str]:
+    """The games whose state type ``data`` has the shape of (besides ``exclude``)."""
+    from bgrules.core.codec import structure
+    from bgrules.core.registry import game_names, load_game
+
+    out = []
+    for other in game_names():
+        if other == exclude:
+            continue
+        try:
+            structure(data, load_game(other).state_type(), other)
+        except InputError:
+            continue
+        out.append(other)
+    return out
+
+
+def read_state(
+    path: Path,
+    text: str,
+    game_name: str | None,
+    players: int | None,
+    variant: Path | None,
+    options: dict[str, Any],
+) -> tuple[str, Any, Any]:
+    """(game name, game, state) of a state file: a ``bgrules-state`` file (which names its game, players,
+    options and variant) or a bare ``bgrules.dumps`` state with ``--game`` (``--players`` found from the
+    state when not given). A state of another game, or a malformed one, is one InputError."""
+    from bgrules.core.codec import parse_json, structure
+    from bgrules.core.registry import GAMES, load_game
+
+    where = f"state file {path}"
+    data = parse_json(text, f"{where} ")
+    chosen_variant: Any = str(variant) if variant else None
+    if isinstance(data, dict) and data.get("format") == STATE_FORMAT:
+        unknown = sorted(set(data) - set(STATE_KEYS))
+        if unknown:
+            raise InputError(where, f"unknown key(s) {', '.join(unknown)}; a state file has {', '.join(STATE_KEYS)}")
+        if data.get("version") != 1 or "state" not in data:
+            raise InputError(where, f"not a {STATE_FORMAT} file of version 1 with a state")
+        named = data.get("game")
+        if not isinstance(named, str):
+            raise InputError(f"{where} game", "a game name")
+        if game_name and game_name != named:
+            raise InputError("--game", f"{path} is a state of {named!r}, not {game_name!r}")
+        for key in ("options", "variant"):
+            if data.get(key) is not None and not isinstance(data[key], dict):
+                raise InputError(f"{where} {key}", "a table (JSON object)")
+        game_name = named
+        players = players or data.get("players")
+        options = {**(data.get("options") or {}), **options}
+        chosen_variant = chosen_variant or data.get("variant")
+        data = data["state"]
+    elif game_name is None:
+        seen = _reads_as(data, None)
+        hint = f" (it reads as a state of {' or '.join(seen)})" if seen else ""
+        raise InputError("--game", f"{path} is a bare state that names no game: give --game{hint}")
+    game = load_game(game_name, players=players, variant=chosen_variant, **options)
+    try:
+        structure(data, game.state_type(), f"{game_name} state")
+    except InputError as exc:
+        others = _reads_as(data, game_name)
+        if others:
+            raise InputError(where, f"a state of {' or '.join(others)}, not of {game_name} (--game)") from None
+        raise InputError(where, str(exc)) from None
+    from bgrules.core.codec import loads
+
+    text_state = json.dumps(data)
+    try:
+        return game_name, game, loads(game, text_state)
+    except InputError as first:
+        if players is not None:
+            raise InputError(where, str(first)) from None
+        lo, hi = GAMES[game_name][1]
+        for n in range(lo, hi + 1):  # a bare state of another player count than the default
+            if n == game.players:
+                continue
+            other = load_game(game_name, players=n, variant=chosen_variant, **options)
+            try:
+                return game_name, other, loads(other, text_state)
+            except InputError:
+                continue
+        raise InputError(where, str(first)) from None
+
+
+@main.command()
+@click.argument("factory_file", metavar="STATE.json|FACTORY.txt", type=click.Path(path_type=Path))
+@click.option("--variant", type=click.Path(path_type=Path), default=None, help="[default: the state file's]")
+@click.option("--svg", "svg_path", type=click.Path(path_type=Path), default=None, help="write the SVG picture here")
+@click.option(
+    "--png", "png_path", type=click.Path(path_type=Path), default=None, help="write a PNG here (extra bgrules[png])"
+)
+@click.option("--game", "game_name", default=None, help=_GAME_HELP + " (for a bare bgrules.dumps state)")
+@click.option("--players", type=int, default=None, help="[default: the state file's, else found from the state]")
+@click.option("--option", "-o", "options", multiple=True, help="game option key=value [default: the state file's]")
+@_guard
+def render(
+    factory_file: Path,
+    variant: Path | None,
+    svg_path: Path | None,
+    png_path: Path | None,
+    game_name: str | None,
+    players: int | None,
+    options: tuple[str, ...],
+) -> None:
+    """Draw a factory written in the text notation, or a state (a ``replay --state-out`` file, or a bare
+    ``bgrules.dumps`` state with --game): as text on the terminal, or with --svg / --png as a picture."""
+    from bgrules.core.codec import read_text
+
+    if png_path is not None:
+        from bgrules.core.errors import require_extra
+
+        require_extra("cairosvg", "png", "--png")
+    text = read_text(factory_file)
+    if text.lstrip().startswith(("{", "[")):
+        name, game, state = read_state(factory_file, text, game_name, players, variant, _parse_options(options))
+        if svg_path is None and png_path is None:
+            from bgrules.core.trace import picture
+
+            art = picture(game, state)
+            if art is None:
+                raise InputError("--svg", f"a {name} state has no text picture: draw it with --svg OUT.svg")
+            click.echo(art, nl=not art.endswith("\n"))
+            return
+        from bgrules.pictures import draw
+
+        svg = draw(game, state)
+    else:
+        if game_name is not None and game_name not in ("mechanica", "mechanica-factory"):
+            raise InputError(
+                "--game", f"{factory_file} is a Mechanica factory in the text notation, not a {game_name} state"
+            )
+        from bgrules.mechanica.notation import parse_factory
+        from bgrules.mechanica.variant import load_variant
+
+        v = load_variant(str(variant) if variant else None)
+        factory = parse_factory(text, v, source=str(factory_file))
+        if svg_path is None and png_path is None:
+            from bgrules.mechanica.render import render_factory
+
+            click.echo(render_factory(factory, v), nl=False)
+            return
+        from bgrules.pictures import draw_factory
+
+        svg = draw_factory(factory, v)
+    if svg_path is not None:
+        svg_path.write_text(svg, encoding="utf-8")
+        click.echo(f"wrote {svg_path}")
+    if png_path is not None:
+        from bgrules.pictures import to_png
+
+        png_path.write_bytes(to_png(svg))
+        click.echo(f"wrote {png_path}")
 
 
 @main.command()
 @click.argument("factory_file", type=click.Path(path_type=Path))
 @click.option("--variant", type=click.Path(path_type=Path), default=None)
 @click.option("--json", "as_json", is_flag=True)
+@click.option(
+    "--trace",
+    "trace_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="write a collision's witness as a trace of the mechanica-factory game (one workday) for bgrules replay",
+)
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="write a page that steps through a collision's witness, decision by decision",
+)
 @_guard
-def check(factory_file: Path, variant: Path | None, as_json: bool) -> None:
+def check(
+    factory_file: Path, variant: Path | None, as_json: bool, trace_path: Path | None, html_path: Path | None
+) -> None:
     """Check a Mechanica factory: is it legal, can a bot loop, can two bots collide in its next workday?"""
     from bgrules.mechanica.movement import find_loop
 
@@ -979,6 +1251,9 @@ def check(factory_file: Path, variant: Path | None, as_json: bool) -> None:
         result["collision"]["seconds"] = round(time.perf_counter() - start, 4)
     except ImportError:
         result["collision"] = None
+        answer = None
+    if trace_path is not None or html_path is not None:
+        _check_files(factory_file, variant, answer, trace_path, html_path)
     if as_json:
         click.echo(json.dumps(result, indent=2, default=str))
         return
@@ -997,6 +1272,56 @@ def check(factory_file: Path, variant: Path | None, as_json: bool) -> None:
             console.print(f"  witness: {json.dumps(answer['witness'], default=str)}", highlight=False)
 
 
+def _check_files(
+    factory_file: Path, variant: Path | None, answer: Any, trace_path: Path | None, html_path: Path | None
+) -> None:
+    """A collision's witness as a trace of ``mechanica-factory`` (the factory's notation as the ``factory``
+    option, one day): the witness's Fork and Flight decisions in order, every other decision of the run
+    (collisions, activations) its first legal one, as ``smt.replay`` runs it; then the page."""
+    from bgrules.core import html
+    from bgrules.core.codec import read_text
+    from bgrules.core.registry import load_game
+    from bgrules.core.trace import explain, make_trace
+    from bgrules.mechanica.workday import RunPhase
+
+    if answer is None or answer.witness is None:
+        click.echo("no collision: no trace or page written", err=True)
+        return
+    options: dict[str, Any] = {"factory": read_text(factory_file), "days": 1}
+    chosen = str(variant) if variant else None
+    game = load_game("mechanica-factory", variant=chosen, **options)
+    pending = list(answer.witness.decisions)
+    state: Any = game.initial_state()
+    actions: list[Any] = []
+    while state.run is not None and not game.is_terminal(state):
+        if state.run.phase is RunPhase.MOVE:
+            if not pending:
+                raise InputError(str(factory_file), "the run asks a decision the collision's witness lacks")
+            action = pending.pop(0)
+        else:
+            action = game.legal_actions(state)[0]
+        actions.append(action)
+        state = game.apply(state, action)
+    spec = f"check {factory_file}: {answer.detail}"
+    steps = explain(game, actions)
+    if trace_path is not None:
+        data = make_trace(
+            "mechanica-factory", game, actions, options=options, variant=chosen, spec=spec, checker="z3", steps=steps
+        )
+        trace_path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        click.echo(f"wrote {trace_path}", err=True)
+    if html_path is not None:
+        one = html.track("mechanica-factory", game, actions, steps)
+        meta = [
+            ("factory", str(factory_file)),
+            ("collision", answer.detail),
+            ("decisions", ", ".join(repr(d) for d in answer.witness.decisions) or "none (the run collides whatever)"),
+            ("variant", chosen or "the seeds' reading (default)"),
+        ]
+        html_path.write_text(html.tracks_page(f"collision in {factory_file}", [one], meta), encoding="utf-8")
+        click.echo(f"wrote {html_path}", err=True)
+
+
 # --- replay ----------------------------------------------------------------------------------------
 
 
@@ -1007,6 +1332,19 @@ def check(factory_file: Path, variant: Path | None, as_json: bool) -> None:
 @click.option("--variant", type=click.Path(path_type=Path), default=None, help="[default: the trace file's]")
 @click.option("--option", "-o", "options", multiple=True, help="game option key=value [default: the trace file's]")
 @click.option("--step", is_flag=True, help="print each state in turn: the action, the rules it applied, a picture")
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="write one self-contained page that steps through the trace (pictures, actions, rules, changes)",
+)
+@click.option(
+    "--state-out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="write the final state to this file with its game, players, options and variant (bgrules render reads it)",
+)
 @_guard
 def replay(
     actions_file: Path,
@@ -1015,9 +1353,12 @@ def replay(
     variant: Path | None,
     options: tuple[str, ...],
     step: bool,
+    html_path: Path | None,
+    state_out: Path | None,
 ) -> None:
     """Replay a trace (the files verify --trace-dir writes) or a JSON list of actions ({"type": ..., fields})
-    and print the final state as JSON; with --step, every state in turn."""
+    and print the final state as JSON; with --step, every state in turn; with --html, write a page that
+    steps through it (docs/html.md)."""
     from bgrules.core.codec import dumps
     from bgrules.core.registry import load_game
     from bgrules.core.trace import explain, parse_actions, picture, read_trace
@@ -1027,6 +1368,24 @@ def replay(
         raise InputError("--game", f"{actions_file} is a list of actions: name its game (--game)")
     chosen_options = {**(trace.get("options") or {}), **_parse_options(options)}
     chosen_variant: Any = str(variant) if variant else trace.get("variant")
+    if html_path is not None:
+        from bgrules.core import html
+
+        text, one = html.trace_html(
+            trace,
+            str(actions_file),
+            game_name=name,
+            players=players,
+            variant=str(variant) if variant else None,
+            options=_parse_options(options),
+        )
+        html_path.write_text(text, encoding="utf-8")
+        click.echo(f"wrote {html_path}: {len(one.entries)} state(s) of {name}", err=True)
+        last = html.refused(one)
+        if last is not None:
+            click.echo(f"the last action was refused ({last.refused}: {last.invariant}); the page shows it", err=True)
+        if not step and state_out is None:
+            return
     game = load_game(name, players=players or trace.get("players"), variant=chosen_variant, **chosen_options)
     actions = parse_actions(game, trace["actions"], str(actions_file))
     state = game.initial_state()
@@ -1048,7 +1407,10 @@ def replay(
             rules = ", ".join(steps[i]["rules"]) or "no rule effect"
             click.echo(f"\n{i + 1}. {action!r}  [{rules}]")
             show(state)
-    if not step:
+    if state_out is not None:
+        data = state_file(name, game, state, chosen_options, chosen_variant)
+        state_out.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    if not step and html_path is None:
         click.echo(dumps(state))
 
 

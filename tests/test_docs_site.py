@@ -1,0 +1,133 @@
+"""The docs site (issue 11 item 6): ``mkdocs build --strict`` succeeds outside the repository, with the API
+reference of ``load_game`` generated from its docstring and the CLI reference of ``verify`` from click."""
+
+from __future__ import annotations
+
+import html
+import importlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("docs") / "site"
+    before = _untracked()
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONDONTWRITEBYTECODE": "1"},
+    )
+    assert done.returncode == 0, f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}"
+    assert _untracked() == before, "mkdocs wrote into the repository"
+    return out
+
+
+def _untracked() -> set[str]:
+    """Files git ignores under docs/ and site/ (where a build in the checkout would write: site/, a hook's
+    __pycache__). New files that are not ignored are left out: other people write docs while this runs."""
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        return set()
+    done = subprocess.run(
+        ["git", "status", "--porcelain", "--ignored", "--untracked-files=all", "--", "site", "docs"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return {line[3:] for line in done.stdout.splitlines() if line.startswith("!!") or line[3:].startswith("site/")}
+
+
+def _text(page: Path) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", page.read_text(encoding="utf-8")))
+
+
+def test_the_api_reference_documents_load_game(site: Path) -> None:
+    page = site / "reference" / "bgrules.html"
+    source = page.read_text(encoding="utf-8")
+    assert 'id="bgrules.load_game"' in source, "no heading for bgrules.load_game"
+    text = " ".join(_text(page).split())
+    # the docstring and the signature, as the code has them today
+    import bgrules
+
+    doc = bgrules.load_game.__doc__
+    assert doc is not None
+    first = " ".join(doc.replace("``", "").split())[:40]
+    assert first in text, f"load_game's docstring is not on the page: {first!r}"
+    assert "load_game(name:str,players:int|None=None," in "".join(text.split()), "no signature of load_game"
+
+
+def test_the_cli_reference_documents_verify_and_its_options(site: Path) -> None:
+    from bgrules.cli import main
+
+    page = site / "reference" / "cli.html"
+    assert 'id="bgrules-verify"' in page.read_text(encoding="utf-8"), "no section for bgrules verify"
+    text = _text(page)
+    for name, command in main.commands.items():  # type: ignore[attr-defined]
+        assert f"bgrules {name}" in text, f"the CLI reference misses bgrules {name}"
+        for param in command.params:
+            for opt in getattr(param, "opts", ()):
+                if opt.startswith("--"):
+                    assert opt in text, f"the CLI reference misses bgrules {name} {opt}"
+
+
+def test_every_docs_page_is_built_and_in_the_nav(site: Path) -> None:
+    index = (site / "index.html").read_text(encoding="utf-8")
+    for md in sorted((ROOT / "docs").rglob("*.md")):
+        rel = md.relative_to(ROOT / "docs").with_suffix(".html").as_posix()
+        assert (site / rel).is_file(), f"docs/{md.relative_to(ROOT / 'docs')} was not built"
+        assert f'href="{rel}"' in index, f"{rel} is not in the nav"
+
+
+def _pictures_exist() -> bool:
+    try:
+        return hasattr(importlib.import_module("bgrules.pictures"), "draw")
+    except ImportError:
+        return False
+
+
+def _report_exists() -> bool:
+    try:
+        importlib.import_module("bgrules.core.html")
+    except ImportError:
+        return False
+    from bgrules.cli import verify
+
+    return any("--html" in getattr(param, "opts", ()) for param in verify.params)
+
+
+def test_the_examples_page_holds_a_picture_of_every_game_and_the_report(site: Path) -> None:
+    """What the checkout has is on the page: the pictures once ``bgrules.pictures.draw`` exists, the report
+    once ``bgrules verify --html`` does (both arrive from other parts of issue 11)."""
+    import bgrules
+
+    page = (site / "examples.html").read_text(encoding="utf-8")
+    text = " ".join(_text(site / "examples.html").split())
+    if _pictures_exist():
+        for name in bgrules.game_names():
+            svg = site / "examples" / f"{name}.svg"
+            assert svg.is_file(), f"no picture of {name}"
+            assert ET.fromstring(svg.read_text(encoding="utf-8")).tag.endswith("svg"), f"{name}: not SVG"
+            assert f'src="examples/{name}.svg"' in page
+    else:
+        assert "The pictures ( bgrules.pictures ) are not in this build" in text
+    if _report_exists():
+        report = site / "examples" / "report" / "index.html"
+        assert report.is_file(), "no example report"
+        assert 'href="examples/report/index.html"' in page
+        assert "MC-Q-COLLISIONS-HAPPEN" in report.read_text(encoding="utf-8")
+    else:
+        assert "The HTML report ( bgrules verify --html ) is not in this build" in text

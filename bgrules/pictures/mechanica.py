@@ -74,7 +74,7 @@ def _bots_row(x: float, y: float, counts: tuple[int, ...], label: str, at: str) 
     """``label`` then one disc per grade with its count beside it."""
     g = dw.Group(class_="counts", data_at=at, data_counts=",".join(str(n) for n in counts))
     g.append(text(x, y + 4, label, size=11))
-    cx = x + 8 + 6.2 * len(label)
+    cx = x + 12 + 6.5 * len(label)
     for bot, n in zip(Bot, counts, strict=True):
         g.append(bot_mark(cx, y, bot, r=7, at=f"{at} {bot.name.lower()}"))
         g.append(text(cx + 10, y + 4, f"\u00d7{n}", size=11))
@@ -145,7 +145,7 @@ def _shop(x: float, y: float, state: MechanicaState, variant: MechanicaVariant) 
         )
     )
     for j, (name, c) in enumerate(recycled):
-        g.append(text(lx + 8, ry + 14 * (j + 1), f"{c} \u00d7 {name}", size=9.5))
+        g.append(text(lx + 8 + (j % 2) * 125, ry + 14 * (j // 2 + 1), f"{c} \u00d7 {name}", size=9.5))
     return g
 
 
@@ -282,8 +282,8 @@ def draw_mechanica(game: Any, state: MechanicaState) -> str:
         )
     )
     d.append(_shop(12, 36, state, variant))
-    d.append(_blueprints(430, 36, state, variant))
-    d.append(_supplies(720, 36, state))
+    d.append(_blueprints(470, 36, state, variant))
+    d.append(_supplies(760, 36, state))
     mover = None if game.is_terminal(state) else game.to_move(state)
     for i in range(n):
         sx = 12 + (i % cols) * (seat_w + 16)

@@ -1091,7 +1091,17 @@ def read_state(
     from bgrules.core.registry import GAMES, load_game
 
     where = f"state file {path}"
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        if not text[exc.pos :].strip():  # the error is at the end of the text: it stops short
+            raise InputError(
+                where, f"the JSON stops short at line {exc.lineno} column {exc.colno} (a truncated file?)"
+            ) from None
+    except (RecursionError, ValueError):
+        pass  # parse_json names these
     data = parse_json(text, f"{where} ")
+    named_by_file = False
     chosen_variant: Any = str(variant) if variant else None
     if isinstance(data, dict) and data.get("format") == STATE_FORMAT:
         unknown = sorted(set(data) - set(STATE_KEYS))
@@ -1108,6 +1118,7 @@ def read_state(
             if data.get(key) is not None and not isinstance(data[key], dict):
                 raise InputError(f"{where} {key}", "a table (JSON object)")
         game_name = named
+        named_by_file = True
         players = players or data.get("players")
         options = {**(data.get("options") or {}), **options}
         chosen_variant = chosen_variant or data.get("variant")
@@ -1122,7 +1133,8 @@ def read_state(
     except InputError as exc:
         others = _reads_as(data, game_name)
         if others:
-            raise InputError(where, f"a state of {' or '.join(others)}, not of {game_name} (--game)") from None
+            said = "the file says" if named_by_file else "--game"
+            raise InputError(where, f"a state of {' or '.join(others)}, not of {game_name} ({said})") from None
         raise InputError(where, str(exc)) from None
     from bgrules.core.codec import loads
 

@@ -38,7 +38,10 @@ def draw(game: Game, state: Any) -> str:
         raise InputError("game", f"no pictures for {game!r}: pass a game from bgrules.load_game")
     owner = owners.get(type(state))
     if owner is None:
-        raise InputError("state", f"a {type(state).__name__} is not a state of any game; {name} states are drawn")
+        from bgrules.mechanica.board import Factory
+
+        hint = "; draw a lone factory with bgrules.pictures.draw_factory" if isinstance(state, Factory) else ""
+        raise InputError("state", f"a {type(state).__name__} is not a state of any game, not of {name}{hint}")
     if owner != name:
         raise InputError("state", f"a {type(state).__name__} is a state of {owner}, not of {name}")
     if name == "mechanica-factory":

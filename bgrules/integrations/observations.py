@@ -1,0 +1,228 @@
+"""A fixed-length observation vector per game, seen from one seat (docs/integrations.md).
+
+Both adapters observe through :func:`observe`: a list of whole numbers whose length depends only on the game
+and its player count (:func:`feature_names` names each entry). Every game is of perfect information in
+bgrules' states (what is face down is drawn by chance when it is turned up), so each seat sees the whole
+state; the vector is written from the observer's point of view:
+
+- seats are listed starting with the observer, then the next seats in seat order; every seat number in the
+  state (the player to move, workers, reservations, gifts) is written relative to the observer
+  (``(seat - observer) % players``); "to move" is ``players`` at a chance node and ``players + 1`` at the end;
+- a categorical value (a phase, a tile kind, a part, a colour, a card) is written ``1 + its index`` in the
+  game's data order, ``0`` for none; counts and money are written as they are.
+
+The vector is a summary for learning, not the state: the canonical JSON of the state (``bgrules.dumps``)
+is the complete observation (OpenSpiel's observation string; PettingZoo's ``env.state_json()``).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from bgrules.core.protocol import CHANCE, Game
+
+Writer = Callable[[Any, Any, int, list[tuple[str, int]]], None]
+
+
+def _rel(seat: int | None, observer: int, players: int) -> int:
+    """1 + a seat relative to the observer, 0 for none."""
+    return 0 if seat is None else 1 + (seat - observer) % players
+
+
+def _mover(game: Game, state: Any, observer: int) -> int:
+    n = game.players
+    if game.is_terminal(state):
+        return n + 1
+    who = game.to_move(state)
+    if who is CHANCE or who is None:
+        return n
+    return (int(who) - observer) % n
+
+
+def _index(values: Sequence[Any], value: Any) -> int:
+    """1 + the index of ``value`` in ``values``, 0 for None."""
+    return 0 if value is None else 1 + list(values).index(value)
+
+
+def _seats(observer: int, players: int) -> list[int]:
+    return [(observer + k) % players for k in range(players)]
+
+
+# --- Mechanica ---------------------------------------------------------------------------------------
+
+
+def _factory(out: list[tuple[str, int]], tiles: Sequence[str], prefix: str, factory: Any) -> None:
+    from bgrules.mechanica.components import Bot
+
+    def bots(where: str, held: Sequence[Any]) -> None:
+        for g in Bot:
+            out.append((f"{where}.{g.name.lower()}", sum(1 for b in held if b == g)))
+
+    for i, placed in enumerate(factory.floor):
+        where = f"{prefix}.floor[{i}]"
+        out.append((f"{where}.tile", 0 if placed is None else _index(tiles, placed.kind)))
+        out.append((f"{where}.rotation", 0 if placed is None else placed.rotation))
+        bots(where, () if placed is None else (*placed.inputs, *placed.outputs))
+    for r, slot in enumerate(factory.start):
+        where = f"{prefix}.start[{r}]"
+        out.append((f"{where}.tile", _index(tiles, slot.kind)))
+        bots(where, slot.holes)
+    for r, truck in enumerate(factory.dock):
+        where = f"{prefix}.dock[{r}]"
+        out.append((f"{where}.tile", _index(tiles, truck.kind)))
+        bots(where, truck.load)
+
+
+def _mechanica(game: Any, state: Any, observer: int, out: list[tuple[str, int]]) -> None:
+    from bgrules.mechanica.components import Bot
+    from bgrules.mechanica.state import Phase
+
+    n = game.players
+    tiles = tuple(game.variant.catalogue.tiles)
+    kinds = game.kinds
+    out.append(("phase", _index(tuple(Phase), state.phase)))
+    out.append(("to_move", _mover(game, state, observer)))
+    out.append(("current", _rel(state.current, observer, n)))
+    out.append(("day", state.day))
+    out.extend((f"stock.{g.name.lower()}", state.stock[g]) for g in Bot)
+    for name in ("deck", "extras", "recycler"):
+        counts = getattr(state, name)
+        out.extend((f"{name}.{k}", counts[i]) for i, k in enumerate(kinds))
+    out.extend((f"wheel[{i}]", _index(kinds, k)) for i, k in enumerate(state.wheel))
+    out.extend((f"bp_top[{i}]", 0 if c is None else c) for i, c in enumerate(state.bp_top))
+    out.extend((f"bp_turned[{i}]", int(t)) for i, t in enumerate(state.bp_turned))
+    out.extend((f"bp_hidden[{i}]", h) for i, h in enumerate(state.bp_hidden))
+    out.append(("pending", _index(tiles, state.pending)))
+    out.append(("fallen", _index(tiles, state.fallen)))
+    out.append(("gifts", len(state.gifts)))
+    out.append(("gift.to", _rel(state.gifts[0][0], observer, n) if state.gifts else 0))
+    out.append(("gift.declared", 1 + int(state.gifts[0][1]) if state.gifts else 0))
+    run = state.run
+    out.extend(
+        (f"run.moving.{g.name.lower()}", 0 if run is None else sum(1 for m in run.moving if m.bot == g)) for g in Bot
+    )
+    for k, seat_no in enumerate(_seats(observer, n)):
+        seat = state.seats[seat_no]
+        prefix = f"seat[{k}]"
+        out.append((f"{prefix}.wallet", seat.wallet))
+        out.append((f"{prefix}.vault", seat.vault))
+        out.append((f"{prefix}.completed", len(seat.completed)))
+        live = run.factory if run is not None and seat_no == state.current else seat.factory
+        _factory(out, tiles, prefix, live)
+
+
+def _mechanica_factory(game: Any, state: Any, observer: int, out: list[tuple[str, int]]) -> None:
+    from bgrules.mechanica.components import Bot
+    from bgrules.mechanica.sandbox import Phase
+
+    tiles = tuple(game.variant.catalogue.tiles)
+    out.append(("phase", _index(tuple(Phase), state.phase)))
+    out.append(("to_move", _mover(game, state, observer)))
+    out.append(("day", state.day))
+    out.append(("wallet", state.wallet))
+    out.append(("vault", state.vault))
+    out.append(("selling", int(state.selling)))
+    out.extend((f"stock.{g.name.lower()}", state.live_stock[g]) for g in Bot)
+    out.extend((f"supply.{k}", state.supply.count(k)) for k in tiles)
+    run = state.run
+    out.extend(
+        (f"run.moving.{g.name.lower()}", 0 if run is None else sum(1 for m in run.moving if m.bot == g)) for g in Bot
+    )
+    _factory(out, tiles, "factory", state.board)
+
+
+# --- Bot Factory ---------------------------------------------------------------------------------------
+
+
+_TURN_MAIN = ("share", "extra", "open", "closed")
+
+
+def _botfactory(game: Any, state: Any, observer: int, out: list[tuple[str, int]]) -> None:
+    from bgrules.botfactory.state import Phase
+
+    n = game.players
+    colours, slots = tuple(game.colours), tuple(game.slots)
+    parts = (*(f"{c}-{s}" for c in colours for s in slots), *(f"any-{s}" for s in slots))
+    seats = _seats(observer, n)
+    out.append(("phase", _index(tuple(Phase), state.phase)))
+    out.append(("to_move", _mover(game, state, observer)))
+    out.append(("round", state.round))
+    out.append(("marker", state.marker))
+    out.append(("sandra", state.sandra))
+    out.extend((f"order[{i}]", _rel(s, observer, n)) for i, s in enumerate(state.order))
+    out.append(("index", state.index))
+    turn = state.turn
+    out.append(("turn.left", 0 if turn is None else turn.left))
+    out.append(("turn.main", 0 if turn is None else _index(_TURN_MAIN, turn.main)))
+    out.append(("turn.prompt", 0 if turn is None else len(turn.prompt)))
+    out.append(("discarder", _rel(state.discarder, observer, n)))
+    out.append(("window", len(state.window)))
+    out.append(("window.first", _rel(state.window[0], observer, n) if state.window else 0))
+    for k, seat in enumerate(seats):
+        hand = state.hands[seat]
+        prefix = f"seat[{k}]"
+        out.append((f"{prefix}.tokens", hand.tokens))
+        out.append((f"{prefix}.supply", state.supply[seat]))
+        out.append((f"{prefix}.worker", 0 if state.workers[seat] is None else 1 + state.workers[seat]))
+        out.extend((f"{prefix}.parts.{p}", hand.parts.count(p)) for p in parts)
+        out.extend((f"{prefix}.projects.{c}", hand.projects.count(c)) for c in colours)
+        out.extend((f"{prefix}.done.{c}", hand.done.count(c)) for c in colours)
+    for ci, c in enumerate(colours):
+        out.extend((f"piles.{c}.{s}", state.piles[ci][si]) for si, s in enumerate(slots))
+        out.extend((f"discards.{c}.{s}", state.discards[ci][si]) for si, s in enumerate(slots))
+        out.extend((f"columns.{c}.{s}", _index(parts, state.columns[ci][si])) for si, s in enumerate(slots))
+        out.append((f"bots_left.{c}", state.bots_left[ci]))
+        out.append((f"values.{c}", state.values[ci]))
+        out.append((f"project_pile.{c}", state.project_pile[ci]))
+        out.append((f"project_discard.{c}", state.project_discard[ci]))
+    out.extend((f"universal.{s}", state.universal[si]) for si, s in enumerate(slots))
+    out.extend((f"wheel[{i}]", _index(parts, p)) for i, p in enumerate(state.wheel))
+    out.extend((f"spares[{i}]", _index(parts, p)) for i, p in enumerate(state.spares))
+    for col, column in enumerate(state.grid):
+        out.extend((f"grid[{col}][{row}]", _index(colours, c)) for row, c in enumerate(column))
+    out.append(("contract_pool", len(state.contract_pool)))
+    for i, contract in enumerate(state.display):
+        out.append((f"display[{i}]", 0 if contract is None else contract))
+        who = state.reserved[i]
+        out.extend(
+            (f"display[{i}].reserved.seat[{k}]", who.index(seat) + 1 if seat in who else 0)
+            for k, seat in enumerate(seats)
+        )
+
+
+_WRITERS: dict[str, Writer] = {
+    "mechanica": _mechanica,
+    "mechanica-factory": _mechanica_factory,
+    "botfactory": _botfactory,
+}
+
+
+def _pairs(game: Game, state: Any, observer: int) -> list[tuple[str, int]]:
+    writer = _WRITERS[game.info.name]
+    out: list[tuple[str, int]] = []
+    writer(game, state, observer, out)
+    return out
+
+
+_NAMES: weakref.WeakKeyDictionary[Any, tuple[str, ...]] = weakref.WeakKeyDictionary()
+
+
+def feature_names(game: Game) -> tuple[str, ...]:
+    """The name of each entry of :func:`observe`'s vector for ``game`` (its length is fixed per game and
+    player count)."""
+    found = _NAMES.get(game)
+    if found is None:
+        found = _NAMES[game] = tuple(name for name, _ in _pairs(game, game.initial_state(), 0))
+    return found
+
+
+def observe(game: Game, state: Any, observer: int) -> list[int]:
+    """The observation vector of ``state`` seen by seat ``observer`` (see the module's documentation)."""
+    values = [v for _, v in _pairs(game, state, observer)]
+    if len(values) != len(feature_names(game)):
+        raise AssertionError(
+            f"{game.info.name}: an observation of {len(values)} entries, not {len(feature_names(game))}"
+        )
+    return values

@@ -1,0 +1,285 @@
+"""The fixed action space (bgrules.integrations.actions) and the OpenSpiel adapter (issue 11 item 4):
+OpenSpiel's own random_sim_test on every game and player count, a whole game played by OpenSpiel's MCTSBot."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import subprocess
+import sys
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import pyspiel
+from open_spiel.python.algorithms import mcts
+
+import bgrules
+import bgrules.integrations.openspiel as adapter
+from bgrules.core.errors import InputError, MissingExtra
+from bgrules.core.protocol import CHANCE
+from bgrules.integrations.actions import action_space, decode, encode, size
+from bgrules.integrations.observations import feature_names
+from bgrules.integrations.rewards import final_rewards
+
+SEATINGS = [("mechanica", 2), ("mechanica", 3), ("mechanica", 4), ("mechanica-factory", 1)] + [
+    ("botfactory", n) for n in (2, 3, 4)
+]
+SHORT = {v: k for k, v in adapter.GAMES.items()}
+
+
+# --- the fixed action space ------------------------------------------------------------------------------
+
+
+def _playout_nodes(game: bgrules.Game, seed: int, max_steps: int):
+    """Each (state, legal actions or chance outcomes, is chance) along a seeded random playout."""
+    rng = random.Random(seed)
+    state = game.initial_state()
+    for _ in range(max_steps):
+        if game.is_terminal(state):
+            return
+        if game.to_move(state) is CHANCE:
+            outcomes = game.chance_outcomes(state)
+            yield state, tuple(a for a, _ in outcomes), True
+            action = rng.choices([a for a, _ in outcomes], [float(p) for _, p in outcomes])[0]
+        else:
+            legal = game.legal_actions(state)
+            yield state, legal, False
+            action = rng.choice(legal)
+        state = game.apply(state, action)
+
+
+@pytest.mark.parametrize(("name", "players"), SEATINGS)
+def test_every_action_met_encodes_and_decodes_to_itself(name: str, players: int) -> None:
+    game = bgrules.load_game(name, players=players, **({"max_rounds": 12} if name == "botfactory" else {}))
+    space = action_space(game)
+    assert len(set(space.actions)) == space.size and len(set(space.chance)) == space.chance_size
+    met = 0
+    for seed in range(4):
+        for _state, actions, chance in _playout_nodes(game, seed, 1500):
+            indices = [encode(game, a) for a in actions]
+            assert len(set(indices)) == len(indices), "two legal actions share an index"
+            for a, i in zip(actions, indices, strict=True):
+                assert 0 <= i < (space.chance_size if chance else space.size)
+                assert decode(game, i, chance=chance) == a
+            met += len(actions)
+    assert met > 1000
+    assert size(game) == space.size
+
+
+def test_the_space_is_built_from_the_data_not_from_set_order() -> None:
+    code = (
+        "import hashlib, bgrules\n"
+        "from bgrules.integrations.actions import action_space\n"
+        "h = hashlib.sha256()\n"
+        "for name, n in (('mechanica', 3), ('mechanica-factory', 1), ('botfactory', 2)):\n"
+        "    s = action_space(bgrules.load_game(name, players=n))\n"
+        "    for a in s.actions + s.chance: h.update(bgrules.dumps(a).encode() + type(a).__name__.encode())\n"
+        "print(h.hexdigest())\n"
+    )
+    digests = set()
+    for hash_seed in ("0", "1", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+        digests.add(out.stdout.strip())
+    assert len(digests) == 1
+
+
+def test_known_indices() -> None:
+    from bgrules.botfactory.state import MoveWorker, TakeTop
+    from bgrules.mechanica.state import Next
+
+    bf = bgrules.load_game("botfactory", players=2)
+    assert encode(bf, TakeTop("red")) == 0 and encode(bf, TakeTop("green")) == 3
+    assert encode(bf, MoveWorker(0)) == 4
+    mc = bgrules.load_game("mechanica", players=2)
+    space = action_space(mc)
+    assert space.decode(encode(mc, Next())) == Next()
+    assert (
+        hashlib.sha256(repr(space.actions).encode()).hexdigest()
+        == hashlib.sha256(repr(action_space(bgrules.load_game("mechanica", players=4)).actions).encode()).hexdigest()
+    )
+
+
+def test_a_foreign_action_or_index_is_one_line() -> None:
+    from bgrules.mechanica.state import Next
+
+    bf = bgrules.load_game("botfactory", players=2)
+    with pytest.raises(InputError, match="no action of botfactory's action space"):
+        encode(bf, Next())
+    with pytest.raises(InputError, match="outside 0 to"):
+        decode(bf, size(bf))
+    with pytest.raises(InputError, match="expected a whole number"):
+        decode(bf, "3")  # type: ignore[arg-type]
+
+
+# --- OpenSpiel ---------------------------------------------------------------------------------------------
+
+
+def _load(name: str, players: int, **params: object) -> pyspiel.Game:
+    return pyspiel.load_game(SHORT[name], {"players": players, **params})
+
+
+@pytest.mark.parametrize(("name", "players"), SEATINGS)
+def test_random_sim_test(name: str, players: int) -> None:
+    game = _load(name, players)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize(("name", "players"), SEATINGS)
+def test_random_sim_test_more_games(name: str, players: int) -> None:
+    pyspiel.random_sim_test(_load(name, players), num_sims=8, serialize=True, verbose=False)
+
+
+def test_the_game_info_is_the_games() -> None:
+    game = pyspiel.load_game("bgrules_botfactory", {"players": 3})
+    inner = game.bgrules_game
+    assert game.num_players() == 3 == inner.players
+    assert game.num_distinct_actions() == action_space(inner).size
+    assert game.max_chance_outcomes() == action_space(inner).chance_size
+    assert game.max_game_length() == inner.info.max_length
+    assert game.observation_tensor_size() == len(feature_names(inner))
+    assert inner.max_rounds == adapter.RUNNER_ROUNDS
+    assert game.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM
+    assert pyspiel.load_game("bgrules_mechanica_factory").get_type().chance_mode == (
+        pyspiel.GameType.ChanceMode.DETERMINISTIC
+    )
+
+
+def _walk(game: pyspiel.Game, seed: int, steps: int) -> pyspiel.State:
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_chance_nodes_carry_the_exact_probabilities() -> None:
+    game = _load("mechanica", 3)
+    inner = game.bgrules_game
+    state = game.new_initial_state()
+    seen = 0
+    rng = random.Random(3)
+    while not state.is_terminal() and seen < 30:
+        if state.is_chance_node():
+            exact = dict(inner.chance_outcomes(state.bgrules_state))
+            mine = state.exact_chance_outcomes()
+            assert {decode(inner, i, chance=True): p for i, p in mine} == exact
+            assert sum((p for _, p in mine), Fraction(0)) == 1
+            assert [(i, float(p)) for i, p in mine] == state.chance_outcomes()
+            assert state.legal_actions() == [i for i, _ in mine]
+            seen += 1
+            state.apply_action(rng.choice([i for i, _ in mine]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert seen >= 20
+
+
+def test_returns_are_the_documented_win_share() -> None:
+    for name, players in (("botfactory", 2), ("mechanica", 4)):
+        game = _load(name, players, **({"max_rounds": 3} if name == "botfactory" else {}))
+        state = _walk(game, 5, 100_000)
+        assert state.is_terminal()
+        inner = game.bgrules_game
+        winners = inner.winners(state.bgrules_state)
+        assert state.returns() == [1 / len(winners) if p in winners else 0.0 for p in range(players)]
+        assert sum(state.returns()) == pytest.approx(1.0)
+    scored = _load("mechanica", 2, rewards="score")
+    state = _walk(scored, 1, 100_000)
+    assert state.returns() == [float(s) for s in scored.bgrules_game.scores(state.bgrules_state)]
+    assert state.returns() == final_rewards(scored.bgrules_game, state.bgrules_state, "score")
+
+
+def test_serialisation_round_trips_mid_game() -> None:
+    for name, players in (("botfactory", 4), ("mechanica", 2), ("mechanica-factory", 1)):
+        game = _load(name, players)
+        state = _walk(game, 11, 150)
+        text = pyspiel.serialize_game_and_state(game, state)
+        game2, state2 = pyspiel.deserialize_game_and_state(text)
+        assert str(game2) == str(game)
+        assert state2.bgrules_state == state.bgrules_state
+        assert state2.history() == state.history()
+        assert bgrules.dumps(state.bgrules_state) in text or "__dict__=" in text
+
+
+def test_observations_and_information_states() -> None:
+    game = _load("botfactory", 3)
+    a, b = _walk(game, 1, 60), _walk(game, 2, 60)
+    assert a.observation_string(0) == bgrules.dumps(a.bgrules_state)
+    assert a.information_state_string(1) == ",".join(map(str, a.history()))
+    assert a.information_state_string(0) != b.information_state_string(0)
+    tensor = np.array(a.observation_tensor(0))
+    assert tensor.shape == (len(feature_names(game.bgrules_game)),) and tensor.min() >= 0
+    assert a.observation_tensor(0) != a.observation_tensor(1)  # each seat sees itself first
+
+
+def test_a_whole_game_played_by_mcts() -> None:
+    game = pyspiel.load_game("bgrules_botfactory", {"players": 2, "max_rounds": 2})
+    rng = np.random.RandomState(0)
+    bot = mcts.MCTSBot(
+        game, uct_c=2.0, max_simulations=10, evaluator=mcts.RandomRolloutEvaluator(1, rng), random_state=rng
+    )
+    state = game.new_initial_state()
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            decisions += 1
+    inner = game.bgrules_game
+    assert decisions > 5 and inner.is_terminal(state.bgrules_state)
+    assert state.returns() == final_rewards(inner, state.bgrules_state, "win")
+
+
+@pytest.mark.heavy
+def test_mcts_beats_the_random_median_on_the_factory() -> None:
+    game = pyspiel.load_game("bgrules_mechanica_factory", {"days": 3})
+    rng = np.random.RandomState(0)
+    bot = mcts.MCTSBot(
+        game, uct_c=2.0, max_simulations=30, evaluator=mcts.RandomRolloutEvaluator(1, rng), random_state=rng
+    )
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(bot.step(state))
+    randoms = sorted(_walk(game, seed, 10_000).returns()[0] for seed in range(30))
+    assert state.returns()[0] > randoms[len(randoms) // 2]
+
+
+def test_bad_input_is_one_line() -> None:
+    with pytest.raises(InputError, match="players: botfactory is for 2 to 4 player"):
+        pyspiel.load_game("bgrules_botfactory", {"players": 5})
+    with pytest.raises(InputError, match="rewards"):
+        pyspiel.load_game("bgrules_mechanica", {"rewards": "money"})
+    with pytest.raises(InputError, match="max_rounds"):
+        pyspiel.load_game("bgrules_botfactory", {"max_rounds": 0})
+    with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'nope'"):
+        pyspiel.load_game("bgrules_botfactory", {"nope": 1})
+
+
+def test_a_missing_extra_is_one_line_naming_it() -> None:
+    code = (
+        "import sys\n"
+        "sys.modules['pyspiel'] = None\n"
+        "from bgrules.core.errors import MissingExtra\n"
+        "try:\n"
+        "    import bgrules.integrations.openspiel\n"
+        "except MissingExtra as exc:\n"
+        "    print(exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines() == [
+        "bgrules.integrations.openspiel needs pyspiel, which is not installed: pip install 'bgrules[openspiel]'"
+    ]
+    assert issubclass(MissingExtra, bgrules.BgrulesError)

@@ -1,0 +1,145 @@
+"""The PettingZoo adapter (issue 11 item 5): PettingZoo's own api_test and seed_test on every game and player
+count, chance resolved inside the environment from its seed, rewards at the end."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import bgrules
+from bgrules.core.errors import IllegalAction, InputError
+from bgrules.integrations.actions import action_space
+from bgrules.integrations.observations import feature_names
+from bgrules.integrations.pettingzoo import BgrulesEnv, env, sample_exact
+from bgrules.integrations.rewards import final_rewards
+
+SEATINGS = [("mechanica", 2), ("mechanica", 3), ("mechanica", 4), ("mechanica-factory", 1)] + [
+    ("botfactory", n) for n in (2, 3, 4)
+]
+
+
+# PettingZoo's api_test warns that a Dict observation is not one array: with an action mask it is meant to be.
+@pytest.mark.filterwarnings("ignore:Observation")
+@pytest.mark.parametrize(("name", "players"), SEATINGS)
+def test_api_test(name: str, players: int) -> None:
+    api_test(env(name, players=players), num_cycles=400)
+
+
+@pytest.mark.parametrize(("name", "players"), SEATINGS)
+def test_seed_test(name: str, players: int) -> None:
+    seed_test(lambda: env(name, players=players), num_cycles=200)
+
+
+def _play(e: BgrulesEnv, seed: int, steps: int = 100_000) -> list[str]:
+    """Play from reset(seed) with the first legal action each time; the canonical states seen."""
+    e.reset(seed=seed)
+    seen = []
+    for agent in e.agent_iter(steps):
+        obs, _reward, terminated, truncated, _info = e.last()
+        seen.append(e.state_json())
+        e.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
+    return seen
+
+
+def test_chance_comes_from_the_seed() -> None:
+    a, b = env("mechanica", players=2), env("mechanica", players=2)
+    assert _play(a, 3, 200) == _play(b, 3, 200)
+    assert _play(a, 3, 200) != _play(b, 4, 200)
+
+
+def test_a_whole_game_ends_with_the_rewards() -> None:
+    for name, players, options in (
+        ("botfactory", 2, {"max_rounds": 3}),
+        ("mechanica", 3, {}),
+        ("mechanica-factory", 1, {}),
+    ):
+        e = env(name, players=players, **options)
+        e.reset(seed=1)
+        finals: dict[str, float] = {}
+        for agent in e.agent_iter():
+            obs, reward, terminated, truncated, _info = e.last()
+            if terminated or truncated:
+                finals[agent] = reward
+                e.step(None)
+                continue
+            assert reward == 0
+            mask = obs["action_mask"]
+            assert mask.dtype == np.int8 and mask.shape == (action_space(e.game).size,) and mask.sum() >= 1
+            e.step(int(np.flatnonzero(mask)[-1]))
+        assert not e.agents
+        assert e.game.is_terminal(e.state_value)
+        want = final_rewards(e.game, e.state_value, e.rewards_kind)
+        assert finals == {f"player_{i}": want[i] for i in range(players)}
+
+
+def test_observations() -> None:
+    e = env("botfactory", players=3)
+    e.reset(seed=2)
+    mover = e.agent_selection
+    others = [a for a in e.possible_agents if a != mover]
+    obs = e.observe(mover)
+    assert obs["observation"].shape == (len(feature_names(e.game)),)
+    assert obs["observation"].dtype == np.int64
+    assert e.observation_space(mover).contains(obs)
+    legal = {action_space(e.game).encode(a) for a in e.game.legal_actions(e.state_value)}
+    assert set(np.flatnonzero(obs["action_mask"])) == legal
+    assert all(e.observe(a)["action_mask"].sum() == 0 for a in others)
+    assert not np.array_equal(e.observe(others[0])["observation"], obs["observation"])
+    assert bgrules.loads(e.game, e.state_json()) == e.state_value
+
+
+def test_the_default_round_cap_and_rewards() -> None:
+    assert env("botfactory", players=2).game.max_rounds == 40
+    assert env("botfactory", players=2, max_rounds=7).game.max_rounds == 7
+    assert env("mechanica-factory").rewards_kind == "score"
+    assert env("mechanica", players=2).rewards_kind == "win"
+
+
+def test_sample_exact_follows_the_fractions() -> None:
+    import random
+
+    outcomes = (("a", Fraction(1, 6)), ("b", Fraction(1, 2)), ("c", Fraction(1, 3)))
+    rng = random.Random(0)
+    counts = {"a": 0, "b": 0, "c": 0}
+    for _ in range(6000):
+        counts[sample_exact(outcomes, rng)] += 1
+    assert 850 < counts["a"] < 1150 and 2800 < counts["b"] < 3200 and 1800 < counts["c"] < 2200
+
+
+def test_bad_input_is_one_line() -> None:
+    with pytest.raises(InputError, match="unknown game"):
+        env("chess")
+    with pytest.raises(InputError, match="players"):
+        env("mechanica", players=7)
+    with pytest.raises(InputError, match="rewards"):
+        env("mechanica", players=2, rewards="money")
+    with pytest.raises(InputError, match="takes no option"):
+        env("mechanica", players=2, nope=1)
+    e = env("mechanica", players=2)
+    e.reset(seed=0)
+    illegal = next(i for i, m in enumerate(e.observe(e.agent_selection)["action_mask"]) if not m)
+    before = e.state_json()
+    with pytest.raises(IllegalAction):
+        e.step(illegal)
+    assert e.state_json() == before
+
+
+def test_a_missing_extra_is_one_line_naming_it() -> None:
+    code = (
+        "import sys\n"
+        "sys.modules['pettingzoo'] = None\n"
+        "from bgrules.core.errors import MissingExtra\n"
+        "try:\n"
+        "    import bgrules.integrations.pettingzoo\n"
+        "except MissingExtra as exc:\n"
+        "    print(exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines() == [
+        "bgrules.integrations.pettingzoo needs pettingzoo, which is not installed: pip install 'bgrules[pettingzoo]'"
+    ]

@@ -112,6 +112,9 @@ def test_report_and_trace_page_in_chromium(browser: Any, tmp_path: Path) -> None
     assert w.shown()[:2] == ("step 1 of 1", "step-1")
     w.page.locator("#prev").click()
     assert w.shown()[:2] == ("step 0 of 1", "step-0")
+    w.page.locator("#to-failure").click()  # the link to the step where the invariant fails
+    w.page.wait_for_function("document.body.dataset.step === '1'")
+    assert w.shown()[:2] == ("step 1 of 1", "step-1")
     assert w.errors == [] and w.requests == []
 
 

@@ -201,7 +201,8 @@ nav.steps { position: sticky; top: 0; background: var(--bg); padding: .5rem 0; b
   display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; z-index: 2; }
 nav.steps button { font: inherit; padding: .3rem .8rem; border: 1px solid var(--line); border-radius: 4px;
   background: var(--panel); cursor: pointer; } nav.steps button:disabled { opacity: .4; cursor: default; }
-#counter { font-weight: 600; min-width: 9rem; } .hint { color: var(--muted); font-size: .9em; }
+#counter { font-weight: 600; min-width: 9rem; } section.step { scroll-margin-top: 4rem; }
+.hint { color: var(--muted); font-size: .9em; }
 .tracks { display: grid; gap: 1rem; grid-template-columns: repeat(var(--tracks), minmax(0, 1fr)); }
 .track { border: 1px solid var(--line); border-radius: 6px; padding: .6rem .8rem; background: var(--bg); }
 .track h3 { margin: 0 0 .4rem; font-size: 1rem; }
@@ -253,8 +254,12 @@ _JS = """
     var to = {ArrowRight: current + 1, ArrowLeft: current - 1, Home: 0, End: steps.length - 1}[event.key];
     if (to !== undefined) { event.preventDefault(); show(to); }
   });
-  var match = /^#step-(\\d+)$/.exec(window.location.hash);
-  show(match ? parseInt(match[1], 10) : 0);
+  function fromHash() {
+    var match = /^#step-(\\d+)$/.exec(window.location.hash);
+    return match ? parseInt(match[1], 10) : 0;
+  }
+  window.addEventListener("hashchange", function () { show(fromHash()); });
+  show(fromHash());
 }());
 """
 
@@ -306,6 +311,18 @@ def _entry_html(entry: Entry | None, label: str, previous: bool) -> str:
     return f'<div class="track">{"".join(parts)}</div>'
 
 
+def _first_failure(tracks: Sequence[Track]) -> tuple[int | None, str]:
+    """The first step where an invariant fails or an action is refused, in any track, and what happens."""
+    for i in range(max(len(t.entries) for t in tracks)):
+        for t in tracks:
+            entry = t.entries[i] if i < len(t.entries) else None
+            if entry is not None and entry.refused is not None:
+                return i, f"{entry.refused} refuses the action"
+            if entry is not None and entry.invariant:
+                return i, "the invariant fails"
+    return None, ""
+
+
 def tracks_page(
     title: str,
     tracks: Sequence[Track],
@@ -320,6 +337,7 @@ def tracks_page(
     if not tracks:
         raise InputError("tracks", "a page needs at least one track")
     n = max(len(t.entries) for t in tracks)
+    bad, why = _first_failure(tracks)
     head = [f'<p><a href="{esc(back)}">&larr; back to the report</a></p>' if back else "", f"<h1>{esc(title)}</h1>"]
     head += [f'<p class="meta"><b>{esc(k)}:</b> {esc(v)}</p>' for k, v in meta]
     nav = (
@@ -328,7 +346,9 @@ def tracks_page(
         f'<span id="counter">step 0 of {n - 1}</span>'
         '<button id="next" type="button">Next &#x25B6;</button>'
         '<button id="last" type="button">Last &raquo;</button>'
-        '<span class="hint">keys: &larr; &rarr; Home End</span></nav>'
+        '<span class="hint">keys: &larr; &rarr; Home End</span>'
+        + (f' <a href="#step-{bad}" id="to-failure">go to step {bad}, where {esc(why)}</a>' if bad is not None else "")
+        + "</nav>"
     )
     sections = []
     for i in range(n):

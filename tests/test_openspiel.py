@@ -11,8 +11,8 @@ import sys
 from fractions import Fraction
 
 import numpy as np
-import pytest
 import pyspiel
+import pytest
 from open_spiel.python.algorithms import mcts
 
 import bgrules

@@ -39,7 +39,7 @@ def _play(e: BgrulesEnv, seed: int, steps: int = 100_000) -> list[str]:
     """Play from reset(seed) with the first legal action each time; the canonical states seen."""
     e.reset(seed=seed)
     seen = []
-    for agent in e.agent_iter(steps):
+    for _agent in e.agent_iter(steps):
         obs, _reward, terminated, truncated, _info = e.last()
         seen.append(e.state_json())
         e.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))

@@ -8,8 +8,12 @@ Importing this module registers ``bgrules_mechanica``, ``bgrules_mechanica_facto
     game = pyspiel.load_game("bgrules_botfactory", {"players": 3})
 
 Parameters: ``players`` and the games' own options (``max_rounds`` of Bot Factory; ``factory``, ``supply``
-and ``days`` of the factory sandbox, text as in ``bgrules games``, empty text for the default), ``variant``
-(a variant TOML file, empty for the seeds' reading) and ``rewards``:
+and ``days`` of the factory sandbox), ``variant`` (a variant TOML file, empty for the seeds' reading) and
+``rewards``. OpenSpiel's game strings split parameters at commas and take no new lines, so ``supply`` lists
+its kinds separated by ``+`` or spaces (``"fork+fork+big_truck"``) and ``factory`` is the notation of
+docs/mechanica-notation.md with its rows separated by ``;``; empty text is the default.
+
+The rewards:
 
 - ``"win"`` (the default of the multi-player games): at the end each of the k winners (``game.winners``,
   ties shared) gets ``1/k``, every other player 0: constant-sum, returns in [0, 1];
@@ -34,7 +38,7 @@ import importlib
 from fractions import Fraction
 from typing import Any
 
-from bgrules.core.codec import dumps, loads_as, show, show_action
+from bgrules.core.codec import dumps, loads_as, show
 from bgrules.core.errors import InputError, require_extra
 from bgrules.core.protocol import CHANCE, Game
 from bgrules.core.registry import load_game
@@ -115,9 +119,9 @@ def _bgrules_game(name: str, params: dict[str, Any]) -> Game:
     if name == "mechanica-factory":
         options["days"] = params["days"]
         if params["factory"]:
-            options["factory"] = params["factory"]
+            options["factory"] = str(params["factory"]).replace(";", "\n")
         if params["supply"]:
-            options["supply"] = [k.strip() for k in str(params["supply"]).split(",") if k.strip()]
+            options["supply"] = str(params["supply"]).replace("+", " ").split()
     variant = params["variant"] or None
     return load_game(name, players=params["players"], variant=variant, **options)
 
@@ -267,8 +271,8 @@ class BgrulesState(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         space = self._shared.space
         if player == int(pyspiel.PlayerId.CHANCE):
-            return "chance: " + show_action(space.decode_chance(action))
-        return show_action(space.decode(action))
+            return "chance: " + repr(space.decode_chance(action))
+        return repr(space.decode(action))
 
     def is_terminal(self) -> bool:
         return bool(self._shared.game.is_terminal(self._state.value))

@@ -20,7 +20,7 @@ import bgrules
 from bgrules.botfactory.state import BotFactoryState
 from bgrules.botfactory.variant import BOARDS
 from bgrules.core.errors import InputError, MissingExtra
-from bgrules.core.playout import walk
+from bgrules.core.playout import playout, walk
 from bgrules.mechanica.board import COLS, ROWS, Factory
 from bgrules.mechanica.components import Bot
 from bgrules.mechanica.notation import parse_factory
@@ -255,16 +255,25 @@ CHECKS: dict[str, Callable[[ET.Element, Any, Any], None]] = {
 
 
 def sampled_states(game: Any, seed: int, every: int, limit: int = 2000) -> Iterator[Any]:
-    """The first state, every ``every``-th state and the last one of a seeded random playout."""
+    """Along a seeded random playout: the first state, the first state of each phase (and of each workday
+    step in Mechanica), every ``every``-th state and the last one."""
     state = game.initial_state()
     yield state
+    seen = {_stage(state)}
     k = 0
     for k, (_before, _action, after) in enumerate(walk(game, seed, max_steps=limit), start=1):
         state = after
-        if k % every == 0:
+        stage = _stage(state)
+        if k % every == 0 or stage not in seen:
+            seen.add(stage)
             yield state
     if k % every:
         yield state
+
+
+def _stage(state: Any) -> tuple[str, str]:
+    run = getattr(state, "run", None)
+    return state.phase.value, "" if run is None else run.phase.value + ("+moving" if run.moving else "")
 
 
 @pytest.mark.parametrize(("name", "players"), CONFIGS, ids=[f"{n}-{p}p" for n, p in CONFIGS])
@@ -278,6 +287,17 @@ def test_pictures_show_the_states_of_a_playout(name: str, players: int) -> None:
         CHECKS[name](parse(svg), game, state)
         drawn += 1
     assert drawn >= 4
+
+
+def test_pictures_show_finished_games() -> None:
+    """The last state of a game played to its end, for every game (Bot Factory with a round cap of 2)."""
+    for name, options in (("mechanica", {}), ("botfactory", {"max_rounds": 2}), ("mechanica-factory", {})):
+        game = bgrules.load_game(name, players=2 if name != "mechanica-factory" else 1, **options)
+        state = playout(game, 3).final
+        assert game.is_terminal(state)
+        root = parse(draw(game, state))
+        CHECKS[name](root, game, state)
+        assert "game over" in " ".join(texts(one(root, "heading")))
 
 
 def test_the_checks_catch_a_picture_of_another_state() -> None:
@@ -358,8 +378,6 @@ def test_pictures_are_deterministic_in_any_process() -> None:
     )
     here = []
     for name, n in (("mechanica", 3), ("botfactory", 3), ("mechanica-factory", 1)):
-        from bgrules.core.playout import playout
-
         game = bgrules.load_game(name, players=n)
         final = playout(game, 9, max_steps=120).final
         svg = draw(game, final)

@@ -139,8 +139,8 @@ def _output_spots(kind: TileKind, rotation: int, x: float, y: float, size: float
         spread = (k - (len(same) - 1) / 2) * 22
         ux, uy = _UNIT[d]
         px, py = -uy, ux
-        cx = x + size / 2 + ux * (size / 2 - 13) + px * spread
-        cy = y + size / 2 + uy * (size / 2 - 13) + py * spread
+        cx = x + size / 2 + ux * (size / 2 - 11.5) + px * spread
+        cy = y + size / 2 + uy * (size / 2 - 11.5) + py * spread
         spots.append((cx, cy))
     return spots
 
@@ -161,7 +161,7 @@ def _floor_tile(placed: Placed, kind: TileKind, cat: Catalogue, r: int, c: int) 
     lines = _wrap(kind.name, 11)
     ty = y0 + size / 2 - 6 * (len(lines) - 1) - 2
     for i, line in enumerate(lines):
-        g.append(text(x0 + size / 2, ty + 12 * i, line, size=10.5, anchor="middle", weight="bold"))
+        g.append(text(x0 + size / 2, ty + 12 * i, line, size=9.5, anchor="middle", weight="bold"))
     g.append(
         text(
             x0 + size / 2,

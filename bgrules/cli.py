@@ -1091,6 +1091,8 @@ def read_state(
     from bgrules.core.registry import GAMES, load_game
 
     where = f"state file {path}"
+    if not text.strip():
+        raise InputError(where, "the file is empty")
     try:
         json.loads(text)
     except json.JSONDecodeError as exc:
@@ -1129,31 +1131,34 @@ def read_state(
         raise InputError("--game", f"{path} is a bare state that names no game: give --game{hint}")
     game = load_game(game_name, players=players, variant=chosen_variant, **options)
     try:
-        structure(data, game.state_type(), f"{game_name} state")
+        state = structure(data, game.state_type(), f"{game_name} state")
     except InputError as exc:
         others = _reads_as(data, game_name)
         if others:
             said = "the file says" if named_by_file else "--game"
             raise InputError(where, f"a state of {' or '.join(others)}, not of {game_name} ({said})") from None
         raise InputError(where, str(exc)) from None
-    from bgrules.core.codec import loads
+    from bgrules.core.codec import problems_error
 
-    text_state = json.dumps(data)
-    try:
-        return game_name, game, loads(game, text_state)
-    except InputError as first:
-        if players is not None:
-            raise InputError(where, str(first)) from None
-        lo, hi = GAMES[game_name][1]
-        for n in range(lo, hi + 1):  # a bare state of another player count than the default
-            if n == game.players:
-                continue
-            other = load_game(game_name, players=n, variant=chosen_variant, **options)
-            try:
-                return game_name, other, loads(other, text_state)
-            except InputError:
-                continue
-        raise InputError(where, str(first)) from None
+    # the player count: the one given (or the file's), else the default or, for a bare state of another
+    # count, the count under which the state breaks its game's shape least (none: the state is read)
+    counts = (
+        [game.players]
+        if players is not None
+        else [game.players, *range(GAMES[game_name][1][0], GAMES[game_name][1][1] + 1)]
+    )
+    best: tuple[int, Any, list[str]] | None = None
+    for n in dict.fromkeys(counts):
+        candidate = game if n == game.players else load_game(game_name, players=n, variant=chosen_variant, **options)
+        problems = candidate.validate(state) if hasattr(candidate, "validate") else []
+        if not problems:
+            return game_name, candidate, state
+        if best is None or len(problems) < len(best[2]):
+            best = (n, candidate, problems)
+    assert best is not None
+    n, candidate, problems = best
+    read = f" (read as a state of {n} player(s))" if len(set(counts)) > 1 else ""
+    raise InputError(where, str(problems_error(f"{game_name} state", problems)) + read)
 
 
 @main.command()
@@ -1185,7 +1190,7 @@ def render(
 
         require_extra("cairosvg", "png", "--png")
     text = read_text(factory_file)
-    if text.lstrip().startswith(("{", "[")):
+    if factory_file.suffix.lower() == ".json" or text.lstrip().startswith(("{", "[")):
         name, game, state = read_state(factory_file, text, game_name, players, variant, _parse_options(options))
         if svg_path is None and png_path is None:
             from bgrules.core.trace import picture

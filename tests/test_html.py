@@ -159,6 +159,23 @@ def test_a_state_of_another_game_is_one_line(tmp_path: Path, game: str) -> None:
     assert not (tmp_path / "x.svg").exists()
 
 
+def test_a_bare_state_of_another_player_count_is_read_as_that_count(tmp_path: Path) -> None:
+    game = bgrules.load_game("botfactory", players=3)
+    path = tmp_path / "s.json"
+    path.write_text(bgrules.dumps(game.initial_state()))
+    svg = tmp_path / "s.svg"
+    code, _, err = run("render", str(path), "--game", "botfactory", "--svg", str(svg))
+    assert code == 0, err
+    assert "3 players" in svg.read_text(encoding="utf-8")
+    code, _, err = run("render", str(path), "--game", "botfactory", "--players", "4", "--svg", str(svg))
+    assert code == 2 and "a game of 4 players has 4" in err and len(err.strip().splitlines()) == 1
+    # a state that breaks its game's shape under every count: the count it breaks least is named
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps(dict(data, round=-5)))
+    code, _, err = run("render", str(path), "--game", "botfactory", "--svg", str(svg))
+    assert code == 2 and "round" in err and "read as a state of 3 player(s)" in err
+
+
 def test_a_truncated_state_file_is_one_line(tmp_path: Path) -> None:
     game = bgrules.load_game("mechanica-factory")
     path = tmp_path / "s.json"

@@ -128,6 +128,11 @@ def test_the_examples_page_holds_a_picture_of_every_game_and_the_report(site: Pa
         report = site / "examples" / "report" / "index.html"
         assert report.is_file(), "no example report"
         assert 'href="examples/report/index.html"' in page
-        assert "MC-Q-COLLISIONS-HAPPEN" in report.read_text(encoding="utf-8")
+        source = report.read_text(encoding="utf-8")
+        assert "MC-Q-COLLISIONS-HAPPEN" in source
+        links = [h for h in re.findall(r'href="([^"#]+)', source) if "://" not in h]
+        assert any(link.startswith("traces/") for link in links), "the report links no counterexample trace"
+        for link in links:
+            assert (report.parent / link).is_file(), f"the example report links a missing {link}"
     else:
         assert "The HTML report ( bgrules verify --html ) is not in this build" in text

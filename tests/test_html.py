@@ -31,6 +31,7 @@ hole     | .  .    .  . | truck
 """Two bots, one Fork: north they meet in truck 0 (the z3 collision query's witness is Route north)."""
 
 SVG = "{http://www.w3.org/2000/svg}svg"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -302,6 +303,32 @@ def test_verify_html_report_has_every_row_and_links_that_resolve(tmp_path: Path)
         back = [h for h in parse(page).hrefs if not h.startswith("#")]
         assert back == ["../index.html"] and (target.parent / back[0]).resolve() == index.resolve()
         assert len(templates(page)) == len(parse(page).steps) >= 2
+
+
+def test_an_unexpected_verdict_is_in_the_report_with_its_trace(tmp_path: Path) -> None:
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    text = (ROOT / "specs" / "mechanica-factory.toml").read_text(encoding="utf-8")
+    block = text[text.index('id = "MC-Q-COLLISIONS-HAPPEN"') :]
+    block = block[: block.index("[[spec]]")] if "[[spec]]" in block else block
+    block = block.replace('expected = "violated"', 'expected = "holds"').replace("MC-Q-COLLISIONS-HAPPEN", "X-CLAIM")
+    (specs / "claim.toml").write_text("[[spec]]\n" + block, encoding="utf-8")
+    report = tmp_path / "report"
+    code, _, _ = run("verify", "--specs", str(specs), "--checker", "searched", "--examples", "5", "--html", str(report))
+    assert code == 1  # the report is written all the same
+    index = (report / "index.html").read_text(encoding="utf-8")
+    assert "1 unexpected verdict(s)" in index
+    block = index[index.index('id="X-CLAIM-searched"') :].split("</tr>", 1)[0]
+    assert "FAIL" in block and "<td>violated</td><td>holds</td>" in block
+    assert (report / "traces" / "X-CLAIM-searched.html").is_file() and 'href="traces/X-CLAIM-searched.html"' in block
+
+
+def test_a_truncated_trace_is_one_line(tmp_path: Path) -> None:
+    path, _data = _sandbox_trace(tmp_path)
+    path.write_text(path.read_text()[:200])
+    code, _, err = run("replay", str(path), "--html", str(tmp_path / "t.html"))
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert not (tmp_path / "t.html").exists()
 
 
 def test_report_escapes_every_text(tmp_path: Path) -> None:

@@ -186,11 +186,15 @@ def _wheel(x: float, y: float, state: BotFactoryState, c: Components) -> dw.Grou
             sg.append(_empty_space(px - 11, py - 11, str(p)))
         else:
             sg.append(_part(px - 11, py - 11, part, f"wheel {p}"))
-        if roles:
-            label = "/".join("\u2605" if r == "marked" else r for r in roles)
+        label = " ".join(r for r in roles if r != "marked")
+        if label:
             lx = cx + (radius - 30) * math.cos(a)
             ly = cy + (radius - 30) * math.sin(a) + 3
             sg.append(text(lx, ly, label, size=7.5, anchor="middle", fill=MUTED))
+        if "marked" in roles:
+            sx = cx + (radius + 24) * math.cos(a)
+            sy = cy + (radius + 24) * math.sin(a) + 4
+            sg.append(text(sx, sy, "\u2605", size=11, anchor="middle", fill="#a04000"))
         g.append(sg)
     # the Distribution marker: an arrow from the centre toward the pile it points at
     g.append(dw.Circle(cx, cy, 12, fill="#ffffff", stroke=INK))
@@ -496,7 +500,7 @@ def draw_botfactory(game: Any, state: BotFactoryState) -> str:
             10,
             ly,
             "Colours: red, yellow, blue, green bots, parts and Project tiles; white: Universal parts; "
-            "H/T/L: Head/Torso/Legs; P1-P4 workers, Sandra in red.",
+            "H/T/L: Head/Torso/Legs; \u2605 a marked or icon space; P1-P4 workers, Sandra in red.",
             size=10,
             fill=MUTED,
         )

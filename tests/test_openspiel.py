@@ -7,9 +7,11 @@ import base64
 import hashlib
 import os
 import random
+import re
 import subprocess
 import sys
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pyspiel
@@ -300,3 +302,49 @@ def test_a_missing_extra_is_one_line_naming_it() -> None:
         "bgrules.integrations.openspiel needs pyspiel, which is not installed: pip install 'bgrules[openspiel]'"
     ]
     assert issubclass(MissingExtra, bgrules.BgrulesError)
+
+
+# --- docs/integrations.md ------------------------------------------------------------------------------------
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "integrations.md"
+
+
+def _section(text: str, heading: str) -> str:
+    return text.split(f"\n### {heading}\n", 1)[1].split("\n#", 1)[0]
+
+
+@pytest.mark.parametrize("name", ["mechanica", "mechanica-factory", "botfactory"])
+def test_the_documented_ranges_are_the_code(name: str) -> None:
+    from bgrules.integrations.actions import ranges
+
+    game = bgrules.load_game(name)
+    rows = re.findall(
+        r"^\| `(\w+)`(?: \(chance\))? \|[^|]*\| (\d+)-(\d+) \|$", _section(DOC.read_text("utf-8"), name), re.M
+    )
+    assert [(c, int(a), int(b)) for c, a, b in rows] == ranges(game)
+    space = action_space(game)
+    chance = f"{space.chance_size} chance outcomes" if space.chance_size else "no chance"
+    assert f"{space.size} player actions, {chance}." in _section(DOC.read_text("utf-8"), name)
+
+
+def test_the_documented_observation_lengths_are_the_code() -> None:
+    text = DOC.read_text("utf-8").split("\n## Observations\n", 1)[1]
+    for name, counts in (("mechanica", (2, 3, 4)), ("mechanica-factory", (1,)), ("botfactory", (2, 3, 4))):
+        row = next(line for line in text.splitlines() if line.startswith(f"| `{name}` | "))
+        lengths = [len(feature_names(bgrules.load_game(name, players=n))) for n in counts]
+        cell = row.rsplit("|", 2)[1].strip()
+        want = (
+            ", ".join(f"{k} ({n})" for k, n in zip(lengths, counts, strict=True))
+            if len(counts) > 1
+            else f"{lengths[0]}"
+        )
+        assert cell == want
+
+
+def test_the_documented_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
+    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text("utf-8"), re.S)
+    assert len(blocks) == 3
+    for block in blocks:
+        exec(compile(block, str(DOC), "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    assert len(printed) == 2

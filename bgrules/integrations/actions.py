@@ -136,6 +136,21 @@ def decode(game: Game, index: int, chance: bool = False) -> Any:
     return space.decode_chance(index) if chance else space.decode(index)
 
 
+def ranges(game: Game) -> list[tuple[str, int, int]]:
+    """Each action class of ``game``'s space with its first and last index, player actions first, then the
+    chance outcomes (each class's indices are consecutive)."""
+    space = action_space(game)
+    out: list[tuple[str, int, int]] = []
+    for values in (space.actions, space.chance):
+        for i, value in enumerate(values):
+            name = type(value).__name__
+            if out and out[-1][0] == name and out[-1][2] == i - 1:
+                out[-1] = (name, out[-1][1], i)
+            else:
+                out.append((name, i, i))
+    return out
+
+
 def size(game: Game) -> int:
     """How many player actions ``game``'s space numbers."""
     return action_space(game).size

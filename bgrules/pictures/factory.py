@@ -211,9 +211,11 @@ def _belt_cell(r: int, c: int) -> dw.Group:
     g = dw.Group(class_="belt", data_cell=f"{r},{c}")
     g.append(dw.Title(f"belt at row {r}, column {c} (carries bots east)"))
     cy = y0 + CELL / 2
+    chevrons = dw.Path(fill="none", stroke=BELT_INK, stroke_width=3)
     for k in range(3):
         ax = x0 + 38 + k * 32
-        g.append(dw.Lines(ax, cy - 9, ax + 10, cy, ax, cy + 9, fill="none", stroke=BELT_INK, stroke_width=3))
+        chevrons.M(ax, cy - 9).L(ax + 10, cy).L(ax, cy + 9)
+    g.append(chevrons)
     return g
 
 

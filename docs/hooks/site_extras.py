@@ -30,8 +30,7 @@ OPTIONAL_PAGES = ("pictures.md", "html.md", "integrations.md")
 PAGE = "examples.md"
 FOLDER = "examples"
 PICTURE_SEED = 7
-PICTURE_STEPS = 40
-"""Each game's picture shows the state after at most this many actions of the seeded random playout."""
+"""Each game's picture shows the state halfway through the random playout of this seed."""
 REPORT_ONLY = "MC-Q-COLLISIONS-HAPPEN"
 """The example report's ``--only`` selection: the sandbox question whose expected counterexample is a trace."""
 
@@ -67,8 +66,9 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     return config
 
 
-def _pictures() -> list[tuple[str, str, str]] | None:
-    """(game name, player count as text, SVG text) for every game, or None without ``bgrules.pictures.draw``."""
+def _pictures() -> list[tuple[str, str, str, str]] | None:
+    """(game name, player count, the action it is drawn after, SVG text) for every game, or None without
+    ``bgrules.pictures.draw``."""
     try:
         pictures = importlib.import_module("bgrules.pictures")
     except ImportError:
@@ -82,14 +82,13 @@ def _pictures() -> list[tuple[str, str, str]] | None:
     drawn = []
     for name in game_names():
         game = load_game(name)
-        state = game.initial_state()
-        for _before, _action, after in walk(game, PICTURE_SEED, max_steps=PICTURE_STEPS):
-            state = after
+        states = [game.initial_state(), *(after for _before, _action, after in walk(game, PICTURE_SEED))]
+        state = states[(len(states) - 1) // 2]
         try:
             svg = draw(game, state)
         except Exception as exc:
             raise PluginError(f"bgrules.pictures.draw failed on a {name} state: {exc}") from exc
-        drawn.append((name, str(game.players), str(svg)))
+        drawn.append((name, str(game.players), str((len(states) - 1) // 2), str(svg)))
     return drawn
 
 
@@ -123,7 +122,7 @@ def _report(root: Path) -> dict[str, bytes] | None:
     return files
 
 
-def _page(pictures: list[tuple[str, str, str]] | None, report: dict[str, bytes] | None) -> str:
+def _page(pictures: list[tuple[str, str, str, str]] | None, report: dict[str, bytes] | None, explained: bool) -> str:
     lines = [
         "# Examples",
         "",
@@ -137,16 +136,17 @@ def _page(pictures: list[tuple[str, str, str]] | None, report: dict[str, bytes] 
         lines += ["The pictures (`bgrules.pictures`) are not in this build.", ""]
     else:
         lines += [
-            f"Each game as `bgrules.load_game(name)` sets it up, after at most {PICTURE_STEPS} actions of the",
-            f"random playout of seed {PICTURE_SEED} (`bgrules.core.playout.walk`), drawn by",
-            "`bgrules.pictures.draw(game, state)`; `bgrules render STATE.json --svg OUT.svg` draws any state.",
+            "Each game as `bgrules.load_game(name)` sets it up, halfway through the random playout of",
+            f"seed {PICTURE_SEED} (`bgrules.core.playout.walk`; Bot Factory's cut at the runners' round cap),",
+            "drawn by `bgrules.pictures.draw(game, state)`. `bgrules render STATE.json --svg OUT.svg` draws",
+            "any state." + (" [Pictures](pictures.md) says what each picture shows." if explained else ""),
             "",
         ]
-        for name, players, _svg in pictures:
+        for name, players, step, _svg in pictures:
             lines += [
                 f"### {name}",
                 "",
-                f"{players} player(s). [The SVG file]({FOLDER}/{name}.svg)",
+                f"{players} player(s), after action {step}. [The SVG file]({FOLDER}/{name}.svg)",
                 "",
                 f"![A {name} state]({FOLDER}/{name}.svg)",
                 "",
@@ -163,6 +163,9 @@ def _page(pictures: list[tuple[str, str, str]] | None, report: dict[str, bytes] 
             f"[Open the example report]({FOLDER}/report/index.html)",
             "",
         ]
+        traces = sorted(path for path in report if path.startswith("traces/") and path.endswith(".html"))
+        lines += [f"- [Step through the counterexample {path[7:-5]}]({FOLDER}/report/{path})" for path in traces]
+        lines += [""]
     return "\n".join(lines)
 
 
@@ -170,8 +173,9 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     root = Path(config.config_file_path).resolve().parent
     pictures = _pictures()
     report = _report(root)
-    files.append(File.generated(config, PAGE, content=_page(pictures, report)))
-    for name, _players, svg in pictures or ():
+    explained = (Path(config.docs_dir) / "pictures.md").is_file()
+    files.append(File.generated(config, PAGE, content=_page(pictures, report, explained)))
+    for name, _players, _step, svg in pictures or ():
         files.append(File.generated(config, f"{FOLDER}/{name}.svg", content=svg))
     for path, data in (report or {}).items():
         files.append(File.generated(config, f"{FOLDER}/report/{path}", content=data))

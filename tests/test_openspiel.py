@@ -215,6 +215,16 @@ def test_serialisation_round_trips_mid_game() -> None:
         assert bgrules.dumps(state.bgrules_state).encode() in pickled
 
 
+def test_a_game_can_start_from_a_bgrules_state() -> None:
+    game = _load("mechanica", 2)
+    mid = _walk(game, 4, 80)
+    again = game.new_initial_state(bgrules.dumps(mid.bgrules_state))
+    assert again.bgrules_state == mid.bgrules_state and again.history() == []
+    assert again.legal_actions() == mid.legal_actions() and str(again) == str(mid)
+    with pytest.raises(InputError, match="mechanica state"):
+        game.new_initial_state('{"seats": []}')
+
+
 def test_the_factory_options_are_parameters() -> None:
     board = "hole | FK1 . . . | truck; basic[B] | . . . . | big; hole | . . . . | truck"
     game = pyspiel.load_game("bgrules_mechanica_factory", {"days": 2, "supply": "fork+big_truck", "factory": board})

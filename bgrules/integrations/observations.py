@@ -18,7 +18,7 @@ is the complete observation (OpenSpiel's observation string; PettingZoo's ``env.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from bgrules.core.protocol import CHANCE, Game
@@ -41,9 +41,14 @@ def _mover(game: Game, state: Any, observer: int) -> int:
     return (int(who) - observer) % n
 
 
-def _index(values: Sequence[Any], value: Any) -> int:
-    """1 + the index of ``value`` in ``values``, 0 for None."""
-    return 0 if value is None else 1 + list(values).index(value)
+def _numbering(values: Iterable[Any]) -> dict[Any, int]:
+    """Each value's number: 1 + its index in ``values`` (0 is kept for none)."""
+    return {v: i + 1 for i, v in enumerate(values)}
+
+
+def _index(numbers: Mapping[Any, int], value: Any) -> int:
+    """``value``'s number in ``numbers`` (:func:`_numbering`), 0 for None."""
+    return 0 if value is None else numbers[value]
 
 
 def _seats(observer: int, players: int) -> list[int]:
@@ -53,12 +58,19 @@ def _seats(observer: int, players: int) -> list[int]:
 # --- Mechanica ---------------------------------------------------------------------------------------
 
 
-def _factory(out: list[tuple[str, int]], tiles: Sequence[str], prefix: str, factory: Any) -> None:
-    from bgrules.mechanica.components import Bot
+_GRADES = ("basic", "plus", "deluxe")
+"""The bot grades in the order of ``bgrules.mechanica.components.Bot`` (0, 1, 2)."""
 
+
+def _factory(out: list[tuple[str, int]], tiles: Mapping[str, int], prefix: str, factory: Any) -> None:
     def bots(where: str, held: Sequence[Any]) -> None:
-        for g in Bot:
-            out.append((f"{where}.{g.name.lower()}", sum(1 for b in held if b == g)))
+        counts = [0, 0, 0]
+        for b in held:
+            if b is not None:
+                counts[b] += 1
+        out.append((where + ".basic", counts[0]))
+        out.append((where + ".plus", counts[1]))
+        out.append((where + ".deluxe", counts[2]))
 
     for i, placed in enumerate(factory.floor):
         where = f"{prefix}.floor[{i}]"
@@ -75,21 +87,28 @@ def _factory(out: list[tuple[str, int]], tiles: Sequence[str], prefix: str, fact
         bots(where, truck.load)
 
 
+def _moving(out: list[tuple[str, int]], run: Any) -> None:
+    """The bots moving in a run under way, by grade."""
+    moving = [0, 0, 0]
+    for m in () if run is None else run.moving:
+        moving[m.bot] += 1
+    out.extend((f"run.moving.{g}", moving[i]) for i, g in enumerate(_GRADES))
+
+
 def _mechanica(game: Any, state: Any, observer: int, out: list[tuple[str, int]]) -> None:
-    from bgrules.mechanica.components import Bot
     from bgrules.mechanica.state import Phase
 
     n = game.players
-    tiles = tuple(game.variant.catalogue.tiles)
-    kinds = game.kinds
-    out.append(("phase", _index(tuple(Phase), state.phase)))
+    tiles = _numbering(game.variant.catalogue.tiles)
+    kinds = _numbering(game.kinds)
+    out.append(("phase", _index(_numbering(Phase), state.phase)))
     out.append(("to_move", _mover(game, state, observer)))
     out.append(("current", _rel(state.current, observer, n)))
     out.append(("day", state.day))
-    out.extend((f"stock.{g.name.lower()}", state.stock[g]) for g in Bot)
+    out.extend((f"stock.{g}", state.stock[i]) for i, g in enumerate(_GRADES))
     for name in ("deck", "extras", "recycler"):
         counts = getattr(state, name)
-        out.extend((f"{name}.{k}", counts[i]) for i, k in enumerate(kinds))
+        out.extend((f"{name}.{k}", counts[i]) for i, k in enumerate(game.kinds))
     out.extend((f"wheel[{i}]", _index(kinds, k)) for i, k in enumerate(state.wheel))
     out.extend((f"bp_top[{i}]", 0 if c is None else c) for i, c in enumerate(state.bp_top))
     out.extend((f"bp_turned[{i}]", int(t)) for i, t in enumerate(state.bp_turned))
@@ -100,9 +119,7 @@ def _mechanica(game: Any, state: Any, observer: int, out: list[tuple[str, int]])
     out.append(("gift.to", _rel(state.gifts[0][0], observer, n) if state.gifts else 0))
     out.append(("gift.declared", 1 + int(state.gifts[0][1]) if state.gifts else 0))
     run = state.run
-    out.extend(
-        (f"run.moving.{g.name.lower()}", 0 if run is None else sum(1 for m in run.moving if m.bot == g)) for g in Bot
-    )
+    _moving(out, run)
     for k, seat_no in enumerate(_seats(observer, n)):
         seat = state.seats[seat_no]
         prefix = f"seat[{k}]"
@@ -114,22 +131,19 @@ def _mechanica(game: Any, state: Any, observer: int, out: list[tuple[str, int]])
 
 
 def _mechanica_factory(game: Any, state: Any, observer: int, out: list[tuple[str, int]]) -> None:
-    from bgrules.mechanica.components import Bot
     from bgrules.mechanica.sandbox import Phase
 
-    tiles = tuple(game.variant.catalogue.tiles)
-    out.append(("phase", _index(tuple(Phase), state.phase)))
+    tiles = _numbering(game.variant.catalogue.tiles)
+    out.append(("phase", _index(_numbering(Phase), state.phase)))
     out.append(("to_move", _mover(game, state, observer)))
     out.append(("day", state.day))
     out.append(("wallet", state.wallet))
     out.append(("vault", state.vault))
     out.append(("selling", int(state.selling)))
-    out.extend((f"stock.{g.name.lower()}", state.live_stock[g]) for g in Bot)
+    out.extend((f"stock.{g}", state.live_stock[i]) for i, g in enumerate(_GRADES))
     out.extend((f"supply.{k}", state.supply.count(k)) for k in tiles)
     run = state.run
-    out.extend(
-        (f"run.moving.{g.name.lower()}", 0 if run is None else sum(1 for m in run.moving if m.bot == g)) for g in Bot
-    )
+    _moving(out, run)
     _factory(out, tiles, "factory", state.board)
 
 
@@ -145,8 +159,9 @@ def _botfactory(game: Any, state: Any, observer: int, out: list[tuple[str, int]]
     n = game.players
     colours, slots = tuple(game.colours), tuple(game.slots)
     parts = (*(f"{c}-{s}" for c in colours for s in slots), *(f"any-{s}" for s in slots))
+    part_no, colour_no = _numbering(parts), _numbering(colours)
     seats = _seats(observer, n)
-    out.append(("phase", _index(tuple(Phase), state.phase)))
+    out.append(("phase", _index(_numbering(Phase), state.phase)))
     out.append(("to_move", _mover(game, state, observer)))
     out.append(("round", state.round))
     out.append(("marker", state.marker))
@@ -155,7 +170,7 @@ def _botfactory(game: Any, state: Any, observer: int, out: list[tuple[str, int]]
     out.append(("index", state.index))
     turn = state.turn
     out.append(("turn.left", 0 if turn is None else turn.left))
-    out.append(("turn.main", 0 if turn is None else _index(_TURN_MAIN, turn.main)))
+    out.append(("turn.main", 0 if turn is None else _index(_numbering(_TURN_MAIN), turn.main)))
     out.append(("turn.prompt", 0 if turn is None else len(turn.prompt)))
     out.append(("discarder", _rel(state.discarder, observer, n)))
     out.append(("window", len(state.window)))
@@ -172,16 +187,16 @@ def _botfactory(game: Any, state: Any, observer: int, out: list[tuple[str, int]]
     for ci, c in enumerate(colours):
         out.extend((f"piles.{c}.{s}", state.piles[ci][si]) for si, s in enumerate(slots))
         out.extend((f"discards.{c}.{s}", state.discards[ci][si]) for si, s in enumerate(slots))
-        out.extend((f"columns.{c}.{s}", _index(parts, state.columns[ci][si])) for si, s in enumerate(slots))
+        out.extend((f"columns.{c}.{s}", _index(part_no, state.columns[ci][si])) for si, s in enumerate(slots))
         out.append((f"bots_left.{c}", state.bots_left[ci]))
         out.append((f"values.{c}", state.values[ci]))
         out.append((f"project_pile.{c}", state.project_pile[ci]))
         out.append((f"project_discard.{c}", state.project_discard[ci]))
     out.extend((f"universal.{s}", state.universal[si]) for si, s in enumerate(slots))
-    out.extend((f"wheel[{i}]", _index(parts, p)) for i, p in enumerate(state.wheel))
-    out.extend((f"spares[{i}]", _index(parts, p)) for i, p in enumerate(state.spares))
+    out.extend((f"wheel[{i}]", _index(part_no, p)) for i, p in enumerate(state.wheel))
+    out.extend((f"spares[{i}]", _index(part_no, p)) for i, p in enumerate(state.spares))
     for col, column in enumerate(state.grid):
-        out.extend((f"grid[{col}][{row}]", _index(colours, c)) for row, c in enumerate(column))
+        out.extend((f"grid[{col}][{row}]", _index(colour_no, c)) for row, c in enumerate(column))
     out.append(("contract_pool", len(state.contract_pool)))
     for i, contract in enumerate(state.display):
         out.append((f"display[{i}]", 0 if contract is None else contract))

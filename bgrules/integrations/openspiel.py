@@ -38,7 +38,7 @@ import importlib
 from fractions import Fraction
 from typing import Any
 
-from bgrules.core.codec import dumps, loads_as, show
+from bgrules.core.codec import dumps, loads, loads_as, show
 from bgrules.core.errors import InputError, require_extra
 from bgrules.core.protocol import CHANCE, Game
 from bgrules.core.registry import load_game
@@ -219,7 +219,13 @@ class BgrulesGame(pyspiel.Game):  # type: ignore[misc]
         return self.shared.game
 
     def new_initial_state(self, state: Any = None) -> BgrulesState:
-        return BgrulesState(self)
+        """The game's initial state, or (``state``: a bgrules state's JSON text, ``bgrules.dumps``) a game
+        that starts from that state, checked by ``bgrules.loads`` (its history starts empty)."""
+        if state is None:
+            return BgrulesState(self)
+        if not isinstance(state, str):
+            raise InputError("state", f"a bgrules state's JSON text (bgrules.dumps), not {show(state)}")
+        return BgrulesState(self, loads(self.shared.game, state))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
         if params:
@@ -231,10 +237,10 @@ class BgrulesGame(pyspiel.Game):  # type: ignore[misc]
 class BgrulesState(pyspiel.State):  # type: ignore[misc]
     """An OpenSpiel state holding a bgrules state (``bgrules_state``)."""
 
-    def __init__(self, game: BgrulesGame) -> None:
+    def __init__(self, game: BgrulesGame, start: Any = None) -> None:
         super().__init__(game)
         self._shared = game.shared
-        self._state = _Frozen(game.shared.game.initial_state())
+        self._state = _Frozen(game.shared.game.initial_state() if start is None else start)
 
     @property
     def bgrules_state(self) -> Any:

@@ -293,6 +293,8 @@ def test_bad_input_is_one_line() -> None:
         pyspiel.load_game("bgrules_mechanica", {"rewards": "money"})
     with pytest.raises(InputError, match="max_rounds"):
         pyspiel.load_game("bgrules_botfactory", {"max_rounds": 0})
+    with pytest.raises(InputError, match="max_rounds: too long a game for OpenSpiel"):
+        pyspiel.load_game("bgrules_botfactory", {"max_rounds": 2_000_000_000})
     with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'nope'"):
         pyspiel.load_game("bgrules_botfactory", {"nope": 1})
 

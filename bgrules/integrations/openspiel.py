@@ -59,6 +59,9 @@ GAMES = {
 RUNNER_ROUNDS = 40
 """Bot Factory's default ``max_rounds`` here (the runners' cap, ``bgrules.botfactory.game.RUNNER_ROUNDS``)."""
 
+_INT_MAX = 2**31 - 1
+"""OpenSpiel's GameInfo holds ``max_game_length`` in a C++ int."""
+
 _PLAYERS = {"mechanica": (2, 4, 4), "mechanica-factory": (1, 1, 1), "botfactory": (2, 4, 4)}
 
 _OPTIONS: dict[str, dict[str, Any]] = {
@@ -202,6 +205,11 @@ class BgrulesGame(pyspiel.Game):  # type: ignore[misc]
             low, high, total = 0.0, 1.0, None
         else:
             low, high, total = 0.0, 1.0, 1.0
+        if game.info.max_length > _INT_MAX:
+            raise InputError(
+                "max_rounds" if self.SHORT == "bgrules_botfactory" else "days",
+                f"too long a game for OpenSpiel: its bound of {game.info.max_length} actions passes {_INT_MAX}",
+            )
         info = pyspiel.GameInfo(
             num_distinct_actions=self.shared.space.size,
             max_chance_outcomes=self.shared.space.chance_size,

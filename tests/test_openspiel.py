@@ -165,6 +165,31 @@ def _walk(game: pyspiel.Game, seed: int, steps: int) -> pyspiel.State:
     return state
 
 
+@pytest.mark.parametrize(("name", "players"), [("botfactory", 3), ("mechanica", 2), ("mechanica-factory", 1)])
+def test_the_adapter_plays_the_bgrules_game(name: str, players: int) -> None:
+    """Each index applied through OpenSpiel is the decoded action applied by bgrules, and the legal indices
+    are the encoded legal actions."""
+    game = _load(name, players)
+    inner = game.bgrules_game
+    rng = random.Random(9)
+    state, mine = game.new_initial_state(), inner.initial_state()
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        chance = state.is_chance_node()
+        if chance:
+            legal = sorted(encode(inner, a) for a, _ in inner.chance_outcomes(mine))
+        else:
+            legal = sorted(encode(inner, a) for a in inner.legal_actions(mine))
+            assert state.current_player() == inner.to_move(mine)
+        assert state.legal_actions() == legal
+        index = rng.choice(legal)
+        state.apply_action(index)
+        mine = inner.apply(mine, decode(inner, index, chance=chance))
+        assert state.bgrules_state == mine
+    assert state.is_terminal() == inner.is_terminal(mine)
+
+
 def test_chance_nodes_carry_the_exact_probabilities() -> None:
     game = _load("mechanica", 3)
     inner = game.bgrules_game

@@ -52,6 +52,35 @@ def test_chance_comes_from_the_seed() -> None:
     assert _play(a, 3, 200) != _play(b, 4, 200)
 
 
+def test_the_environment_plays_the_bgrules_game() -> None:
+    """Each step is the decoded action applied by bgrules, and the chance outcomes between are drawn, with
+    their exact probabilities, from a random.Random seeded by reset(seed)."""
+    import random
+
+    e = env("botfactory", players=2, max_rounds=4)
+    e.reset(seed=21)
+    game, rng = e.game, random.Random(21)
+
+    def settle(state: object) -> object:
+        while not game.is_terminal(state) and game.to_move(state) is bgrules.CHANCE:
+            state = game.apply(state, sample_exact(game.chance_outcomes(state), rng))
+        return state
+
+    mine = settle(game.initial_state())
+    picks = np.random.default_rng(0)
+    for agent in e.agent_iter():
+        obs, _reward, terminated, truncated, _info = e.last()
+        assert e.state_value == mine
+        if terminated or truncated:
+            e.step(None)
+            continue
+        assert agent == f"player_{game.to_move(mine)}"
+        index = int(picks.choice(np.flatnonzero(obs["action_mask"])))
+        e.step(index)
+        mine = settle(game.apply(mine, action_space(game).decode(index)))
+    assert game.is_terminal(mine)
+
+
 def test_a_whole_game_ends_with_the_rewards() -> None:
     for name, players, options in (
         ("botfactory", 2, {"max_rounds": 3}),

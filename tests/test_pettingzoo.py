@@ -172,3 +172,22 @@ def test_a_missing_extra_is_one_line_naming_it() -> None:
     assert out.stdout.strip().splitlines() == [
         "bgrules.integrations.pettingzoo needs pettingzoo, which is not installed: pip install 'bgrules[pettingzoo]'"
     ]
+
+
+def test_the_vector_is_seen_from_the_observer() -> None:
+    from bgrules.integrations.observations import observe
+
+    for name, field in (("mechanica", "wallet"), ("botfactory", "tokens")):
+        e = env(name, players=3)
+        e.reset(seed=5)
+        for _ in range(60):
+            e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+        game, state = e.game, e.state_value
+        names = feature_names(game)
+        seats = state.seats if name == "mechanica" else state.hands
+        mover = game.to_move(state)
+        for observer in range(3):
+            vector = observe(game, state, observer)
+            for k in range(3):
+                assert vector[names.index(f"seat[{k}].{field}")] == getattr(seats[(observer + k) % 3], field)
+            assert vector[names.index("to_move")] == (mover - observer) % 3

@@ -64,6 +64,7 @@ FAST_ROOMS = (
     "tests/test_rule_gaps_mechanica.py",
     "tests/test_mechanica_structure.py",
     "tests/test_golden_traces.py",
+    "tests/test_mutants_rooms.py",
     "tests/test_agents.py",
     "tests/test_cli.py",
     "tests/test_balance.py",

@@ -31,7 +31,7 @@ class GreedyAgent:
     def __init__(self, pair_limit: int = 64, evaluation: Evaluation | None = None) -> None:
         self.pair_limit = positive_int(pair_limit, "greedy pair_limit")
         self.evaluation = evaluation
-        self._for: tuple[int, Evaluation] | None = None
+        self._for: tuple[Game, Evaluation] | None = None
 
     def __repr__(self) -> str:
         return f"GreedyAgent(pair_limit={self.pair_limit})"
@@ -40,8 +40,8 @@ class GreedyAgent:
         if self.evaluation is not None:
             return self.evaluation
         cached = self._for
-        if cached is None or cached[0] != id(game):
-            cached = (id(game), evaluation_for(game)[0])
+        if cached is None or cached[0] is not game:  # the game itself, not its id: ids are reused
+            cached = (game, evaluation_for(game)[0])
             self._for = cached
         return cached[1]
 

@@ -24,7 +24,10 @@ from bgrules.mechanica.board import Factory, installed_value
 from bgrules.mechanica.variant import MechanicaVariant
 from bgrules.mechanica.workday import Run, RunPhase, decide, decisions, start_run
 
-_MEMO: dict[tuple[int, Factory, tuple[int, int, int]], float] = {}
+_MEMO: dict[tuple[int, Factory, tuple[int, int, int]], tuple[MechanicaVariant, float]] = {}
+"""(id of the variant, factory, stock) -> (the variant, the income). The variant is kept beside its id and
+compared by identity: a variant freed and another made at the same address must not read the first one's
+incomes (the estimate depends on the rulings)."""
 _MEMO_LIMIT = 200_000
 SCALE = 6.0
 """A lead of about this many coins is a clear advantage (mcts turns leads into rewards with it)."""
@@ -53,12 +56,13 @@ def run_income(before: Factory, run: Run, variant: MechanicaVariant) -> float:
 def workday_income(factory: Factory, stock: tuple[int, int, int], variant: MechanicaVariant) -> float:
     """The estimated income of one workday of ``factory`` (memoised)."""
     key = (id(variant), factory, stock)
-    got = _MEMO.get(key)
-    if got is None:
-        got = run_income(factory, start_run(factory, stock, variant), variant)
-        if len(_MEMO) >= _MEMO_LIMIT:
-            _MEMO.clear()
-        _MEMO[key] = got
+    found = _MEMO.get(key)
+    if found is not None and found[0] is variant:
+        return found[1]
+    got = run_income(factory, start_run(factory, stock, variant), variant)
+    if len(_MEMO) >= _MEMO_LIMIT:
+        _MEMO.clear()
+    _MEMO[key] = (variant, got)
     return got
 
 

@@ -14,6 +14,7 @@ default), created on first use and reused afterwards (mutmut caches every verdic
     python scripts/mutation.py --update             # move the worktree to --commit first (keeps the cache)
     python scripts/mutation.py --save               # keep the verdicts in scripts/mutation-state/ (go on later)
     python scripts/mutation.py --fresh              # do not start from the kept verdicts
+    python scripts/mutation.py --rooms --fast --sample 250   # score a random sample, with its interval
     python scripts/mutation.py --timeout-multiplier 15 NAME...  # decide these mutants again, a longer limit
 
 The run is ``nice -n 19 mutmut run --max-children 1`` (one test process: the machine is shared). The
@@ -312,6 +313,54 @@ def save_state(workdir: Path, rooms: bool) -> int:
     return saved
 
 
+PREPARE = "bgrules.__no_mutant__"
+"""A mutant name that matches nothing: ``mutmut run`` with it generates and collects stats, then stops."""
+
+
+def sample_names(workdir: Path, size: int, seed: int) -> list[str]:
+    """``size`` mutants drawn uniformly without replacement from every mutant of the run (sorted names, a
+    seeded ``random.Random``: the same sample for the same commit in any process)."""
+    import random
+
+    every = sorted(n for codes in verdicts(workdir).values() for n in codes)
+    if size >= len(every):
+        return every
+    return sorted(random.Random(seed).sample(every, size))
+
+
+def wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval (95%) of a proportion k/n."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def sample_report(workdir: Path, names: list[str]) -> int:
+    """The score over a sample of mutants, with its 95% interval: an estimate of the whole run's score."""
+    equivalent = equivalent_mutants()
+    codes = {n: c for by in verdicts(workdir).values() for n, c in by.items()}
+    counts: Counter[str] = Counter(classify(codes.get(n), n, equivalent) for n in names)
+    judged = len(names) - counts["equivalent"] - counts["not checked"]
+    detected = counts["killed"] + counts["timeout"]
+    print(f"sample of {len(names)} mutants: " + ", ".join(f"{k} {counts[k]}" for k in COLUMNS[1:] if counts[k]))
+    if not judged:
+        print("no mutant of the sample was judged: no score", file=sys.stderr)
+        return 1
+    low, high = wilson(detected, judged)
+    print(
+        f"score {detected}/{judged} = {100 * detected / judged:.1f}% of the non-equivalent mutants checked; "
+        f"95% Wilson interval [{100 * low:.1f}%, {100 * high:.1f}%]"
+    )
+    for n in names:
+        cls = classify(codes.get(n), n, equivalent)
+        if cls not in ("killed", "timeout", "equivalent"):
+            print(f"    {cls}: {n}")
+    return 0
+
+
 def survivors(workdir: Path) -> list[str]:
     equivalent = equivalent_mutants()
     return sorted(
@@ -340,6 +389,8 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="mutmut's timeout_multiplier for this run (pyproject's otherwise; higher on a busy machine)",
     )
+    parser.add_argument("--sample", type=int, default=None, help="run and score N mutants drawn at random")
+    parser.add_argument("--sample-seed", type=int, default=0, help="the seed of --sample's draw")
     parser.add_argument("mutants", nargs="*", help="run only these mutants (mutmut names, * globs allowed)")
     args = parser.parse_args(argv)
     workdir = args.dir.resolve()
@@ -349,6 +400,8 @@ def main(argv: list[str] | None = None) -> int:
         capture_output=True,
         text=True,
     ).stdout.strip()
+    if args.sample is not None and args.sample <= 0:
+        parser.error("--sample must be positive")
     if args.save:
         print(f"saved {save_state(workdir, args.rooms)} verdict file(s) to {_state_dir(args.rooms)}")
         return report(workdir, markdown=args.markdown)
@@ -379,11 +432,21 @@ def main(argv: list[str] | None = None) -> int:
             if not names:
                 print("no survivors to re-check")
         mutmut = Path(sys.executable).with_name("mutmut")
-        cmd = ["nice", "-n", "19", str(mutmut), "run", "--max-children", "1", *names]
+        cmd = ["nice", "-n", "19", str(mutmut), "run", "--max-children", "1"]
         env = dict(os.environ, PYTHONHASHSEED="0")
-        done = subprocess.run(cmd, cwd=workdir, env=env)
+        if args.sample is not None:
+            # generate the mutants and the stats of this commit: mutmut stops at the filter, which no
+            # mutant matches (its assertion), once both are written
+            subprocess.run([*cmd, PREPARE], cwd=workdir, env=env, capture_output=True)
+            names = sample_names(workdir, args.sample, args.sample_seed)
+            if not names:
+                print(f"no mutants in {workdir / 'mutants'} to sample", file=sys.stderr)
+                return 1
+        done = subprocess.run([*cmd, *names], cwd=workdir, env=env)
         if done.returncode != 0:
             return done.returncode
+    if args.sample is not None:
+        return sample_report(workdir, sample_names(workdir, args.sample, args.sample_seed))
     return report(workdir, markdown=args.markdown)
 
 

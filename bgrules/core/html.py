@@ -350,7 +350,10 @@ def tracks_page(
         + (f' <a href="#step-{bad}" id="to-failure">go to step {bad}, where {esc(why)}</a>' if bad is not None else "")
         + "</nav>"
     )
-    sections = []
+    sections = [
+        '<noscript><p class="meta">The pictures and the stepping need JavaScript; '
+        "without it every step shows as text.</p></noscript>"
+    ]
     for i in range(n):
         cells = []
         for t in tracks:
@@ -358,7 +361,7 @@ def tracks_page(
             cells.append(_entry_html(entry, t.label if len(tracks) > 1 else "", checks))
         heading = "initial state" if i == 0 else f"step {i}"
         sections.append(
-            f'<section class="step" id="step-{i}" data-step="{i}"{"" if i == 0 else " hidden"}>'
+            f'<section class="step" id="step-{i}" data-step="{i}">'
             f"<h2>{esc(heading)}</h2>"
             f'<div class="tracks" style="--tracks: {len(tracks)}">{"".join(cells)}</div></section>'
         )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+import attrs
 import pytest
 from golden_rooms import GOLDEN, configs, record
 
@@ -48,3 +49,29 @@ def test_a_workday_estimate_is_never_read_for_another_variant_at_the_same_addres
     evaluate._MEMO[(id(variant), factory, stock)] = (other, honest + 999.0)  # a stale entry at this address
     assert evaluate.workday_income(factory, stock, variant) == honest
     assert evaluate.workday_income(factory, stock, variant) == honest  # and now memoised for this variant
+
+
+def test_a_fabricator_laid_over_fuller_holes_returns_the_bots_it_cannot_hold_to_the_stock() -> None:
+    """MC-PLACE-START: bots in the covered holes move into the new tile's holes in order; those that do not
+    fit go back to the stock (an Overactive Fabricator, one hole, over an Advanced one holding two)."""
+    from test_mechanica_game import B, P, check_invariants, load, setup, with_seat
+
+    from bgrules.mechanica.state import Buy, Next, PlaceFabricator
+
+    g = load(2, fabricator_over_fabricator=True)
+    s = setup(g, deal=("advanced_fabricator", "overactive_fabricator"))
+    s = with_seat(s, 0, wallet=20)
+    s = g.apply(s, Next())
+    s = g.apply(g.apply(s, Buy(0)), PlaceFabricator(0))
+    factory = s.seats[0].factory
+    assert factory.start[0].kind == "advanced_fabricator" and len(factory.start[0].holes) == 2
+    full = factory.with_start(0, attrs.evolve(factory.start[0], holes=(B, P)))
+    s = with_seat(s, 0, factory=full)
+    s = attrs.evolve(s, stock=(s.stock[B] - 1, s.stock[P] - 1, s.stock[2]))  # the two bots come from the stock
+    check_invariants(g, s)
+    before = s.stock
+    s = g.apply(g.apply(s, Buy(1)), PlaceFabricator(0))
+    assert s.seats[0].factory.start[0].kind == "overactive_fabricator"
+    assert s.seats[0].factory.start[0].holes == (B,)  # the first bot moves into the one hole
+    assert s.stock == (before[B], before[P] + 1, before[2])  # the Plus bot goes back to the stock
+    check_invariants(g, s)

@@ -293,8 +293,11 @@ def test_verify_html_report_has_every_row_and_links_that_resolve(tmp_path: Path)
             assert html.escape(str(row[key])) in block, (key, row[key])
     assert "Rule coverage" in text and "<code>MC-COLLIDE</code>" in text
     links = _links(index)
+    from bgrules.core.report_html import witness_track
+
     traced = [r for r in rows if r.get("trace")]
-    assert traced and len(links) == len(traced)
+    stepped = [r for r in rows if r["verdict"] == "violated" and witness_track(r["witness"]) is not None]
+    assert traced and len(links) == len(traced) + len(stepped)
     for link in links:
         target = (report / unquote(link)).resolve()
         assert target.is_file() and target.parent == (report / "traces").resolve()
@@ -303,6 +306,32 @@ def test_verify_html_report_has_every_row_and_links_that_resolve(tmp_path: Path)
         back = [h for h in parse(page).hrefs if not h.startswith("#")]
         assert back == ["../index.html"] and (target.parent / back[0]).resolve() == index.resolve()
         assert len(templates(page)) == len(parse(page).steps) >= 2
+
+
+def test_a_proofs_counterexample_steps_through_its_witness(tmp_path: Path) -> None:
+    report = tmp_path / "report"
+    code, out, err = run(
+        "verify", "--only", "RESHUFFLE-UNGUARDED", "--checker", "proved", "--html", str(report), "--json"
+    )  # fmt: skip
+    assert code == 0, err
+    (row,) = json.loads(out)
+    assert row["verdict"] == row["expected"] == "violated" and row["trace"] is None
+    witness = row["witness"]
+    (link,) = _links(report / "index.html")
+    page = (report / unquote(link)).read_text(encoding="utf-8")
+    self_contained(page)
+    steps = witness["trace"]
+    assert len(parse(page).steps) == len(steps) >= 2
+    for failing in witness["broken"]["failing"]:
+        assert html.escape(failing) in page
+    for rule in steps[1]["rules"]:
+        assert f"<code>{rule}</code>" in page
+    assert page.count('<table class="counts">') == len(steps)
+    # a witness that is not a run of steps has no page (it is shown as JSON in its row)
+    from bgrules.core.report_html import witness_track
+
+    assert witness_track({"held": 1, "failing": ["x"]}) is None and witness_track(None) is None
+    assert witness_track(witness) is not None
 
 
 def test_an_unexpected_verdict_is_in_the_report_with_its_trace(tmp_path: Path) -> None:

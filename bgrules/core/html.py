@@ -41,6 +41,7 @@ class Entry:
     """One state of a track: the action that led to it (None for the initial state), what it applied."""
 
     picture: str
+    """The state's picture: SVG, or (a proof's abstract state) an HTML table; inlined as it is."""
     action: str | None = None
     rules: tuple[str, ...] = ()
     invariant: str | None = None

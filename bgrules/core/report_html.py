@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from bgrules.core.html import Draw, esc, page, trace_html
+from bgrules.core.html import Draw, Entry, Track, changes, esc, page, trace_html, tracks_page
 
 _SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -66,8 +66,11 @@ def _details(row: Mapping[str, Any]) -> str:
 def _row_html(row: Mapping[str, Any], link: str | None) -> str:
     mark = status(row)
     cls = "bad" if mark == "FAIL" else ("cx" if mark == "ok*" else "")
-    steps = len(row["trace"].get("actions") or []) if isinstance(row.get("trace"), Mapping) else 0
-    trace = f'<a href="{esc(link)}">step through ({steps} action(s))</a>' if link else ""
+    if isinstance(row.get("trace"), Mapping):
+        steps = f"{len(row['trace'].get('actions') or [])} action(s)"
+    else:
+        steps = "the proof's witness"
+    trace = f'<a href="{esc(link)}">step through ({esc(steps)})</a>' if link else ""
     anchor = esc(_SAFE.sub("_", f"{row['id']}-{row['checker']}"))
     return (
         f'<tr class="{cls}" id="{anchor}"><td class="status">{esc(mark)}</td><td><code>{esc(row["id"])}</code>'
@@ -151,6 +154,55 @@ def report_html(
     return page(f"{title}: {verdict}", "\n".join(body), css=_EXTRA_CSS)
 
 
+def _counts_table(counts: Mapping[str, Any]) -> str:
+    """A proof's abstract state (counts per place, e.g. ``pile``, ``hands``) as a table: the picture of a
+    step of a proof's witness."""
+    rows = []
+    for place in sorted(counts, key=str):
+        value = counts[place]
+        if isinstance(value, Mapping):
+            text = ", ".join(f"{k} {v}" for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))) or "-"
+        else:
+            text = json.dumps(value, default=str)
+        rows.append(f"<tr><td>{esc(place)}</td><td>{esc(text)}</td></tr>")
+    return '<table class="counts"><tr><th>place</th><th>counts</th></tr>' + "".join(rows) + "</table>"
+
+
+def witness_track(witness: Any) -> Track | None:
+    """A proof's counterexample as a track when its witness is a run of steps (``{"trace": [{"counts":
+    ...}, {"move", "rules", "params", "counts"}, ...], "broken": {"step", "failing"}}``, the conservation
+    proofs' form): per step the move with its parameters, the rules it stands for, the counts, what
+    changed and, at the broken step, what fails. None for a witness of another form (shown as JSON)."""
+    if not isinstance(witness, Mapping):
+        return None
+    steps = witness.get("trace")
+    if not isinstance(steps, list) or not steps or not all(isinstance(x, Mapping) for x in steps):
+        return None
+    if not all(isinstance(x.get("counts"), Mapping) for x in steps):
+        return None
+    broken = witness.get("broken") if isinstance(witness.get("broken"), Mapping) else {}
+    failing = broken.get("failing") if isinstance(broken, Mapping) else None
+    failure = "; ".join(map(str, failing)) if isinstance(failing, list) else None
+    at = broken.get("step") if isinstance(broken, Mapping) else None
+    entries = [Entry(_counts_table(steps[0]["counts"]), invariant=failure if at == 0 else None)]
+    for i, step in enumerate(steps[1:], start=1):
+        params = step.get("params") if isinstance(step.get("params"), Mapping) else {}
+        shown = ", ".join(f"{k}={v}" for k, v in params.items())
+        diff = changes(steps[i - 1]["counts"], step["counts"])
+        rules = step.get("rules") if isinstance(step.get("rules"), list) else []
+        entries.append(
+            Entry(
+                _counts_table(step["counts"]),
+                f"{step.get('move', 'step')}({shown})",
+                tuple(map(str, rules)),
+                failure if at == i else None,
+                None,
+                tuple(diff),
+            )
+        )
+    return Track("proof", tuple(entries))
+
+
 def write_report(
     directory: Path,
     rows: Sequence[Mapping[str, Any]],
@@ -168,13 +220,19 @@ def write_report(
     used: set[str] = set()
     for i, row in enumerate(rows):
         trace = row.get("trace")
-        if not isinstance(trace, Mapping) or (not trace.get("actions") and not trace.get("initial")):
+        proof = witness_track(row.get("witness")) if row.get("verdict") == "violated" else None
+        if isinstance(trace, Mapping) and (trace.get("actions") or trace.get("initial")):
+            text, _track = trace_html(trace, f"{row['id']} [{row['checker']}]", back="../index.html", draw=draw)
+        elif proof is not None:
+            meta = [("statement", str(row.get("statement", ""))), ("guarantee", str(row.get("guarantee", "")))]
+            meta.append(("states", "the proof's abstract state: counts per place, not a game state"))
+            text = tracks_page(f"{row['id']} [{row['checker']}]", [proof], meta, back="../index.html", checks=True)
+        else:
             continue
         name = trace_name(row)
         while name in used:  # two rows of one id and checker (never in verify's output; kept apart all the same)
             name = name[: -len(".html")] + "_.html"
         used.add(name)
-        text, _track = trace_html(trace, f"{row['id']} [{row['checker']}]", back="../index.html", draw=draw)
         traces.mkdir(exist_ok=True)
         (traces / name).write_text(text, encoding="utf-8")
         links[i] = "traces/" + quote(name)
@@ -185,4 +243,4 @@ def write_report(
     return index
 
 
-__all__ = ["report_html", "status", "trace_name", "write_report"]
+__all__ = ["report_html", "status", "trace_name", "witness_track", "write_report"]

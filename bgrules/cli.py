@@ -1169,7 +1169,7 @@ def read_state(
     "--png", "png_path", type=click.Path(path_type=Path), default=None, help="write a PNG here (extra bgrules[png])"
 )
 @click.option("--game", "game_name", default=None, help=_GAME_HELP + " (for a bare bgrules.dumps state)")
-@click.option("--players", type=int, default=None, help="[default: the state file's, else found from the state]")
+@click.option("--players", type=int, default=None, help="[default: the state file's, else the count the state fits]")
 @click.option("--option", "-o", "options", multiple=True, help="game option key=value [default: the state file's]")
 @_guard
 def render(
@@ -1181,8 +1181,8 @@ def render(
     players: int | None,
     options: tuple[str, ...],
 ) -> None:
-    """Draw a factory written in the text notation, or a state (a ``replay --state-out`` file, or a bare
-    ``bgrules.dumps`` state with --game): as text on the terminal, or with --svg / --png as a picture."""
+    """Draw a factory written in the text notation, or a state (a file of replay --state-out, or a bare
+    bgrules.dumps state with --game): as text on the terminal, or with --svg / --png as a picture."""
     from bgrules.core.codec import read_text
 
     if png_path is not None:
@@ -1375,7 +1375,7 @@ def replay(
 ) -> None:
     """Replay a trace (the files verify --trace-dir writes) or a JSON list of actions ({"type": ..., fields})
     and print the final state as JSON; with --step, every state in turn; with --html, write a page that
-    steps through it (docs/html.md)."""
+    steps through it instead (docs/html.md)."""
     from bgrules.core.codec import dumps
     from bgrules.core.registry import load_game
     from bgrules.core.trace import explain, parse_actions, picture, read_trace

@@ -113,3 +113,17 @@ def test_the_examples_page_shows_a_picture_of_every_game_and_an_example_report(s
         assert (report.parent / link).is_file(), f"the example report links a missing {link}"
     for link in traces:
         assert f'href="examples/report/{link}"' in page, f"the examples page does not link {link}"
+
+
+def test_the_docstrings_roles_become_code_and_links(site: Path) -> None:
+    """The docstrings' reST roles (``:class:`X```) are not printed as they are: each is its target in code,
+    linked to the target's entry where the reference has one (docs/hooks/griffe_roles.py)."""
+    pages = sorted((site / "reference").glob("*.html"))
+    for page in pages:
+        text = _text(page)
+        # Markdown would print :class:`X` as ":class:" and X in code: ":class: X" once the tags are gone
+        raw = re.search(r":(?:class|func|meth|mod|data|attr|obj|exc|const):(?=[\s`])", text)
+        assert raw is None, f"a raw reST role on {page.name}: {text[raw.start() : raw.start() + 60]!r}"
+    errors = (site / "reference" / "bgrules.html").read_text(encoding="utf-8")
+    # IllegalAction's docstring names :func:`bgrules.core.coverage.refusal`, documented on the Core page
+    assert 'href="core.html#bgrules.core.coverage.refusal"' in errors

@@ -127,3 +127,11 @@ def test_the_docstrings_roles_become_code_and_links(site: Path) -> None:
     errors = (site / "reference" / "bgrules.html").read_text(encoding="utf-8")
     # IllegalAction's docstring names :func:`bgrules.core.coverage.refusal`, documented on the Core page
     assert 'href="core.html#bgrules.core.coverage.refusal"' in errors
+
+
+@pytest.mark.parametrize("page", ["index.md", "reference/bgrules.md"])
+def test_the_sites_own_examples_run(page: str) -> None:
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "docs" / page).read_text(encoding="utf-8"), flags=re.S)
+    assert blocks, f"docs/{page} has no Python example"
+    for block in blocks:
+        exec(compile(block, f"docs/{page}", "exec"), {})

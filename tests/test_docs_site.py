@@ -135,3 +135,20 @@ def test_the_sites_own_examples_run(page: str) -> None:
     assert blocks, f"docs/{page} has no Python example"
     for block in blocks:
         exec(compile(block, f"docs/{page}", "exec"), {})
+
+
+def test_every_module_of_bgrules_is_in_the_api_reference(site: Path) -> None:
+    built = "".join(page.read_text(encoding="utf-8") for page in (site / "reference").glob("*.html"))
+    missing = []
+    for path in sorted((ROOT / "bgrules").rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        if "defaults" in parts or any(p.startswith("_") and p != "__init__" for p in parts):
+            continue
+        if parts[-1] == "__init__":
+            if not path.read_text(encoding="utf-8").strip():
+                continue  # an empty package: nothing to show
+            parts = parts[:-1]
+        name = ".".join(parts)
+        if name != "bgrules.cli" and f'id="{name}"' not in built:  # the CLI has its own reference
+            missing.append(name)
+    assert not missing, f"modules without an API reference entry: {missing}"

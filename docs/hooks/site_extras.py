@@ -1,14 +1,17 @@
-"""mkdocs hook (mkdocs.yml ``hooks:``): the examples page, made at build time rather than kept in git.
+"""mkdocs hook (mkdocs.yml ``hooks:``): the pages made at build time rather than kept in git.
 
-``examples.md`` is a generated page: a picture of a state of every game (``bgrules.pictures.draw``) and a small
-example ``bgrules verify --html`` report (one question with an expected counterexample, whose trace steps), both
-written into the built site beside the page. If either cannot be made, the build fails and says why.
+- ``examples.md``: a picture of a state of every game (``bgrules.pictures.draw``) and a small example
+  ``bgrules verify --html`` report (one question with an expected counterexample, whose trace steps), both
+  written into the built site beside the page. If either cannot be made, the build fails and says why.
+- ``reference/more.md``: the API reference of every module of bgrules that no page of docs/reference
+  shows, so a new module is in the reference from its first build.
 
 Nothing is written into the repository: the generated files live in memory until mkdocs writes the site.
 """
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import tempfile
@@ -22,6 +25,9 @@ PAGE = "examples.md"
 FOLDER = "examples"
 PICTURE_SEED = 7
 """Each game's picture shows the state halfway through the random playout of this seed."""
+MORE = "reference/more.md"
+NOT_IN_THE_API = ("bgrules.cli",)
+"""Modules the API reference leaves out: the command line has its own reference (reference/cli.md)."""
 REPORT_ONLY = "MC-Q-COLLISIONS-HAPPEN"
 """The example report's ``--only`` selection: the sandbox question whose expected counterexample is a trace."""
 
@@ -101,9 +107,43 @@ def _page(pictures: list[tuple[str, int, int, str]], report: dict[str, bytes]) -
     return "\n".join([*lines, ""])
 
 
+def _modules(root: Path) -> list[str]:
+    """Every public module of bgrules by its dotted name (packages with an empty ``__init__`` left out)."""
+    names = []
+    for path in sorted((root / "bgrules").rglob("*.py")):
+        parts = path.relative_to(root).with_suffix("").parts
+        if "defaults" in parts or any(part.startswith("_") and part != "__init__" for part in parts):
+            continue
+        if parts[-1] == "__init__":
+            if not path.read_text(encoding="utf-8").strip():
+                continue
+            parts = parts[:-1]
+        names.append(".".join(parts))
+    return names
+
+
+def _more(docs: Path, root: Path) -> str:
+    shown: set[str] = set()
+    for page in sorted((docs / "reference").glob("*.md")):
+        shown |= set(re.findall(r"(?m)^::: (bgrules[\w.]*)", page.read_text(encoding="utf-8")))
+    rest = [name for name in _modules(root) if name not in shown and name not in NOT_IN_THE_API]
+    lines = [
+        "# Other modules",
+        "",
+        "Every module of bgrules that the pages before this one leave out: the rooms of each game's rules,",
+        "the z3 encodings, the agents' evaluations, the pictures' parts. Made at each build, so a new module",
+        "is here from its first build until a page of its own shows it.",
+        "",
+    ]
+    lines += [f"::: {name}\n" for name in rest] or ["Every module is on one of the pages before this one.", ""]
+    return "\n".join(lines)
+
+
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     pictures = _pictures()
-    report = _report(Path(config.config_file_path).resolve().parent)
+    root = Path(config.config_file_path).resolve().parent
+    report = _report(root)
+    files.append(File.generated(config, MORE, content=_more(Path(config.docs_dir), root)))
     files.append(File.generated(config, PAGE, content=_page(pictures, report)))
     for name, _players, _step, svg in pictures:
         files.append(File.generated(config, f"{FOLDER}/{name}.svg", content=svg))

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 import bgrules
@@ -399,6 +400,13 @@ def test_a_state_of_another_game_is_refused_by_name() -> None:
         draw(sandbox, botfactory.initial_state())
     with pytest.raises(InputError, match="SandboxState is a state of mechanica-factory, not of mechanica"):
         draw(mechanica, sandbox.initial_state())
+    with pytest.raises(InputError, match="seats: has 2 entries; a game of 4 players has 4"):
+        draw(bgrules.load_game("mechanica", players=4), mechanica.initial_state())
+    with pytest.raises(InputError, match="hands: has 2 entries; a game of 3 players has 3"):
+        draw(bgrules.load_game("botfactory", players=3), botfactory.initial_state())
+    broken = attrs.evolve(mechanica.initial_state(), wheel=("nonsense", *mechanica.initial_state().wheel[1:]))
+    with pytest.raises(InputError, match=r"wheel\[0\]: 'nonsense' is not an improvement"):
+        draw(mechanica, broken)
     with pytest.raises(InputError, match="draw_factory"):
         draw(mechanica, parse_factory(FACTORY))
     with pytest.raises(InputError, match="game"):

@@ -30,7 +30,9 @@ def _state_games() -> dict[type, str]:
 
 def draw(game: Game, state: Any) -> str:
     """The SVG document text of ``state``, a state of ``game`` (a game from :func:`bgrules.load_game`).
-    A state of another game, or something that is no state, raises :class:`bgrules.InputError` naming it."""
+    A state of another game, something that is no state, or a state the game's ``validate`` finds broken
+    (another player count, an unknown tile, an index out of range) raises :class:`bgrules.InputError`
+    naming the problem."""
     info = getattr(game, "info", None)
     name = getattr(info, "name", None)
     owners = _state_games()
@@ -44,6 +46,10 @@ def draw(game: Game, state: Any) -> str:
         raise InputError("state", f"a {type(state).__name__} is not a state of any game, not of {name}{hint}")
     if owner != name:
         raise InputError("state", f"a {type(state).__name__} is a state of {owner}, not of {name}")
+    problems = game.validate(state) if hasattr(game, "validate") else []
+    if problems:
+        more = f" (and {len(problems) - 1} more problem(s))" if len(problems) > 1 else ""
+        raise InputError("state", f"not a {name} state this game can have: {problems[0]}{more}")
     if name == "mechanica-factory":
         from bgrules.pictures.mechanica import draw_sandbox
 

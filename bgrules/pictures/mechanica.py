@@ -178,7 +178,9 @@ def _blueprints(x: float, y: float, state: MechanicaState, variant: MechanicaVar
                     k += 1
             card.append(text(px + 6, y + 126, f"pays {bp.value} into the Vault", size=9.5))
             if state.bp_turned[pile]:
-                card.append(text(px + 112, y + 58, "turned", size=8.5, anchor="end", fill=MUTED))
+                card.append(text(px + 112, y + 58, "turned", size=8.5, anchor="end", fill="#a04000"))
+                card.append(text(px, y + 150, "goes under its pile", size=8.5, fill="#a04000"))
+                card.append(text(px, y + 161, "at the day's end", size=8.5, fill="#a04000"))
         g.append(card)
     return g
 

@@ -96,6 +96,19 @@ def _in_worker(task: Task, parent: str | None) -> tuple[str, Any, Any, float]:
     return "ok", value, (top, tuple(closed)), time.perf_counter() - start
 
 
+def run_isolated(task: Task, parent: str | None = None) -> tuple[str, Any, Any, float]:
+    """Run ``task`` as a worker of another engine runs it (a Ray task, :mod:`bgrules.integrations.ray_engine`):
+    ``(status, value or error, coverage, seconds)``, the same tuple the process pool's workers send back.
+    ``parent`` names the caller's open coverage recording (None: none open). The caller passes the tuple to
+    :func:`result_of` and the coverage to :func:`bgrules.core.coverage.absorb`."""
+    return _in_worker(task, parent)
+
+
+def result_of(status: str, value: Any) -> Any:
+    """The value of a :func:`run_isolated` tuple, or its bgrules error raised again (same class, message)."""
+    return _unwrap(status, value)
+
+
 def _worker_init() -> None:
     coverage.detach()
 
@@ -165,4 +178,4 @@ def run_tasks(
     return values
 
 
-__all__ = ["Done", "Task", "check_jobs", "default_jobs", "run_tasks"]
+__all__ = ["Done", "Task", "check_jobs", "default_jobs", "result_of", "run_isolated", "run_tasks"]

@@ -1,0 +1,246 @@
+"""The command-line side of campaigns (:mod:`bgrules.core.campaign`) for ``simulate``, ``balance`` and
+``coverage``: the options (:func:`engine_options`) and one function per command that runs its games as a
+campaign and returns the command's JSON, the same as the command's serial run with the same seeds (timings
+apart), whatever the engine and the number of workers.
+
+- ``--engine local`` (default) with ``--jobs N``: the shards run in N local worker processes
+  (:func:`bgrules.core.jobs.run_tasks`);
+- ``--engine ray [--address ADDR]``: the shards run as Ray tasks on the cluster at ADDR, or on a local Ray
+  (:mod:`bgrules.integrations.ray_engine`, extra ``[ray]``);
+- ``--results FILE``: each finished shard is appended to FILE (JSON lines, a header naming the campaign and
+  the bgrules version first); ``--resume FILE`` continues the campaign FILE holds, running only the shards
+  it does not hold, and appends to it.
+
+A command runs as a campaign when any of these options is given (:func:`wanted`); without them it plays as
+it always has.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+
+from bgrules.core import campaign as cp
+from bgrules.core.errors import InputError
+
+ENGINES = ("local", "ray")
+
+
+def engine_options(fn: Callable[..., None]) -> Callable[..., None]:
+    """``--engine``, ``--jobs``, ``--address``, ``--results`` and ``--resume`` (parameters ``engine``,
+    ``jobs``, ``address``, ``results``, ``resume``)."""
+    options = [
+        click.option(
+            "--engine",
+            type=click.Choice(ENGINES),
+            default="local",
+            show_default=True,
+            help="where the games' shards run: local worker processes (--jobs) or Ray tasks (--address); "
+            "the results are the same either way (docs/campaigns.md)",
+        ),
+        click.option(
+            "--jobs",
+            "-j",
+            type=int,
+            default=None,
+            help="local worker processes for the shards [default: 1]; the results are the same whatever N",
+        ),
+        click.option(
+            "--address",
+            default=None,
+            metavar="ADDR",
+            help="--engine ray: the Ray cluster's address (host:port, ray://host:port or auto) "
+            "[default: start a local Ray]",
+        ),
+        click.option(
+            "--results",
+            type=click.Path(path_type=Path),
+            default=None,
+            metavar="FILE",
+            help="append each finished shard to FILE as it finishes (JSON lines; a new file)",
+        ),
+        click.option(
+            "--resume",
+            type=click.Path(path_type=Path),
+            default=None,
+            metavar="FILE",
+            help="continue the campaign of results file FILE: only its missing shards run, appended to it",
+        ),
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
+def wanted(engine: str, jobs: int | None, address: str | None, results: Path | None, resume: Path | None) -> bool:
+    """Whether a command runs as a campaign: any engine option given."""
+    return engine != "local" or jobs is not None or address is not None or results is not None or resume is not None
+
+
+def _runner(engine: str, jobs: int | None, address: str | None) -> cp.Runner:
+    if engine not in ENGINES:
+        raise InputError("--engine", f"local or ray, not {engine!r}")
+    if engine == "local":
+        if address is not None:
+            raise InputError("--address", "names a Ray cluster: give it with --engine ray")
+        if jobs is not None and (isinstance(jobs, bool) or jobs < 1):
+            raise InputError("--jobs", f"a whole number of worker processes of at least 1, not {jobs!r}")
+        return cp.local_runner(jobs or 1)
+    if jobs is not None:
+        raise InputError("--jobs", "is for --engine local (Ray places the tasks on its cluster's CPUs)")
+    from bgrules.integrations import ray_engine
+
+    return ray_engine.runner(address)
+
+
+@contextmanager
+def _progress(title: str, total: int, quiet: bool) -> Iterator[Callable[[int, int], None]]:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True) if sys.stderr.isatty() else Console(stderr=True, width=240)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True, disable=quiet or not console.is_terminal) as bar:
+        task = bar.add_task(f"{title}: shards", total=total)
+        yield lambda done, _total: bar.update(task, completed=done)
+
+
+def _say(outcome: cp.Outcome, results: Path | None, resume: Path | None) -> None:
+    s = cp.summary(outcome)
+    where = resume or results
+    click.echo(
+        f"campaign: {s['shards']} shard(s), {s['ran']} run now, {s['resumed']} read from {resume}"
+        if resume is not None
+        else f"campaign: {s['shards']} shard(s) run" + (f"; results in {where}" if where is not None else ""),
+        err=True,
+    )
+
+
+def _run(
+    c: cp.Campaign, engine: str, jobs: int | None, address: str | None, results: Path | None, resume: Path | None
+) -> cp.Outcome:
+    cp.check_files(c, results, resume)  # bad files are refused before an engine starts
+    runner = _runner(engine, jobs, address)
+    with _progress(f"bgrules {c.command}: {c.game}", cp.shard_count(c), quiet=False) as show:
+        outcome = cp.run_campaign(c, runner, results=results, resume=resume, on_shard=show)
+    _say(outcome, results, resume)
+    return outcome
+
+
+def simulate(
+    *,
+    game: str,
+    players: int | None,
+    games: int,
+    seed: int,
+    variant: Path | None,
+    options: dict[str, Any],
+    check: bool,
+    max_rounds: int | None,
+    agents: str | None,
+    specs_dir: Path | None,
+    engine: str,
+    jobs: int | None,
+    address: str | None,
+    results: Path | None,
+    resume: Path | None,
+) -> dict[str, Any]:
+    """``bgrules simulate``'s JSON, played as a campaign."""
+    from bgrules.core.coverage import recording
+
+    if games < 1:
+        raise InputError("--games", "play at least one game")
+    c = cp.make_campaign(
+        "simulate",
+        game,
+        players=players,
+        seed=seed,
+        games=games,
+        variant=variant,
+        options=options,
+        agents=agents,
+        check=check,
+        max_rounds=max_rounds,
+        specs=str(specs_dir) if specs_dir is not None else None,
+    )
+    invariants = cp.simulate_invariants(c)
+    if check and not invariants:  # no vacuous pass: asked to check, and nothing to check with
+        raise InputError(
+            "--check",
+            f"no invariant of {game} ({c.players} players) in {c.setting('specs')}; pass --no-check to only play",
+        )
+    with recording("simulate"):
+        outcome = _run(c, engine, jobs, address, results, resume)
+    return cp.simulate_json(c, outcome.merged, outcome.seconds, invariants)
+
+
+def balance(
+    *,
+    game: str,
+    players: int | None,
+    agents: str | None,
+    games: int,
+    seed: int,
+    variant: Path | None,
+    options: dict[str, Any],
+    max_rounds: int | None,
+    engine: str,
+    jobs: int | None,
+    address: str | None,
+    results: Path | None,
+    resume: Path | None,
+) -> dict[str, Any]:
+    """``bgrules balance``'s JSON (docs/balance.md), played as a campaign."""
+    if games < 1:
+        raise InputError("--games", f"a whole number of games, at least 1, not {games}")
+    c = cp.make_campaign(
+        "balance",
+        game,
+        players=players,
+        seed=seed,
+        games=games,
+        variant=variant,
+        options=options,
+        agents=agents,
+        max_rounds=max_rounds,
+    )
+    outcome = _run(c, engine, jobs, address, results, resume)
+    return cp.balance_json(c, outcome.merged)
+
+
+def coverage(
+    *,
+    game: str | None,
+    agents: str | None,
+    games: int,
+    players: int | None,
+    seed: int,
+    searched: bool,
+    specs_dir: Path | None,
+    proofs_dir: Path | None,
+    engine: str,
+    jobs: int | None,
+    address: str | None,
+    results: Path | None,
+    resume: Path | None,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> dict[str, Any]:
+    """``bgrules coverage``'s JSON (docs/coverage.md): its sampled games played as a campaign, the searched
+    specs, witnesses and proofs as the serial command runs them."""
+    if games < 1:
+        raise InputError("--games", f"play at least one game, not {games}")
+    c = cp.make_campaign(
+        "coverage", game or cp.ALL_GAMES, players=players, seed=seed, games=games, agents=agents, max_rounds=None
+    )
+    outcome = _run(c, engine, jobs, address, results, resume)
+    return cp.coverage_json(
+        c, outcome.merged, specs_dir=specs_dir, proofs_dir=proofs_dir, searched=searched, progress=progress
+    )
+
+
+__all__ = ["ENGINES", "balance", "coverage", "engine_options", "simulate", "wanted"]

@@ -1,0 +1,154 @@
+"""A campaign's shards as Ray tasks (``--engine ray``, extra ``[ray]``: ``pip install 'bgrules[ray]'``).
+
+:func:`connect` joins the Ray cluster at ``--address`` (``host:port`` of its head, ``ray://host:port`` of a Ray
+client server, or ``auto``), or starts a local Ray on this machine without one (no dashboard, only errors
+logged). :func:`runner` gives a campaign engine (:data:`bgrules.core.campaign.Runner`): each shard is a Ray
+task calling the same function as the local runner's workers (:func:`bgrules.core.jobs.run_isolated` of a
+:class:`~bgrules.core.jobs.Task` naming :func:`bgrules.core.campaign.run_shard`), at most ``in_flight``
+tasks at a time, and each result is handed on as it arrives; the campaign merges them in shard order.
+
+Every node must have the same bgrules installed (the results file's header names the version, and a
+worker of another version refuses its shard); a ``--variant`` or ``--specs`` file is read by the workers at
+the path the driver gives, so on a cluster it must be at that path on every node.
+
+Bad input is one line: without Ray, :class:`~bgrules.core.errors.MissingExtra` naming the extra; an address
+where no Ray cluster answers, an :class:`~bgrules.core.errors.InputError` naming the address (checked with a
+TCP connection first: Ray itself waits minutes before giving up on an address).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import socket
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from bgrules.core.errors import BgrulesError, InputError, require_extra
+
+CONNECT_TIMEOUT = 5.0
+"""Seconds to wait for the head's port to answer before saying the address is unreachable."""
+
+_remote: Any = None
+
+
+def _host_port(address: str) -> tuple[str, int] | None:
+    """The host and port a ``--address`` names (None for ``auto``/``local``, which Ray resolves itself)."""
+    rest = address.strip()
+    if rest in ("auto", "local"):
+        return None
+    if "://" in rest:
+        scheme, _, rest = rest.partition("://")
+        if scheme != "ray":
+            raise InputError("--address", f"{address!r}: a Ray address is host:port, ray://host:port or auto")
+    host, sep, port = rest.rstrip("/").rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise InputError("--address", f"{address!r}: a Ray address is host:port, ray://host:port or auto")
+    return host.strip("[]"), int(port)
+
+
+def _reachable(address: str) -> None:
+    where = _host_port(address)
+    if where is None:
+        return
+    try:
+        with socket.create_connection(where, timeout=CONNECT_TIMEOUT):
+            return
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__.replace("Error", " error").lower()
+        if isinstance(exc, TimeoutError) or why == "timed out":
+            why = f"no answer within {CONNECT_TIMEOUT:g} s"
+        raise InputError("--address", f"no Ray cluster reachable at {address} ({why})") from None
+
+
+def connect(address: str | None = None, *, num_cpus: int | None = None) -> Any:
+    """The ``ray`` module, initialised: joined to the cluster at ``address``, or (None) a local Ray with
+    ``num_cpus`` CPUs (None: every core). A Ray already initialised in this process is used as it is."""
+    ray: Any = require_extra("ray", "ray", "--engine ray")
+    if address:
+        _reachable(address)
+    if ray.is_initialized():
+        return ray
+    quiet = {"logging_level": logging.ERROR, "log_to_driver": False}
+    if address:
+        try:
+            ray.init(address=address, **quiet)
+        except (ConnectionError, TimeoutError) as exc:
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise InputError("--address", f"no Ray cluster at {address}: {first}") from None
+    else:
+        ray.init(num_cpus=num_cpus, include_dashboard=False, **quiet)
+    return ray
+
+
+def shutdown() -> None:
+    """Stop this process's Ray (the local one it started, or its connection to a cluster)."""
+    ray: Any = require_extra("ray", "ray", "--engine ray")
+    if ray.is_initialized():
+        ray.shutdown()
+
+
+def _task(ray: Any) -> Any:
+    global _remote
+    if _remote is None:
+        from bgrules.core.jobs import run_isolated
+
+        _remote = ray.remote(run_isolated)
+    return _remote
+
+
+def runner(
+    address: str | None = None, *, num_cpus: int | None = None, in_flight: int | None = None
+) -> Callable[[Sequence[Any], Callable[[int, Any, float], None]], None]:
+    """A campaign engine on Ray (:func:`connect` first): runs the tasks as Ray tasks, at most ``in_flight``
+    at once (default: twice the cluster's CPUs), and calls ``on_done(index, value, seconds)`` as each
+    finishes. Each task's rule coverage is added here, as the local runner adds its workers'."""
+    ray = connect(address, num_cpus=num_cpus)
+
+    def run(tasks: Sequence[Any], on_done: Callable[[int, Any, float], None]) -> None:
+        from bgrules.core import coverage
+        from bgrules.core.jobs import result_of
+
+        remote = _task(ray)
+        open_recording = coverage.active()
+        parent = None if open_recording is None else open_recording.checker
+        window = in_flight or max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
+        queue = list(range(len(tasks)))
+        queue.reverse()
+        pending: dict[Any, int] = {}
+
+        def feed() -> None:
+            while queue and len(pending) < window:
+                i = queue.pop()
+                pending[remote.remote(tasks[i], parent)] = i
+
+        feed()
+        try:
+            while pending:
+                ready, _ = ray.wait(list(pending), num_returns=1)
+                for ref in ready:
+                    i = pending.pop(ref)
+                    try:
+                        status, value, counts, seconds = ray.get(ref)
+                    except ray.exceptions.RayTaskError as exc:
+                        raise exc.as_instanceof_cause() from None  # a bug in a shard: its own traceback
+                    except ray.exceptions.RayError as exc:
+                        first = (str(exc).strip().splitlines() or [""])[0]
+                        raise BgrulesError(
+                            f"--engine ray: shard task {tasks[i].label} was lost ({type(exc).__name__}: {first}); "
+                            "the shards already finished are in the results file: --resume it to continue"
+                        ) from None
+                    if counts is not None:
+                        coverage.absorb(*counts)
+                    on_done(i, result_of(status, value), seconds)
+                feed()
+        except BaseException:
+            for ref in pending:
+                with contextlib.suppress(Exception):  # a task that finished meanwhile cannot be cancelled
+                    ray.cancel(ref, force=True)
+            raise
+
+    return run
+
+
+__all__ = ["CONNECT_TIMEOUT", "connect", "runner", "shutdown"]

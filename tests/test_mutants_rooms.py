@@ -75,3 +75,79 @@ def test_a_fabricator_laid_over_fuller_holes_returns_the_bots_it_cannot_hold_to_
     assert s.seats[0].factory.start[0].holes == (B,)  # the first bot moves into the one hole
     assert s.stock == (before[B], before[P] + 1, before[2])  # the Plus bot goes back to the stock
     check_invariants(g, s)
+
+
+def test_each_game_info_names_its_players_parameter_with_the_default_count() -> None:
+    """GameInfo.parameters: the parameter names with their defaults, the player count among them where the
+    game takes one (the default of ``load_game(name)``)."""
+    import bgrules
+
+    for name in bgrules.game_names():
+        game = bgrules.load_game(name)
+        params = dict(game.info.parameters)
+        if game.info.max_players > 1:
+            assert params["players"] == str(game.players), name
+        else:
+            assert "players" not in params, name
+
+
+@pytest.mark.parametrize("module", ["bgrules.mechanica.game", "bgrules.botfactory.game"])
+def test_a_game_class_made_directly_names_the_players_field(module: str) -> None:
+    """The game classes check their player count themselves too (``load_game`` checks it first): made
+    directly, a count out of range is an InputError at ``players``."""
+    import importlib
+
+    import bgrules
+
+    mod = importlib.import_module(module)
+    cls = next(v for k, v in vars(mod).items() if k.endswith("Game") and isinstance(v, type) and v.__module__ == module)
+    with pytest.raises(bgrules.InputError) as info:
+        cls(players=5)
+    assert info.value.where == "players" and str(info.value).startswith("players: ")
+    assert "is for 2 to 4 players, not 5" in str(info.value)
+
+
+def test_the_whole_load_refusal_counts_the_bots_left_over() -> None:
+    """MC-BP-MATCH under "whole": the refusal says how many bots the trucks carry beyond the card."""
+    from test_mechanica_blueprint_match import _day
+    from test_mechanica_game import B, assert_illegal
+
+    from bgrules.mechanica.state import Complete
+
+    g, s = _day(
+        "hole | . . . . | huge[BBB]\nbasic | . . . . | truck[P]\nhole | . . . . | truck\n", blueprint_match="whole"
+    )
+    exc = assert_illegal(g, s, Complete(0, ((0, B), (0, B), (0, B))), "MC-BP-MATCH")
+    assert "carry 1 bot(s) more than Blueprint" in str(exc)
+
+
+def test_raising_a_value_at_the_top_of_the_track_says_so() -> None:
+    """BF-FIN-RAISE: the refusal names the colour at the top (not an error met on the way, which the apply
+    guard would report under the action's rule too)."""
+    from test_botfactory import ASM0, FIN2, PROJ0, assert_illegal, load, start, with_hand
+
+    from bgrules.botfactory.state import Raise
+
+    g = load(2)
+    s = with_hand(start(g, (FIN2, ASM0), sandra=PROJ0, tokens=2), 0, tokens=2)
+    s = attrs.evolve(s, values=(g.c.finance.track_max, 3, 3, 3))
+    exc = assert_illegal(g, s, Raise("red"), "BF-FIN-RAISE")
+    assert str(exc) == "BF-FIN-RAISE: the red value is at the top of the track"
+
+
+def test_the_last_space_extra_cost_of_the_data_is_what_the_second_payment_takes() -> None:
+    """BF-ASM-LAST under ``last_space_toll = "separate"``: after Sandra's token, PayShare pays the last
+    space's extra cost as the component data gives it (2 in this variant), not one token."""
+    from test_botfactory import ASM0, ASM2, PROD0, load, start, with_spares
+
+    from bgrules.botfactory.state import PayShare
+
+    variant = {"rulings": {"last_space_toll": "separate"}, "boards": {"assembly_last_extra_cost": 2}}
+    g = load(2, variant=variant)
+    assert g.c.boards.assembly_last_extra_cost == 2
+    s = start(g, (ASM2, PROD0), sandra=ASM0, tokens=3, parts=("red-head", "blue-head"))
+    s = with_spares(s, ["yellow-legs", None])
+    s = g.apply(s, PayShare())  # Sandra's token
+    assert s.hands[0].tokens == 2 and s.turn.main == "extra"
+    s = g.apply(s, PayShare())  # the last space's two
+    assert s.hands[0].tokens == 0 and s.turn.main == "open"

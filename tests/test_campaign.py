@@ -343,3 +343,14 @@ def test_unreachable_address_is_one_line() -> None:
     assert "\n" not in str(info.value)
     with pytest.raises(InputError, match="a Ray address is host:port"):
         ray_engine.connect("http://example.org")
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_run_tasks_can_stream_without_keeping_values(jobs: int) -> None:
+    from bgrules.core.jobs import Task, run_tasks
+
+    tasks = [Task(f"t{i}", "math:factorial", (i,)) for i in range(5)]
+    seen: dict[int, Any] = {}
+    assert run_tasks(tasks, jobs, on_done=lambda d: seen.__setitem__(d.index, d.value), keep=False) == [None] * 5
+    assert seen == {0: 1, 1: 1, 2: 2, 3: 6, 4: 24}
+    assert run_tasks(tasks, jobs) == [1, 1, 2, 6, 24]  # the default keeps them, as before

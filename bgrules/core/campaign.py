@@ -812,7 +812,7 @@ def local_runner(jobs: int = 1) -> Runner:
     workers = check_jobs(jobs)
 
     def run(tasks: Sequence[Any], on_done: Callable[[int, Any, float], None]) -> None:
-        run_tasks(list(tasks), workers, on_done=lambda d: on_done(d.index, d.value, d.seconds))
+        run_tasks(list(tasks), workers, on_done=lambda d: on_done(d.index, d.value, d.seconds), keep=False)
 
     return run
 

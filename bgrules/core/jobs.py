@@ -128,9 +128,13 @@ def run_tasks(
     jobs: int = 1,
     on_start: Callable[[int, Task], None] | None = None,
     on_done: Callable[[Done], None] | None = None,
+    *,
+    keep: bool = True,
 ) -> list[Any]:
     """Run every task; their values in the tasks' order. ``on_start(index, task)`` is called when a task
-    is handed to a worker, ``on_done(done)`` as each one finishes (in the order they finish)."""
+    is handed to a worker, ``on_done(done)`` as each one finishes (in the order they finish). ``keep=False``:
+    the values are only handed to ``on_done`` and not kept (the list returned holds None), so a long run
+    that streams its results does not hold them all."""
     jobs = check_jobs(jobs)
     values: list[Any] = [None] * len(tasks)
     if jobs == 1 or len(tasks) <= 1:
@@ -138,9 +142,11 @@ def run_tasks(
             if on_start is not None:
                 on_start(i, task)
             start = time.perf_counter()
-            values[i] = _resolve(task.target)(*task.args)
+            value = _resolve(task.target)(*task.args)
+            if keep:
+                values[i] = value
             if on_done is not None:
-                on_done(Done(i, task, values[i], time.perf_counter() - start))
+                on_done(Done(i, task, value, time.perf_counter() - start))
         return values
     open_recording = coverage.active()
     parent = None if open_recording is None else open_recording.checker
@@ -167,9 +173,11 @@ def run_tasks(
                     status, value, counts, seconds = future.result()
                     if counts is not None:
                         coverage.absorb(*counts)
-                    values[i] = _unwrap(status, value)
+                    value = _unwrap(status, value)
+                    if keep:
+                        values[i] = value
                     if on_done is not None:
-                        on_done(Done(i, tasks[i], values[i], seconds))
+                        on_done(Done(i, tasks[i], value, seconds))
                 feed()
         except BaseException:
             for future in pending:

@@ -389,6 +389,7 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="mutmut's timeout_multiplier for this run (pyproject's otherwise; higher on a busy machine)",
     )
+    parser.add_argument("--max-children", type=int, default=1, help="test processes at once (default 1)")
     parser.add_argument("--sample", type=int, default=None, help="run and score N mutants drawn at random")
     parser.add_argument("--sample-seed", type=int, default=0, help="the seed of --sample's draw")
     parser.add_argument("mutants", nargs="*", help="run only these mutants (mutmut names, * globs allowed)")
@@ -400,6 +401,8 @@ def main(argv: list[str] | None = None) -> int:
         capture_output=True,
         text=True,
     ).stdout.strip()
+    if args.max_children < 1:
+        parser.error("--max-children must be at least 1")
     if args.sample is not None and args.sample <= 0:
         parser.error("--sample must be positive")
     if args.save:
@@ -432,7 +435,7 @@ def main(argv: list[str] | None = None) -> int:
             if not names:
                 print("no survivors to re-check")
         mutmut = Path(sys.executable).with_name("mutmut")
-        cmd = ["nice", "-n", "19", str(mutmut), "run", "--max-children", "1"]
+        cmd = ["nice", "-n", "19", str(mutmut), "run", "--max-children", str(args.max_children)]
         env = dict(os.environ, PYTHONHASHSEED="0")
         if args.sample is not None:
             # generate the mutants and the stats of this commit: mutmut stops at the filter, which no

@@ -77,7 +77,8 @@ def connect(address: str | None = None, *, num_cpus: int | None = None) -> Any:
             first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
             raise InputError("--address", f"no Ray cluster at {address}: {first}") from None
     else:
-        ray.init(num_cpus=num_cpus, include_dashboard=False, **quiet)
+        # address="local": a new Ray of this process's own, even when another local Ray runs on the machine
+        ray.init(address="local", num_cpus=num_cpus, include_dashboard=False, **quiet)
     return ray
 
 

@@ -29,6 +29,7 @@ from rich.progress import (
 from rich.table import Table
 
 from bgrules import __version__
+from bgrules.core.campaign_cli import engine_options
 from bgrules.core.defaults import DEFAULT_TIMEOUT_MS
 from bgrules.core.errors import BgrulesError, IllegalAction, InputError
 
@@ -674,6 +675,7 @@ def _game_predicates(game_name: str, players: int, specs_dir: Path) -> list[tupl
 )
 @click.option("--specs", "specs_dir", type=click.Path(path_type=Path), default=None, help=_DIR_HELP["specs"])
 @click.option("--json", "as_json", is_flag=True)
+@engine_options
 @_guard
 def simulate(
     game_name: str,
@@ -687,6 +689,11 @@ def simulate(
     agents_spec: str | None,
     specs_dir: Path | None,
     as_json: bool,
+    engine: str,
+    jobs: int | None,
+    address: str | None,
+    results: Path | None,
+    resume: Path | None,
 ) -> None:
     """Play legal games (random, or by ``--agents``), checking the game's invariants at every step, and
     summarise them. Games the runner cuts short (its step bound, or its round cap) count as ``truncated``;
@@ -697,6 +704,16 @@ def simulate(
 
     if n_games < 1:
         raise InputError("--games", "play at least one game")
+    from bgrules.core import campaign_cli
+
+    if campaign_cli.wanted(engine, jobs, address, results, resume):  # the games as a campaign (docs/campaigns.md)
+        result = campaign_cli.simulate(
+            game=game_name, players=players, games=n_games, seed=seed, variant=variant, options=_parse_options(options),
+            check=check, max_rounds=max_rounds, agents=agents_spec, specs_dir=specs_dir, engine=engine, jobs=jobs,
+            address=address, results=results, resume=resume,
+        )  # fmt: skip
+        _print_simulate(result, game_name, n_games, seed, as_json)
+        return
     game = load_game(game_name, players=players, variant=str(variant) if variant else None, **_parse_options(options))
     cap = round_cap(game, max_rounds)
     agents = parse_agents(agents_spec, game.players)
@@ -770,6 +787,11 @@ def simulate(
         "invariant_violations": len(violations),
         "violations": violations[:20],
     }
+    _print_simulate(result, game_name, n_games, seed, as_json)
+
+
+def _print_simulate(result: dict[str, Any], game_name: str, n_games: int, seed: int, as_json: bool) -> None:
+    checked_ids = result["invariants_checked"]
     if as_json:
         click.echo(json.dumps(result, indent=2))
     else:
@@ -790,13 +812,17 @@ def simulate(
         ):
             table.add_row(key, str(result[key]))
         console.print(table)
-        checked = f"{len(preds)} invariant(s) checked at every step" if preds else "no invariant checked (--no-check)"
-        console.print(
-            f"{checked}: {', '.join(p[0] for p in preds)}" if preds else checked, highlight=False, soft_wrap=True
+        checked = (
+            f"{len(checked_ids)} invariant(s) checked at every step"
+            if checked_ids
+            else "no invariant checked (--no-check)"
         )
-        for v in violations[:20]:
+        console.print(
+            f"{checked}: {', '.join(checked_ids)}" if checked_ids else checked, highlight=False, soft_wrap=True
+        )
+        for v in result["violations"]:
             console.print(f"[red]{v['id']}[/] seed {v['seed']} step {v['step']}: {v['detail']}", highlight=False)
-    if violations:
+    if result["invariant_violations"]:
         sys.exit(1)
 
 
@@ -824,6 +850,7 @@ def simulate(
 )
 @click.option("--json", "as_json", is_flag=True, help="print the report as JSON (docs/balance.md)")
 @click.option("--plot", "plot_path", type=click.Path(path_type=Path), default=None, help="draw it to OUT.png or .svg")
+@engine_options
 @_guard
 def balance(
     game_name: str,
@@ -836,6 +863,11 @@ def balance(
     max_rounds: int | None,
     as_json: bool,
     plot_path: Path | None,
+    engine: str,
+    jobs: int | None,
+    address: str | None,
+    results: Path | None,
+    resume: Path | None,
 ) -> None:
     """Win rate per seat with 95% Wilson intervals, scores, game length and end triggers (docs/balance.md).
     Shared wins count for each tied seat; games truncated by the runner's cap are no one's win."""
@@ -856,16 +888,29 @@ def balance(
             check_plot_path(plot_path)
         except MissingExtra as exc:
             _fail(str(exc))  # the extra's name, bgrules[plot], is printed as text by _fail
-    game = load_game(game_name, players=players, variant=str(variant) if variant else None, **_parse_options(options))
-    agents, names = resolve_agents(agents_spec, game.players)
-    with Progress(console=err_console, transient=True, disable=as_json) as progress:
-        task = progress.add_task(f"{game_name}", total=n_games)
-        report = run_balance(
-            game, game_name, n_games, seed, agents, names, max_rounds, on_game=lambda _r: progress.advance(task)
+    from bgrules.core import campaign_cli
+
+    if campaign_cli.wanted(engine, jobs, address, results, resume):  # the games as a campaign (docs/campaigns.md)
+        if plot_path is not None:
+            raise InputError("--plot", "draws each game's scores: run it without --engine/--jobs/--results/--resume")
+        result = campaign_cli.balance(
+            game=game_name, players=players, agents=agents_spec, games=n_games, seed=seed, variant=variant,
+            options=_parse_options(options), max_rounds=max_rounds, engine=engine, jobs=jobs, address=address,
+            results=results, resume=resume,
+        )  # fmt: skip
+    else:
+        game = load_game(
+            game_name, players=players, variant=str(variant) if variant else None, **_parse_options(options)
         )
-    if plot_path is not None:
-        plot_balance(report, plot_path)
-    result = balance_json(report)
+        agents, names = resolve_agents(agents_spec, game.players)
+        with Progress(console=err_console, transient=True, disable=as_json) as progress:
+            task = progress.add_task(f"{game_name}", total=n_games)
+            report = run_balance(
+                game, game_name, n_games, seed, agents, names, max_rounds, on_game=lambda _r: progress.advance(task)
+            )
+        if plot_path is not None:
+            plot_balance(report, plot_path)
+        result = balance_json(report)
     if as_json:
         click.echo(json.dumps(result, indent=2))
         return
@@ -936,6 +981,7 @@ def _coverage_table(result: dict[str, Any], title: str) -> Table:
     default=None,
     help="exit 1 if fewer than PCT percent of the rules not exempt are reached (or no state was visited)",
 )
+@engine_options
 @_guard
 def coverage(
     game_name: str | None,
@@ -948,6 +994,11 @@ def coverage(
     proofs_dir: Path | None,
     as_json: bool,
     fail_under: float | None,
+    engine: str,
+    jobs: int | None,
+    address: str | None,
+    results: Path | None,
+    resume: Path | None,
 ) -> None:
     """Rule coverage: per rule ID of docs/rules its title, how often its effect was applied and its guard
     refused, and which checkers reached it (sampled games, searched specs, clarification witnesses, proofs
@@ -961,24 +1012,33 @@ def coverage(
     proofs_dir = proofs_dir or default_dir("proofs")
     if fail_under is not None and not 0 <= fail_under <= 100:
         raise InputError("--fail-under", f"a percentage from 0 to 100, not {fail_under}")
-    with Progress(*_BAR, console=err_console, transient=True, disable=as_json) as progress:
-        bar = progress.add_task("bgrules coverage", total=None)
+    from bgrules.core import campaign_cli
 
-        def show(label: str, done: int, total: int) -> None:
-            progress.update(bar, description=f"bgrules coverage: {label}", completed=done, total=total)
+    if campaign_cli.wanted(engine, jobs, address, results, resume):  # the sampled games as a campaign
+        result = campaign_cli.coverage(
+            game=game_name, agents=agents_spec, games=n_games, players=players, seed=seed, searched=searched,
+            specs_dir=specs_dir, proofs_dir=proofs_dir, engine=engine, jobs=jobs, address=address,
+            results=results, resume=resume,
+        )  # fmt: skip
+    else:
+        with Progress(*_BAR, console=err_console, transient=True, disable=as_json) as progress:
+            bar = progress.add_task("bgrules coverage", total=None)
 
-        result = cov.run_coverage(
-            game_name,
-            n_games=n_games,
-            seed=seed,
-            agents=agents_spec,
-            players=players,
-            specs_dir=specs_dir,
-            clarifications_dir=specs_dir / "clarifications",
-            proofs_dir=proofs_dir,
-            searched=searched,
-            progress=show,
-        )
+            def show(label: str, done: int, total: int) -> None:
+                progress.update(bar, description=f"bgrules coverage: {label}", completed=done, total=total)
+
+            result = cov.run_coverage(
+                game_name,
+                n_games=n_games,
+                seed=seed,
+                agents=agents_spec,
+                players=players,
+                specs_dir=specs_dir,
+                clarifications_dir=specs_dir / "clarifications",
+                proofs_dir=proofs_dir,
+                searched=searched,
+                progress=show,
+            )
     pct = cov.percent(result)
     if as_json:
         click.echo(json.dumps(result, indent=2))

@@ -151,3 +151,17 @@ def test_the_last_space_extra_cost_of_the_data_is_what_the_second_payment_takes(
     assert s.hands[0].tokens == 2 and s.turn.main == "extra"
     s = g.apply(s, PayShare())  # the last space's two
     assert s.hands[0].tokens == 0 and s.turn.main == "open"
+
+
+def test_an_action_after_the_end_says_the_game_is_over() -> None:
+    """BF-END: once the game is over no action is legal, and the refusal says so."""
+    import bgrules
+    from bgrules.botfactory.state import EndTurn
+    from bgrules.core.playout import playout
+
+    game = bgrules.load_game("botfactory", players=2, max_rounds=1)
+    final = playout(game, seed=3).final
+    assert game.is_terminal(final)
+    with pytest.raises(bgrules.IllegalAction) as info:
+        game.apply(final, EndTurn())
+    assert str(info.value) == "BF-END: the game is over; no action is legal"

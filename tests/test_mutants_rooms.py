@@ -165,3 +165,22 @@ def test_an_action_after_the_end_says_the_game_is_over() -> None:
     with pytest.raises(bgrules.IllegalAction) as info:
         game.apply(final, EndTurn())
     assert str(info.value) == "BF-END: the game is over; no action is legal"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_length_bound_counts_the_additional_action_windows(players: int) -> None:
+    """BF-ADDITIONAL: under ``additional_actions = "any_time"`` each round has n + 1 windows in which every
+    player may act, so the documented maximum length is larger than under ``"own_turn"``, by the windows'
+    moves of every round."""
+    import bgrules
+
+    def bound(choice: str) -> int:
+        game = bgrules.load_game(
+            "botfactory", players=players, max_rounds=10, variant={"rulings": {"additional_actions": choice}}
+        )
+        return game.info.max_length
+
+    game = bgrules.load_game("botfactory", players=players, max_rounds=10)
+    c = game.c.counts
+    windows = players * ((players + 1) + 2 * (c.token_cap + c.part_limit + c.project_limit))
+    assert bound("any_time") - bound("own_turn") == 10 * windows

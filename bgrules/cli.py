@@ -233,14 +233,42 @@ class _Live:
             click.echo(text, err=self.out is err_console)
 
 
-def _run_plan(title: str, tasks: list[Any], jobs: int | None, *, quiet: bool, as_json: bool) -> list[dict[str, Any]]:
+def _check_engine(engine: str, jobs: int | None, address: str | None) -> None:
+    """``--engine local`` takes ``--jobs``, ``--engine ray`` takes ``--address``; not the other way round."""
+    if engine == "ray":
+        if jobs is not None:
+            raise InputError("--jobs", "is for --engine local (Ray places the tasks on its cluster's CPUs)")
+    elif address is not None:
+        raise InputError("--address", "names a Ray cluster: give it with --engine ray")
+
+
+def _run_plan(
+    title: str,
+    tasks: list[Any],
+    jobs: int | None,
+    *,
+    quiet: bool,
+    as_json: bool,
+    engine: str = "local",
+    address: str | None = None,
+) -> list[dict[str, Any]]:
+    """Every task's rows in the plan's order: in ``jobs`` local processes, or (``engine="ray"``) as Ray
+    tasks on the cluster at ``address`` (None: a local Ray), with the same task function either way."""
     from bgrules.core.jobs import check_jobs, run_tasks
 
+    _check_engine(engine, jobs, address)
     if not tasks:  # no vacuous pass: an --only that matched nothing, or empty directories
         _fail(f"{title}: nothing was checked (no spec, proof or clarification matched); that is not a pass")
-    workers = check_jobs(jobs)
-    with _Live(title, len(tasks), quiet=quiet, to_stderr=as_json) as live:
-        values = run_tasks(tasks, workers, on_start=live.start, on_done=live.done)
+    if engine == "ray":
+        from bgrules.integrations import ray_engine
+
+        ray_engine.connect(address)  # a missing extra or an unreachable address: one line, before any progress
+        with _Live(title, len(tasks), quiet=quiet, to_stderr=as_json) as live:
+            values = ray_engine.run_tasks(tasks, address, on_start=live.start, on_done=live.done)
+    else:
+        workers = check_jobs(jobs)
+        with _Live(title, len(tasks), quiet=quiet, to_stderr=as_json) as live:
+            values = run_tasks(tasks, workers, on_start=live.start, on_done=live.done)
     return [row for rows in values for row in rows]
 
 
@@ -254,6 +282,7 @@ def _emit(
     jobs: int | None,
     trace_dir: Path | None = None,
     extra: list[dict[str, Any]] | None = None,
+    where: str | None = None,
 ) -> None:
     """The end of a run: the extra rows (coverage) as result lines, the trace files, the JUnit file, the
     JSON, and the summary (with the unexpected verdicts again, at the bottom where a reader looks)."""
@@ -277,7 +306,7 @@ def _emit(
     summary = (
         f"{title}: {len(rows) - len(bad)} of {len(rows)} verdicts as expected "
         f"({expected_cx} expected counterexample(s), marked ok*), {len(bad)} unexpected; "
-        f"{seconds:.1f} s on {check_jobs(jobs)} job(s)"
+        f"{seconds:.1f} s on {where or f'{check_jobs(jobs)} job(s)'}"
     )
     if as_json:
         click.echo(json.dumps(rows, indent=2))
@@ -347,6 +376,20 @@ def _quiet_option(fn: Callable[..., None]) -> Callable[..., None]:
 @click.option("--only", default=None, help="only ids containing this text")
 @click.option("--thorough", is_flag=True, help="each spec's and proof's thorough budget (several times the default)")
 @_jobs_option
+@click.option(
+    "--engine",
+    type=click.Choice(("local", "ray")),
+    default="local",
+    show_default=True,
+    help="where the checks run: local worker processes (--jobs) or Ray tasks (--address); the results are "
+    "the same either way (docs/verify.md)",
+)
+@click.option(
+    "--address",
+    default=None,
+    metavar="ADDR",
+    help="--engine ray: the Ray cluster's address (host:port, ray://host:port or auto) [default: start a local Ray]",
+)
 @_quiet_option
 @click.option("--json", "as_json", is_flag=True, help="print a JSON list of results (progress goes to stderr)")
 @click.option("--junit-xml", type=click.Path(path_type=Path), default=None)
@@ -382,6 +425,8 @@ def verify(
     only: str | None,
     thorough: bool,
     jobs: int | None,
+    engine: str,
+    address: str | None,
     quiet: bool,
     as_json: bool,
     junit_xml: Path | None,
@@ -403,9 +448,12 @@ def verify(
     for value, option in ((games, "--games"), (examples, "--examples"), (max_steps, "--max-steps")):
         _positive(value, option)
     _positive(timeout_ms, "--timeout")
+    _check_engine(engine, jobs, address)
     specs_dir = specs_dir or default_dir("specs")
     proofs_dir = proofs_dir or default_dir("proofs")
     clarifications_dir = clarifications_dir or default_dir("clarifications")
+    if engine == "ray":  # the workers read the files at the paths the driver gives, on any node
+        specs_dir, proofs_dir, clarifications_dir = (d.resolve() for d in (specs_dir, proofs_dir, clarifications_dir))
     chosen = checkers or ("sampled", "searched", "proved", "clarified")
     spec_checkers = tuple(c for c in chosen if c in ("sampled", "searched"))
     started = time.perf_counter()
@@ -419,7 +467,7 @@ def verify(
     if "clarified" in chosen and clarifications_dir.is_dir():
         tasks += clarification_tasks([clarifications_dir], only)
     with coverage.collecting() as collected:
-        values = _run_plan("bgrules verify", tasks, jobs, quiet=quiet, as_json=as_json)
+        values = _run_plan("bgrules verify", tasks, jobs, quiet=quiet, as_json=as_json, engine=engine, address=address)
     spec_rows = _spec_order([r for r in values if r["kind"] == "spec"], specs)
     proof_rows = [r for r in values if r["kind"] == "proof"] if "proved" in chosen else None
     rows = spec_rows + (proof_rows or []) + [r for r in values if r["kind"] not in ("spec", "proof")]
@@ -456,7 +504,14 @@ def verify(
         jobs=jobs,
         trace_dir=trace_dir,
         extra=[covered] if complete else None,
+        where=_ray_where(address) if engine == "ray" else None,
     )
+
+
+def _ray_where(address: str | None) -> str:
+    from bgrules.integrations import ray_engine
+
+    return f"Ray ({ray_engine.cpus(address)} CPUs)"
 
 
 @main.command()

@@ -1,9 +1,12 @@
 """Campaigns on a local Ray with 2 CPUs (bgrules/integrations/ray_engine.py): the same merged JSON as the
-serial run, and --resume across engines. One Ray for the module (starting one takes seconds)."""
+serial run, and --resume across engines; ``verify --engine ray`` gives the local run's rows and rule coverage. One
+Ray for the module (starting one takes seconds)."""
 
 from __future__ import annotations
 
 import json
+import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -63,3 +66,73 @@ def test_ray_tasks_bring_their_rule_coverage_back(ray: Any) -> None:
             cp.run_campaign(c, runner)
         counts.append((dict(rec.effects), dict(rec.refusals)))
     assert counts[0][0] and counts[0] == counts[1]
+
+
+def _verify(*args: str) -> tuple[int, str, str]:
+    from click.testing import CliRunner
+
+    from bgrules.cli import main
+
+    run = CliRunner().invoke(main, ["verify", *args])
+    return run.exit_code, run.stdout, run.stderr
+
+
+def _timeless(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows without their timings: ``seconds``, and a proof's ``[N ms]`` at the end of its detail."""
+    out = []
+    for row in rows:
+        row = {k: v for k, v in row.items() if k != "seconds"}
+        if row["kind"] == "proof" and row.get("detail"):
+            row["detail"] = re.sub(r" \[[0-9.]+ m?s\]$", "", row["detail"])
+        out.append(row)
+    return out
+
+
+@pytest.mark.parametrize(
+    "only",
+    [
+        ["--only", "MC-INV-SOURCES-EMPTY", "--games", "6", "--examples", "3", "--max-steps", "60"],
+        ["--only", "ROOMY"],  # proof obligations
+        ["--only", "MC-CL-TWO-BOTS"],  # a clarification's witnesses and properties
+    ],
+)
+def test_verify_on_ray_gives_the_local_rows_and_coverage(
+    ray: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, only: list[str]
+) -> None:
+    from bgrules.core import jobs
+
+    results = []
+    for engine in (["--jobs", "1"], ["--engine", "ray"]):
+        if engine[0] == "--engine":  # the tasks go to Ray, not to the local runner
+            monkeypatch.setattr(jobs, "run_tasks", lambda *a, **k: pytest.fail("ran locally"))
+        table = tmp_path / f"coverage-{engine[0]}.json"
+        code, out, err = _verify(*only, "--json", "--coverage-json", str(table), *engine)
+        assert code == 0, err
+        summary = err.strip().splitlines()[-1]
+        assert summary.endswith("on Ray (2 CPUs)" if engine[0] == "--engine" else "on 1 job(s)"), summary
+        results.append((_timeless(json.loads(out)), json.loads(table.read_text(encoding="utf-8"))))
+    (local_rows, local_table), (ray_rows, ray_table) = results
+    assert local_rows and ray_rows == local_rows
+    assert local_table["reached"] and ray_table == local_table
+    if only[1] == "MC-INV-SOURCES-EMPTY":  # the sampled checker ran, on Ray too
+        assert [(r["id"], r["checker"]) for r in ray_rows] == [
+            ("MC-INV-SOURCES-EMPTY", "sampled"),
+            ("MC-INV-SOURCES-EMPTY", "searched"),
+            ("MC-INV-SOURCES-EMPTY-BUSY", "sampled"),
+            ("MC-INV-SOURCES-EMPTY-BUSY", "searched"),
+        ]
+
+
+def test_verify_engine_options_are_checked(ray: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    only = ["--only", "MC-INV-SOURCES-EMPTY"]
+    code, out, err = _verify(*only, "--engine", "ray", "--jobs", "2")
+    assert (code, out) == (2, "") and "--jobs: is for --engine local" in err and len(err.strip().splitlines()) == 1
+    code, out, err = _verify(*only, "--address", "127.0.0.1:1")
+    assert (code, out) == (2, "") and "--address: names a Ray cluster: give it with --engine ray" in err
+    code, out, err = _verify(*only, "--engine", "ray", "--address", "127.0.0.1:1")
+    assert (code, out) == (2, "") and len(err.strip().splitlines()) == 1
+    assert "--address: no Ray cluster reachable at 127.0.0.1:1 (" in err
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails as without the extra
+    code, out, err = _verify(*only, "--engine", "ray")
+    assert (code, out) == (2, "") and len(err.strip().splitlines()) == 1
+    assert "--engine ray needs ray, which is not installed: pip install 'bgrules[ray]'" in err

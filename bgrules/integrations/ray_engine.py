@@ -98,6 +98,63 @@ def _task(ray: Any) -> Any:
     return _remote
 
 
+def _run(
+    ray: Any,
+    tasks: Sequence[Any],
+    on_done: Callable[[int, Any, float], None],
+    *,
+    on_start: Callable[[int, Any], None] | None = None,
+    in_flight: int | None = None,
+    lost: str,
+) -> None:
+    """Run each :class:`~bgrules.core.jobs.Task` as a Ray task of :func:`bgrules.core.jobs.run_isolated`, at
+    most ``in_flight`` at once (default: twice the cluster's CPUs); ``on_start(index, task)`` as each is
+    handed to Ray, ``on_done(index, value, seconds)`` as each finishes. Each task's rule coverage is added
+    here, as the local runner adds its workers'. ``lost``: what to tell the user when a task is lost."""
+    from bgrules.core import coverage
+    from bgrules.core.jobs import result_of
+
+    remote = _task(ray)
+    open_recording = coverage.active()
+    parent = None if open_recording is None else open_recording.checker
+    window = in_flight or max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
+    queue = list(range(len(tasks)))
+    queue.reverse()
+    pending: dict[Any, int] = {}
+
+    def feed() -> None:
+        while queue and len(pending) < window:
+            i = queue.pop()
+            pending[remote.remote(tasks[i], parent)] = i
+            if on_start is not None:
+                on_start(i, tasks[i])
+
+    feed()
+    try:
+        while pending:
+            ready, _ = ray.wait(list(pending), num_returns=1)
+            for ref in ready:
+                i = pending.pop(ref)
+                try:
+                    status, value, counts, seconds = ray.get(ref)
+                except ray.exceptions.RayTaskError as exc:
+                    raise exc.as_instanceof_cause() from None  # a bug in a task: its own traceback
+                except ray.exceptions.RayError as exc:
+                    first = (str(exc).strip().splitlines() or [""])[0]
+                    raise BgrulesError(
+                        f"--engine ray: task {tasks[i].label} was lost ({type(exc).__name__}: {first}); {lost}"
+                    ) from None
+                if counts is not None:
+                    coverage.absorb(*counts)
+                on_done(i, result_of(status, value), seconds)
+            feed()
+    except BaseException:
+        for ref in pending:
+            with contextlib.suppress(Exception):  # a task that finished meanwhile cannot be cancelled
+                ray.cancel(ref, force=True)
+        raise
+
+
 def runner(
     address: str | None = None, *, num_cpus: int | None = None, in_flight: int | None = None
 ) -> Callable[[Sequence[Any], Callable[[int, Any, float], None]], None]:
@@ -105,51 +162,44 @@ def runner(
     at once (default: twice the cluster's CPUs), and calls ``on_done(index, value, seconds)`` as each
     finishes. Each task's rule coverage is added here, as the local runner adds its workers'."""
     ray = connect(address, num_cpus=num_cpus)
+    lost = "the shards already finished are in the results file: --resume it to continue"
 
     def run(tasks: Sequence[Any], on_done: Callable[[int, Any, float], None]) -> None:
-        from bgrules.core import coverage
-        from bgrules.core.jobs import result_of
-
-        remote = _task(ray)
-        open_recording = coverage.active()
-        parent = None if open_recording is None else open_recording.checker
-        window = in_flight or max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
-        queue = list(range(len(tasks)))
-        queue.reverse()
-        pending: dict[Any, int] = {}
-
-        def feed() -> None:
-            while queue and len(pending) < window:
-                i = queue.pop()
-                pending[remote.remote(tasks[i], parent)] = i
-
-        feed()
-        try:
-            while pending:
-                ready, _ = ray.wait(list(pending), num_returns=1)
-                for ref in ready:
-                    i = pending.pop(ref)
-                    try:
-                        status, value, counts, seconds = ray.get(ref)
-                    except ray.exceptions.RayTaskError as exc:
-                        raise exc.as_instanceof_cause() from None  # a bug in a shard: its own traceback
-                    except ray.exceptions.RayError as exc:
-                        first = (str(exc).strip().splitlines() or [""])[0]
-                        raise BgrulesError(
-                            f"--engine ray: shard task {tasks[i].label} was lost ({type(exc).__name__}: {first}); "
-                            "the shards already finished are in the results file: --resume it to continue"
-                        ) from None
-                    if counts is not None:
-                        coverage.absorb(*counts)
-                    on_done(i, result_of(status, value), seconds)
-                feed()
-        except BaseException:
-            for ref in pending:
-                with contextlib.suppress(Exception):  # a task that finished meanwhile cannot be cancelled
-                    ray.cancel(ref, force=True)
-            raise
+        _run(ray, tasks, on_done, in_flight=in_flight, lost=lost)
 
     return run
 
 
-__all__ = ["CONNECT_TIMEOUT", "connect", "runner", "shutdown"]
+def run_tasks(
+    tasks: Sequence[Any],
+    address: str | None = None,
+    on_start: Callable[[int, Any], None] | None = None,
+    on_done: Callable[[Any], None] | None = None,
+    *,
+    num_cpus: int | None = None,
+    in_flight: int | None = None,
+) -> list[Any]:
+    """:func:`bgrules.core.jobs.run_tasks` on Ray (``bgrules verify --engine ray``): every task as a Ray task
+    calling the same function as the local workers, their values in the tasks' order, ``on_start(index,
+    task)`` as each is handed to Ray and ``on_done(done)`` (a :class:`~bgrules.core.jobs.Done`) as each
+    finishes, each task's rule coverage added to the caller's open recording and collectors."""
+    from bgrules.core.jobs import Done
+
+    ray = connect(address, num_cpus=num_cpus)
+    values: list[Any] = [None] * len(tasks)
+
+    def done(i: int, value: Any, seconds: float) -> None:
+        values[i] = value
+        if on_done is not None:
+            on_done(Done(i, tasks[i], value, seconds))
+
+    _run(ray, tasks, done, on_start=on_start, in_flight=in_flight, lost="run the command again")
+    return values
+
+
+def cpus(address: str | None = None) -> int:
+    """The CPUs of the Ray cluster (:func:`connect` first)."""
+    return int(connect(address).cluster_resources().get("CPU", 0))
+
+
+__all__ = ["CONNECT_TIMEOUT", "connect", "cpus", "run_tasks", "runner", "shutdown"]

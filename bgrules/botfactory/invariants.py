@@ -13,6 +13,35 @@ from bgrules.botfactory.state import BotFactoryState
 from bgrules.core.protocol import CHANCE
 
 
+class _Last:
+    """A predicate's last inputs (the game and parts of a state) and its answer: states are immutable and a
+    step shares every part it does not change, so while the inputs are the very same objects (``is``) the
+    answer is the same (docs/speed.md). It holds the objects, so no identity is reused. (A class, not
+    module functions: the module's functions are its predicates.)"""
+
+    __slots__ = ("answer", "key")
+
+    def __init__(self) -> None:
+        self.key: tuple[object, ...] = ()
+        self.answer: str | None = None
+
+    def same(self, key: tuple[object, ...]) -> bool:
+        old = self.key
+        if len(old) != len(key):
+            return False
+        return all(a is b for a, b in zip(old, key, strict=True))
+
+    def keep(self, key: tuple[object, ...], answer: str | None) -> str | None:
+        self.key, self.answer = key, answer
+        return answer
+
+
+_LAST_PARTS = _Last()
+_LAST_SLOTS = _Last()
+_LAST_BOTS = _Last()
+_LAST_PROJECTS = _Last()
+
+
 def limits(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     """BF-LIMIT-TOKENS, BF-LIMIT-PARTS, BF-LIMIT-PROJECTS: at most 9 tokens held; outside a pending choice
     or discard, at most 5 part tiles and 5 Project tiles (completed ones included)."""
@@ -51,25 +80,43 @@ def tokens_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None
 def parts_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     """BF-PILE: every part tile is in a pile, a discard, the Wheel, the spares, a bot or a hand (Universal
     parts: their supply, a bot or a hand)."""
-    c = game.c.counts
-    names = _part_names(game)
-    index = _INDEX.get(names)
-    if index is None:
-        index = _INDEX[names] = {name: i for i, name in enumerate(names)}
-    seen = [n for ci in range(4) for n in map(int.__add__, state.piles[ci], state.discards[ci])]
-    seen.extend(state.universal)
-    for group in (state.wheel, state.spares, *state.columns):
-        for p in group:
-            if p is not None:
+    key: tuple[object, ...] = (
+        game,
+        state.piles,
+        state.discards,
+        state.universal,
+        state.wheel,
+        state.spares,
+        state.columns,
+    )
+    key += tuple(hand.parts for hand in state.hands)
+    if _LAST_PARTS.same(key):
+        return _LAST_PARTS.answer
+    return _LAST_PARTS.keep(key, _PartsConserved.parts_conserved(game, state))
+
+
+class _PartsConserved:
+    @staticmethod
+    def parts_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+        c = game.c.counts
+        names = _part_names(game)
+        index = _INDEX.get(names)
+        if index is None:
+            index = _INDEX[names] = {name: i for i, name in enumerate(names)}
+        seen = [n for ci in range(4) for n in map(int.__add__, state.piles[ci], state.discards[ci])]
+        seen.extend(state.universal)
+        for group in (state.wheel, state.spares, *state.columns):
+            for p in group:
+                if p is not None:
+                    seen[index[p]] += 1
+        for hand in state.hands:
+            for p in hand.parts:
                 seen[index[p]] += 1
-    for hand in state.hands:
-        for p in hand.parts:
-            seen[index[p]] += 1
-    for i, n in enumerate(seen):
-        want = c.universal_per_slot if i >= 12 else c.parts_per_colour_slot
-        if n != want:
-            return f"{n} {names[i]} part tiles, not {want}"
-    return None
+        for i, n in enumerate(seen):
+            want = c.universal_per_slot if i >= 12 else c.parts_per_colour_slot
+            if n != want:
+                return f"{n} {names[i]} part tiles, not {want}"
+        return None
 
 
 def _part_names(game: BotFactoryGame) -> tuple[str, ...]:
@@ -93,27 +140,45 @@ _INDEX: dict[tuple[str, ...], dict[str, int]] = {}
 def bot_slots(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     """BF-ASM: each space of a bot holds at most one part, of that space's slot and of the bot's colour
     (or Universal)."""
-    for ci, column in enumerate(state.columns):
-        if len(column) != len(game.slots):
-            return f"the {game.colours[ci]} bot has {len(column)} spaces"
-        for si, part in enumerate(column):
-            if part is None:
-                continue
-            colour, slot = part.split("-")
-            if slot != game.slots[si] or colour not in ("any", game.colours[ci]):
-                return f"{part} stands in the {game.colours[ci]} bot's {game.slots[si]} space"
-    return None
+    key: tuple[object, ...] = (game, state.columns)
+    if _LAST_SLOTS.same(key):
+        return _LAST_SLOTS.answer
+    return _LAST_SLOTS.keep(key, _BotSlots.bot_slots(game, state))
+
+
+class _BotSlots:
+    @staticmethod
+    def bot_slots(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+        for ci, column in enumerate(state.columns):
+            if len(column) != len(game.slots):
+                return f"the {game.colours[ci]} bot has {len(column)} spaces"
+            for si, part in enumerate(column):
+                if part is None:
+                    continue
+                colour, slot = part.split("-")
+                if slot != game.slots[si] or colour not in ("any", game.colours[ci]):
+                    return f"{part} stands in the {game.colours[ci]} bot's {game.slots[si]} space"
+        return None
 
 
 def bots_match_projects(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     """BF-ASM-PROJECT: every built bot sits on a completed Project of its colour: per colour, bots built
     = completed Projects of that colour."""
-    done = Counter(c for hand in state.hands for c in hand.done)
-    for ci, colour in enumerate(game.colours):
-        built = game.end_count - state.bots_left[ci]
-        if built != done[colour] or built < 0:
-            return f"{built} {colour} bots built, {done[colour]} {colour} Projects completed"
-    return None
+    key: tuple[object, ...] = (game, state.bots_left, *(hand.done for hand in state.hands))
+    if _LAST_BOTS.same(key):
+        return _LAST_BOTS.answer
+    return _LAST_BOTS.keep(key, _BotsMatchProjects.bots_match_projects(game, state))
+
+
+class _BotsMatchProjects:
+    @staticmethod
+    def bots_match_projects(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+        done = Counter(c for hand in state.hands for c in hand.done)
+        for ci, colour in enumerate(game.colours):
+            built = game.end_count - state.bots_left[ci]
+            if built != done[colour] or built < 0:
+                return f"{built} {colour} bots built, {done[colour]} {colour} Projects completed"
+        return None
 
 
 def reservations(game: BotFactoryGame, state: BotFactoryState) -> str | None:
@@ -166,18 +231,28 @@ def ends_within_bound(game: BotFactoryGame, final: BotFactoryState, steps: int) 
 def projects_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     """BF-PROJ, BF-MAINT: Project tiles are conserved per colour: pile + discard + board + hands (unfinished
     and completed) = 6."""
-    per = game.c.counts.projects_per_colour
-    counts = dict(zip(game.colours, map(int.__add__, state.project_pile, state.project_discard), strict=True))
-    for column in state.grid:
-        for t in column:
-            if t is not None:
+    key: tuple[object, ...] = (game, state.project_pile, state.project_discard, state.grid)
+    key += tuple(hand.projects for hand in state.hands) + tuple(hand.done for hand in state.hands)
+    if _LAST_PROJECTS.same(key):
+        return _LAST_PROJECTS.answer
+    return _LAST_PROJECTS.keep(key, _ProjectsConserved.projects_conserved(game, state))
+
+
+class _ProjectsConserved:
+    @staticmethod
+    def projects_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+        per = game.c.counts.projects_per_colour
+        counts = dict(zip(game.colours, map(int.__add__, state.project_pile, state.project_discard), strict=True))
+        for column in state.grid:
+            for t in column:
+                if t is not None:
+                    counts[t] += 1
+        for hand in state.hands:
+            for t in hand.projects:
                 counts[t] += 1
-    for hand in state.hands:
-        for t in hand.projects:
-            counts[t] += 1
-        for t in hand.done:
-            counts[t] += 1
-    for colour, n in counts.items():
-        if n != per:
-            return f"{n} {colour} Project tiles, not {per}"
-    return None
+            for t in hand.done:
+                counts[t] += 1
+        for colour, n in counts.items():
+            if n != per:
+                return f"{n} {colour} Project tiles, not {per}"
+        return None

@@ -6,6 +6,9 @@ logged). :func:`runner` gives a campaign engine (:data:`bgrules.core.campaign.Ru
 task calling the same function as the local runner's workers (:func:`bgrules.core.jobs.run_isolated` of a
 :class:`~bgrules.core.jobs.Task` naming :func:`bgrules.core.campaign.run_shard`), at most ``in_flight``
 tasks at a time, and each result is handed on as it arrives; the campaign merges them in shard order.
+:func:`run_tasks` does the same for ``bgrules verify --engine ray``: the plan's checks
+(:mod:`bgrules.core.verify`) as Ray tasks, their values in the plan's order as
+:func:`bgrules.core.jobs.run_tasks` gives them.
 
 Every node must have the same bgrules installed (the results file's header names the version, and a
 worker of another version refuses its shard); a ``--variant`` or ``--specs`` file is read by the workers at

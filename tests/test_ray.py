@@ -88,16 +88,22 @@ def _timeless(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+SAMPLED = ["--only", "MC-INV-SOURCES-EMPTY", "--checker", "sampled", "--games", "6", "--max-steps", "60"]
+
+
 @pytest.mark.parametrize(
-    "only",
+    ("only", "same_coverage"),
     [
-        ["--only", "MC-INV-SOURCES-EMPTY", "--games", "6", "--examples", "3", "--max-steps", "60"],
-        ["--only", "ROOMY"],  # proof obligations
-        ["--only", "MC-CL-TWO-BOTS"],  # a clarification's witnesses and properties
+        (SAMPLED, True),
+        (["--only", "ROOMY"], True),  # proof obligations
+        (["--only", "MC-CL-TWO-BOTS"], True),  # a clarification's witnesses and properties
+        # the searched checker's rows; not its coverage counts: hypothesis draws constants from the modules
+        # the process has imported, so its examples depend on the process (docs/verify.md)
+        (["--only", "MC-INV-SOURCES-EMPTY", "--checker", "searched", "--examples", "3", "--max-steps", "60"], False),
     ],
 )
 def test_verify_on_ray_gives_the_local_rows_and_coverage(
-    ray: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, only: list[str]
+    ray: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, only: list[str], same_coverage: bool
 ) -> None:
     from bgrules.core import jobs
 
@@ -113,14 +119,15 @@ def test_verify_on_ray_gives_the_local_rows_and_coverage(
         results.append((_timeless(json.loads(out)), json.loads(table.read_text(encoding="utf-8"))))
     (local_rows, local_table), (ray_rows, ray_table) = results
     assert local_rows and ray_rows == local_rows
-    assert local_table["reached"] and ray_table == local_table
-    if only[1] == "MC-INV-SOURCES-EMPTY":  # the sampled checker ran, on Ray too
+    assert local_table["reached"] and ray_table["reached"] == local_table["reached"]
+    if same_coverage:
+        assert ray_table == local_table
+    if only is SAMPLED:  # the sampled checker ran, on Ray too
         assert [(r["id"], r["checker"]) for r in ray_rows] == [
             ("MC-INV-SOURCES-EMPTY", "sampled"),
-            ("MC-INV-SOURCES-EMPTY", "searched"),
             ("MC-INV-SOURCES-EMPTY-BUSY", "sampled"),
-            ("MC-INV-SOURCES-EMPTY-BUSY", "searched"),
         ]
+        assert all(r["guarantee"].startswith("sampled: 6 ") for r in ray_rows)
 
 
 def test_verify_engine_options_are_checked(ray: Any, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,7 +3,7 @@
 
 For each class and each set of changed fields (in the order given) a small function is generated once:
 ``cls(inst.a, changes["b"], inst.c, ...)``, every field in order, passed positionally. No per-field
-``getattr``, ``pop`` or membership test is left: on Bot Factory's 27-field state those were most of the
+``getattr``, ``pop`` or membership test is left: on Bot Factory's 28-field state those were most of the
 cost of an ``apply`` (docs/speed.md)."""
 
 from __future__ import annotations

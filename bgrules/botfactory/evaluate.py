@@ -111,8 +111,9 @@ def turn_potential(game: Any, state: Any, seat: int, fits: list[int]) -> float:
     if board == 0:  # Assembly
         placeable = min(n, sum(fits))
         value = POTENTIAL_PART * placeable
-        for colour in set(hand.projects):
-            ci = game.colours.index(colour)
+        for ci, colour in enumerate(game.colours):  # the game's colour order: never a set's (PYTHONHASHSEED)
+            if colour not in hand.projects:
+                continue
             column = state.columns[ci]
             if state.bots_left[ci] and fits[ci] and sum(x is not None for x in column) + min(n, fits[ci]) >= 3:
                 value += POTENTIAL_BOT * state.values[ci]

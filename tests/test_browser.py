@@ -3,10 +3,13 @@ by playwright): they load without console errors or network requests, and the ri
 Next button step the trace forward (the step number and the picture change). A screenshot of each page is
 kept as a test artefact (its path is printed).
 
-``.ci/run`` installs chromium when it is missing; without it this test FAILS (it is never skipped)."""
+``.ci/run`` installs chromium when it is missing and sets ``BGRULES_REQUIRE_BROWSER=1``: there a missing
+browser FAILS the test. Elsewhere (the README's test command on a machine without a chromium) the tests are
+skipped with a reason that says what to install."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,11 +28,12 @@ hole     | .  .    .  . | truck
 
 
 def chromium() -> str:
-    path = shutil.which("chromium")
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
     if path is None:
-        pytest.fail(
-            "chromium is not installed (Debian's chromium package; .ci/run installs it: apt-get install chromium)"
-        )
+        why = "chromium is not installed (Debian's chromium package: apt-get install chromium; .ci/run installs it)"
+        if os.environ.get("BGRULES_REQUIRE_BROWSER") == "1":
+            pytest.fail(why)
+        pytest.skip(why)
     return path
 
 

@@ -754,7 +754,7 @@ def simulate(
     summarise them. Games the runner cuts short (its step bound, or its round cap) count as ``truncated``;
     ``ended_by`` counts the games each end trigger (a rule ID) ended."""
     from bgrules.agents import agent_names, parse_agents
-    from bgrules.core.playout import end_trigger, round_cap, walk
+    from bgrules.core.playout import end_trigger, round_cap
     from bgrules.core.registry import load_game
 
     if n_games < 1:
@@ -788,25 +788,18 @@ def simulate(
     wins = [0] * game.players
     violations: list[dict[str, Any]] = []
     truncated = 0
+    from bgrules.core.campaign import checked_game
     from bgrules.core.coverage import recording
 
     start = time.perf_counter()
     with recording("simulate"), Progress(*_BAR, console=err_console, transient=True, disable=as_json) as progress:
         task = progress.add_task(f"{game_name}", total=n_games)
+
+        def violated(spec_id: str, s: int, step: int, msg: str) -> None:
+            violations.append({"id": spec_id, "seed": s, "step": step, "detail": msg})
+
         for s in range(seed, seed + n_games):
-            steps = 0
-            state = game.initial_state()
-            for before, action, after in walk(game, s, max_rounds=cap, agents=agents):
-                steps += 1
-                for spec_id, kind, pred in step_preds:
-                    msg = pred(game, after) if kind == "state" else pred(game, before, action, after)
-                    if msg:
-                        violations.append({"id": spec_id, "seed": s, "step": steps, "detail": msg})
-                state = after
-            for spec_id, _kind, pred in game_preds:
-                msg = pred(game, state, steps)
-                if msg:
-                    violations.append({"id": spec_id, "seed": s, "step": steps, "detail": msg})
+            steps, state = checked_game(game, s, cap, agents, step_preds, game_preds, violated)
             if not game.is_terminal(state):
                 truncated += 1
             trigger = end_trigger(game, state) or "truncated"

@@ -235,7 +235,7 @@ def _int(x: Any, what: str) -> int:
 
 def _simulate_shard(c: Campaign, seeds: range) -> dict[str, Any]:
     """``bgrules simulate``'s loop over ``seeds``, its accumulators only."""
-    from bgrules.core.playout import end_trigger, round_cap, walk
+    from bgrules.core.playout import end_trigger, round_cap
 
     game, agents, preds = _loaded(_key(c))
     cap = round_cap(game, c.setting("max_rounds"))
@@ -264,19 +264,7 @@ def _simulate_shard(c: Campaign, seeds: range) -> dict[str, Any]:
             violations.append({"id": spec_id, "seed": seed, "step": step, "detail": msg})
 
     for s in seeds:
-        steps = 0
-        state = game.initial_state()
-        for before, action, after in walk(game, s, max_rounds=cap, agents=agents):
-            steps += 1
-            for spec_id, kind, pred in step_preds:
-                msg = pred(game, after) if kind == "state" else pred(game, before, action, after)
-                if msg:
-                    violated(spec_id, s, steps, msg)
-            state = after
-        for spec_id, _kind, pred in game_preds:
-            msg = pred(game, state, steps)
-            if msg:
-                violated(spec_id, s, steps, msg)
+        steps, state = checked_game(game, s, cap, agents, step_preds, game_preds, violated)
         if not game.is_terminal(state):
             acc["truncated"] += 1
         trigger = end_trigger(game, state) or "truncated"
@@ -400,6 +388,37 @@ def coverage_shard_of(c: Campaign, shard: int) -> tuple[str, int, range]:
 def shard_count(c: Campaign) -> int:
     """How many shards the campaign runs (coverage: one set of seed shards per sampled game and count)."""
     return len(coverage_samples(c)) * c.shards if c.command == "coverage" else c.shards
+
+
+def checked_game(
+    game: Any,
+    seed: int,
+    cap: int | None,
+    agents: Any,
+    step_preds: Sequence[tuple[str, str, Any]],
+    game_preds: Sequence[tuple[str, str, Any]],
+    violated: Callable[[str, int, int, str], None],
+) -> tuple[int, Any]:
+    """Play the game of ``seed`` (the runner's round ``cap``, ``agents``), checking every state and
+    transition predicate at every step and every whole-game predicate at the end; each violation goes to
+    ``violated(spec_id, seed, step, message)``. Returns (steps, final state). simulate's serial run and
+    the campaigns' shards play their games with it."""
+    from bgrules.core.playout import walk
+
+    steps = 0
+    state = game.initial_state()
+    for before, action, after in walk(game, seed, max_rounds=cap, agents=agents):
+        steps += 1
+        for spec_id, kind, pred in step_preds:
+            msg = pred(game, after) if kind == "state" else pred(game, before, action, after)
+            if msg:
+                violated(spec_id, seed, steps, msg)
+        state = after
+    for spec_id, _kind, pred in game_preds:
+        msg = pred(game, state, steps)
+        if msg:
+            violated(spec_id, seed, steps, msg)
+    return steps, state
 
 
 def run_shard(campaign: dict[str, Any], shard: int) -> dict[str, Any]:

@@ -20,11 +20,12 @@ _MAKERS: dict[tuple[type, tuple[str, ...]], Callable[[Any, dict[str, Any]], Any]
 
 
 def _names(cls: type) -> tuple[str, ...]:
-    """The fields of ``cls`` in ``__init__`` order (raises TypeError for fields fast evolve cannot pass)."""
+    """The fields of ``cls`` in ``__init__`` order (TypeError for fields it cannot pass by position: not in
+    ``__init__``, keyword-only, or renamed by an alias)."""
     names = _NAMES.get(cls)
     if names is None:
         fields: tuple[attrs.Attribute[Any], ...] = attrs.fields(cast("type[attrs.AttrsInstance]", cls))
-        if any(not a.init or (a.alias or a.name) != a.name or not a.name.isidentifier() for a in fields):
+        if any(not a.init or a.kw_only or (a.alias or a.name) != a.name or not a.name.isidentifier() for a in fields):
             raise TypeError(f"{cls.__name__} has fields that fast evolve does not handle; use attrs.evolve")
         names = _NAMES[cls] = tuple(a.name for a in fields)
     return names

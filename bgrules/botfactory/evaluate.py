@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bgrules.core import coverage
+
 TOKEN_NEED = 0.5
 TOKENS_NEEDED = 3
 """The first three held tokens are worth a point each (half through the score, half here): they pay
@@ -50,38 +52,93 @@ SCALE = 3.0
 """A lead of about this many points is a clear advantage (mcts turns leads into rewards with it)."""
 
 
-def evaluate(game: Any, state: Any, seat: int) -> float:
-    """The value of ``state`` for ``seat``, in points; see the module doc."""
-    hand = state.hands[seat]
-    value = float(game.scores(state)[seat]) + 0.5 * (hand.tokens % 2) + TOKEN_NEED * min(hand.tokens, TOKENS_NEEDED)
+_MEMO_LIMIT = 50_000
+"""Each memo below is cleared past this many entries (a game's evaluations fill a few thousand)."""
+_HELD: dict[tuple[int, Any, Any, Any, Any], tuple[Any, int, float, tuple[float, ...], list[int]]] = {}
+"""(id of the game, hand, columns, bots_left, values) -> (the game, the hand's part of the score, the exact
+terms, the progress terms, the fits): what :func:`evaluate` reads of one hand against the Assembly board.
+The game is kept beside its id and compared by identity (ids are reused)."""
+_CONTRACTS: dict[tuple[int, Any, Any, Any, int], tuple[Any, int]] = {}
+"""(id of the game, reserved, display, the seat's bots, seat) -> (the game, its BF-SCORE contract score)."""
+
+
+def _held(
+    game: Any, hand: Any, columns: Any, bots_left: Any, values: Any
+) -> tuple[int, float, tuple[float, ...], list[int]]:
+    """The terms of :func:`evaluate` that read only the hand, the Assembly board and the bot values: the
+    hand's part of BF-SCORE (bots at their value, a point per two tokens, -1 per part, -2 per Project;
+    contracts apart), the PART, PART_FIT and PROJECT terms (multiples of 1/2: their sum is exact in any
+    order), the PROGRESS terms in the order they are added, and the fits per colour."""
     colours = game.colours
     slots = game.slots
-    columns = state.columns
+    score = sum(values[colours.index(c)] for c in hand.done) + hand.tokens // 2
+    score -= len(hand.parts) + 2 * len(hand.projects)
+    exact = 0.0
     empty: list[tuple[bool, ...]] = []
     for ci, column in enumerate(columns):
-        open_ = state.bots_left[ci] > 0 and not all(x is not None for x in column)
+        open_ = bots_left[ci] > 0 and not all(x is not None for x in column)
         empty.append(tuple(open_ and x is None for x in column))
     fits = [0] * len(colours)  # per colour, the empty spaces the held parts can fill
-    for part in hand.parts:
-        colour, slot = part.split("-")
+    held = [p.split("-") for p in hand.parts]
+    for colour, slot in held:
         si = slots.index(slot)
-        value += PART
+        exact += PART
         targets = range(len(colours)) if colour == "any" else (colours.index(colour),)
         if any(empty[ci][si] for ci in targets):
-            value += PART_FIT
+            exact += PART_FIT
     for ci in range(len(colours)):
-        held = [p.split("-") for p in hand.parts]
         fits[ci] = sum(
             1
             for si in range(len(slots))
             if empty[ci][si] and any(c in ("any", colours[ci]) and s == slots[si] for c, s in held)
         )
-    value += PROJECT * len(hand.projects)
+    exact += PROJECT * len(hand.projects)
+    progress = []
     for colour in sorted(set(hand.projects)):  # one bot of a colour at a time: one project's progress
         ci = colours.index(colour)
-        if state.bots_left[ci] > 0:
+        if bots_left[ci] > 0:
             placed = sum(x is not None for x in columns[ci]) if any(empty[ci]) else 0
-            value += PROGRESS * min(state.values[ci], VALUE_CAP) * min(3, placed + fits[ci]) / 3
+            progress.append(PROGRESS * min(values[ci], VALUE_CAP) * min(3, placed + fits[ci]) / 3)
+    return score, exact, tuple(progress), fits
+
+
+def _contract_score(game: Any, state: Any, seat: int, done: Any) -> int:
+    """The seat's contract score (BF-SCORE, ``game.contract_score``): 0 without a reserved contract,
+    else memoised on what it reads (the reservations, the display and the seat's bots)."""
+    if not any(seat in seats for seats in state.reserved):
+        return 0
+    key = (id(game), state.reserved, state.display, done, seat)
+    found = _CONTRACTS.get(key)
+    if found is not None and found[0] is game:
+        return found[1]
+    got = int(game.contract_score(state, seat))
+    if len(_CONTRACTS) >= _MEMO_LIMIT:
+        _CONTRACTS.clear()
+    _CONTRACTS[key] = (game, got)
+    return got
+
+
+def evaluate(game: Any, state: Any, seat: int) -> float:
+    """The value of ``state`` for ``seat``, in points; see the module doc. The same floats as adding the
+    terms one by one in the doc's order: the memoised terms are the exact ones and the PROGRESS terms are
+    added one by one, in that order."""
+    coverage.effect("BF-SCORE")  # what game.scores counted when the evaluation called it
+    hand = state.hands[seat]
+    columns, bots_left, values = state.columns, state.bots_left, state.values
+    key = (id(game), hand, columns, bots_left, values)
+    found = _HELD.get(key)
+    if found is not None and found[0] is game:
+        _game, score, exact, progress, fits = found
+    else:
+        score, exact, progress, fits = _held(game, hand, columns, bots_left, values)
+        if len(_HELD) >= _MEMO_LIMIT:
+            _HELD.clear()
+        _HELD[key] = (game, score, exact, progress, fits)
+    score += _contract_score(game, state, seat, hand.done)
+    tokens = hand.tokens
+    value = float(score) + 0.5 * (tokens % 2) + TOKEN_NEED * min(tokens, TOKENS_NEEDED) + exact
+    for term in progress:
+        value += term
     value += BOT * len(hand.done)
     return float(value + turn_potential(game, state, seat, fits))
 

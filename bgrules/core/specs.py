@@ -26,7 +26,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -565,7 +565,7 @@ def check_searched_together(specs: list[Spec], game: Game, budget: Budget) -> li
                     raise _AllFound
             state = after
 
-    with contextlib.suppress(_AllFound):
+    with contextlib.suppress(_AllFound), _without_local_constants():
         search()
     share = (time.perf_counter() - start) / max(1, len(specs))
     out: list[Report] = []
@@ -594,6 +594,34 @@ def check_searched_together(specs: list[Spec], game: Game, budget: Budget) -> li
             Report(spec.id, "spec", spec.statement, spec.rules, "searched", "holds", spec.expected, guarantee, share)
         )
     return out
+
+
+@contextlib.contextmanager
+def _without_local_constants() -> Iterator[None]:
+    """Hypothesis draws some values from the constants of the "local" (not installed) modules the process
+    has imported, so the searched checker's examples would depend on what the process imported before
+    (a forked worker against a fresh one, an editable install against a wheel; docs/verify.md). Within a
+    search it sees none: the examples depend on the spec, the game and the budget alone. Hypothesis's
+    own constants stay. (Its internals: if they are not where this expects, the search runs as before.)"""
+    try:
+        from hypothesis.internal.conjecture import providers
+        from hypothesis.internal.constants_ast import Constants
+    except ImportError:  # pragma: no cover - another hypothesis layout
+        yield
+        return
+    found = getattr(providers, "_get_local_constants", None)
+    cache = getattr(getattr(providers, "CONSTANTS_CACHE", None), "cache", None)
+    if found is None or cache is None:  # pragma: no cover - another hypothesis layout
+        yield
+        return
+    empty = Constants()
+    cache.clear()  # the permitted constants of each kind of draw, computed with the local ones
+    providers._get_local_constants = lambda: empty
+    try:
+        yield
+    finally:
+        providers._get_local_constants = found
+        cache.clear()
 
 
 class _AllFound(BaseException):

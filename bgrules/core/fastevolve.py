@@ -4,10 +4,20 @@
 For each class and each set of changed fields (in the order given) a small function is generated once:
 ``cls(inst.a, changes["b"], inst.c, ...)``, every field in order, passed positionally. No per-field
 ``getattr``, ``pop`` or membership test is left: on Bot Factory's 28-field state those were most of the
-cost of an ``apply`` (docs/speed.md)."""
+cost of an ``apply`` (docs/speed.md).
+
+A class whose ``__init__`` only stores its arguments (an attrs-generated ``__init__`` with no validator,
+converter, ``__attrs_pre_init__`` or ``__attrs_post_init__``, and slots) is built without calling it: the
+generated function takes a bare ``object.__new__(cls)`` and sets each slot through the slot's own
+descriptor (``o.a`` from ``inst.a``, ``o.b`` from the changes, ...), and the attrs hash cache (classes with
+``cache_hash=True``) to None, exactly what the attrs ``__init__`` would store; it skips the frozen
+``__setattr__`` lookup by name of each field. That the two give the same object (every slot, the hash
+cache included) is checked on the first copy of each class: any difference and the class keeps the
+``__init__`` path."""
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -17,6 +27,13 @@ T = TypeVar("T")
 
 _NAMES: dict[type, tuple[str, ...]] = {}
 _MAKERS: dict[tuple[type, tuple[str, ...]], Callable[[Any, dict[str, Any]], Any]] = {}
+_SLOTS: dict[type, dict[str, Any] | None] = {}
+"""Per class: its slot descriptors by name when it can be built without ``__init__``; None when not."""
+_VERIFIED: set[type] = set()
+"""The classes whose slot copy has been compared with their ``__init__``'s (on their first copy)."""
+
+_HASH_CACHE = "_attrs_cached_hash"
+"""The slot where attrs caches the hash of a ``cache_hash=True`` class (None until the first ``hash``)."""
 
 
 def _names(cls: type) -> tuple[str, ...]:
@@ -31,15 +48,93 @@ def _names(cls: type) -> tuple[str, ...]:
     return names
 
 
+def _slot_setters(cls: type) -> dict[str, Any] | None:
+    """The slot descriptors of ``cls`` (every field's, and the hash cache's if it has one) when its
+    ``__init__`` is attrs's own and only stores the fields: no validator, converter, pre- or post-init, no
+    custom ``__new__``, a slotted class whose slots are exactly its fields (plus ``__weakref__`` and the hash
+    cache). None otherwise."""
+    if cls in _SLOTS:
+        return _SLOTS[cls]
+    found: dict[str, Any] | None = None
+    fields: tuple[attrs.Attribute[Any], ...] = attrs.fields(cast("type[attrs.AttrsInstance]", cls))
+    init = cls.__dict__.get("__init__")
+    code = getattr(init, "__code__", None)
+    plain = (
+        code is not None
+        and code.co_filename.startswith("<attrs generated")
+        and all("__new__" not in k.__dict__ for k in cls.__mro__[:-1])
+        and not hasattr(cls, "__attrs_pre_init__")
+        and not hasattr(cls, "__attrs_post_init__")
+        and all(a.validator is None and a.converter is None for a in fields)
+        and "__dict__" not in cls.__dict__
+        and all("__dict__" not in k.__dict__ for k in cls.__mro__[:-1])
+    )
+    if plain:
+        slots: dict[str, Any] = {}
+        for k in reversed(cls.__mro__[:-1]):
+            declared = k.__dict__.get("__slots__", ())
+            for name in (declared,) if isinstance(declared, str) else declared:
+                if name != "__weakref__":
+                    slots[name] = k.__dict__.get(name)
+        names = {a.name for a in fields}
+        extra = set(slots) - names
+        descriptors = all(isinstance(d, types.MemberDescriptorType) for d in slots.values())
+        if names <= set(slots) and extra <= {_HASH_CACHE} and descriptors:
+            found = slots
+    _SLOTS[cls] = found
+    return found
+
+
+def _same_slots(a: Any, b: Any, slots: dict[str, Any]) -> bool:
+    """Every slot of ``a`` holds the very object ``b``'s does (or both are unset)."""
+    missing = object()
+    return all(getattr(a, n, missing) is getattr(b, n, missing) for n in slots)
+
+
 def _maker(cls: type, changed: tuple[str, ...]) -> Callable[[Any, dict[str, Any]], Any]:
     """The generated copy of ``cls`` with the fields ``changed`` taken from the changes."""
     names = _names(cls)
     unknown = sorted(set(changed).difference(names))
     if unknown:
         raise TypeError(f"{cls.__name__} has no field(s) {', '.join(unknown)}")
-    args = ", ".join(f"changes[{n!r}]" if n in changed else f"inst.{n}" for n in names)
-    source = f"def make(inst, changes):\n    return cls({args})\n"
+
+    slots = _slot_setters(cls)
+    if slots is None:
+        return _maker_init(cls, changed)
+    namespace: dict[str, Any] = {"cls": cls, "new": object.__new__}
+    lines = ["def make(inst, changes):", "    o = new(cls)"]
+    for i, n in enumerate(names):
+        namespace[f"set{i}"] = slots[n].__set__
+        lines.append(f"    set{i}(o, changes[{n!r}])" if n in changed else f"    set{i}(o, inst.{n})")
+    if _HASH_CACHE in slots:
+        namespace["set_hash"] = slots[_HASH_CACHE].__set__
+        lines.append("    set_hash(o, None)")
+    lines.append("    return o")
+    exec(compile("\n".join(lines) + "\n", f"<fastevolve {cls.__qualname__}>", "exec"), namespace)
+    return cast("Callable[[Any, dict[str, Any]], Any]", namespace["make"])
+
+
+def _checked(cls: type, inst: Any, changes: dict[str, Any]) -> Callable[[Any, dict[str, Any]], Any]:
+    """The maker for this class and change set; on a class's first fast copy, its result is compared slot by
+    slot with the ``__init__``'s (the class falls back to ``__init__`` for good if they differ)."""
+    make = _maker(cls, tuple(changes))
+    slots = _SLOTS.get(cls)
+    if slots is not None and cls not in _VERIFIED:
+        reference = _maker_init(cls, tuple(changes))(inst, changes)
+        if not _same_slots(make(inst, changes), reference, slots):
+            _SLOTS[cls] = None
+            _MAKERS.clear()
+            make = _maker(cls, tuple(changes))
+        _VERIFIED.add(cls)
+    return make
+
+
+def _maker_init(cls: type, changed: tuple[str, ...]) -> Callable[[Any, dict[str, Any]], Any]:
+    """The copy through ``cls.__init__``: ``cls(inst.a, changes["b"], inst.c, ...)`` (the path of classes
+    whose ``__init__`` does more than store, and the reference of the first check)."""
+    args = ", ".join(f"changes[{n!r}]" if n in changed else f"inst.{n}" for n in _names(cls))
     namespace: dict[str, Any] = {"cls": cls}
+    source = f"def make(inst, changes):\n    return cls({args})\n"
     exec(compile(source, f"<fastevolve {cls.__qualname__}>", "exec"), namespace)
     return cast("Callable[[Any, dict[str, Any]], Any]", namespace["make"])
 
@@ -51,5 +146,7 @@ def evolve(inst: T, **changes: Any) -> T:
     if make is None:
         if len(_MAKERS) > 10_000:  # bounded: the call sites give a few hundred change sets
             _MAKERS.clear()
-        make = _MAKERS[key] = _maker(*key)
+            _SLOTS.clear()
+            _VERIFIED.clear()
+        make = _MAKERS[key] = _checked(key[0], inst, changes)
     return cast(T, make(inst, changes))

@@ -70,27 +70,28 @@ class Draws(Base):
         if not any(action == a for a, _p in self.chance_outcomes(state)):
             raise IllegalAction("BF-PILE", f"{action!r} is not a possible chance outcome here")
         _what, source, dest, a, b = state.draws[0]
-        state = evolve(state, draws=state.draws[1:])
+        draws = state.draws[1:]
         if isinstance(action, DrawContract):
             pool = tuple(i for i in state.contract_pool if i != action.id)
-            return evolve(state, contract_pool=pool, display=_set(state.display, a, action.id))
+            return evolve(state, draws=draws, contract_pool=pool, display=_set(state.display, a, action.id))
         if isinstance(action, DrawProject):
             ci = self.colour(action.colour)
-            state = evolve(state, project_pile=_set(state.project_pile, ci, state.project_pile[ci] - 1))
             column = _set(state.grid[a], b, action.colour)
-            return evolve(state, grid=_set(state.grid, a, column))
+            project_pile = _set(state.project_pile, ci, state.project_pile[ci] - 1)
+            return evolve(state, draws=draws, project_pile=project_pile, grid=_set(state.grid, a, column))
         assert isinstance(action, DrawPart)
         coverage.effect("BF-PILE")
         ci = self._source(state, source)
         si = self.slots.index(action.slot)
         pile = state.piles[ci]
-        state = evolve(state, piles=_set(state.piles, ci, _set(pile, si, pile[si] - 1)))
-        if source < 0:  # BF-ASM-SANDRA / BF-PROD-SANDRA: the marker moves right after each draw, wrapping
-            state = evolve(state, marker=(state.marker + 1) % 4)
+        piles = _set(state.piles, ci, _set(pile, si, pile[si] - 1))
+        # BF-ASM-SANDRA / BF-PROD-SANDRA: the marker moves right after each draw by it, wrapping
+        marker = (state.marker + 1) % 4 if source < 0 else state.marker
         part = f"{self.colours[ci]}-{action.slot}"
         if dest == "wheel":
-            return evolve(state, wheel=_set(state.wheel, a, part))
+            return evolve(state, draws=draws, piles=piles, marker=marker, wheel=_set(state.wheel, a, part))
         if dest == "spare":
-            return evolve(state, spares=_set(state.spares, a, part))
+            return evolve(state, draws=draws, piles=piles, marker=marker, spares=_set(state.spares, a, part))
         hand = state.hands[a]
-        return self._hand(state, a, parts=tuple(sorted((*hand.parts, part))))
+        hands = _set(state.hands, a, evolve(hand, parts=tuple(sorted((*hand.parts, part)))))
+        return evolve(state, draws=draws, piles=piles, marker=marker, hands=hands)

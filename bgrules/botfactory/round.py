@@ -190,37 +190,41 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         if action.space not in self._move_targets(state, seat):
             raise IllegalAction("BF-MOVE", f"space {action.space} is taken or on the board you stand on")
         coverage.effect("BF-MOVE")
-        state = evolve(state, workers=_set(state.workers, seat, action.space), index=state.index + 1)
-        if state.index < self._players:
-            return state
-        if state.round > 1:
-            state = self._sandra_move(state)
-        return self._start_turn(evolve(state, phase=Phase.ACTION, index=0))
+        workers = _set(state.workers, seat, action.space)
+        if state.index + 1 < self._players:
+            return evolve(state, workers=workers, index=state.index + 1)
+        sandra = self._sandra_target(state.sandra, workers) if state.round > 1 else state.sandra
+        state = evolve(state, workers=workers, sandra=sandra, phase=Phase.ACTION, index=0)
+        return self._start_turn(state)
 
-    def _sandra_move(self, state: BotFactoryState) -> BotFactoryState:
-        """BF-SANDRA-MOVE: to the first empty space, left to right, of the next board to the right that has
-        one (wrapping; never her own board); she stays if none has."""
+    def _sandra_target(self, sandra: int, workers: tuple[int | None, ...]) -> int:
+        """BF-SANDRA-MOVE: where Sandra moves from ``sandra`` once the workers stand on ``workers``: to the
+        first empty space, left to right, of the next board to the right that has one (wrapping; never her
+        own board); she stays if none has."""
         coverage.effect("BF-SANDRA-MOVE")
-        board = self.spaces[state.sandra][0]
-        taken = {w for w in state.workers if w is not None}
+        board = self.spaces[sandra][0]
+        taken = {w for w in workers if w is not None}
         for k in range(1, 4):
             target = (board + k) % 4
             for i in self.board_spaces[target]:
                 if i not in taken:
-                    return evolve(state, sandra=i)
-        return state
+                    return i
+        return sandra
 
     def _start_turn(self, state: BotFactoryState) -> BotFactoryState:
         """BF-ROUND: the action turn opens with the space's action count and its fees (BF-SANDRA-SHARE, BF-ASM-LAST;
         ruling ``last_space_toll``)."""
-        seat = state.order[state.index]
+        return evolve(state, turn=self._opening(state, state.order[state.index]))
+
+    def _opening(self, state: BotFactoryState, seat: int) -> Turn:
+        """BF-ROUND: the turn ``seat`` opens with (``_start_turn``; it reads the workers and Sandra only)."""
         where = state.workers[seat]
         assert where is not None
         n = self.spaces[where][2]
         if self.variant.rulings.last_space_toll == "combined":
-            return evolve(state, turn=Turn(n, "share" if self._toll(state, seat) else "open"))
+            return Turn(n, "share" if self._toll(state, seat) else "open")
         main = "share" if self._sharing(state, seat) else "extra" if self._extra(state, seat) else "open"
-        return evolve(state, turn=Turn(n, main))
+        return Turn(n, main)
 
     def _act(self, state: BotFactoryState, action: Any) -> BotFactoryState:
         """BF-ROUND: an action of the turn: a window's (BF-ADDITIONAL), a reward's answer, the fees (BF-SANDRA-SHARE,
@@ -351,17 +355,25 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         """BF-ADDITIONAL: open a window (or go on at once when nobody is offered one)."""
         if self.variant.rulings.additional_actions != "any_time":
             return self._close_window(state)
-        return self._next_in_window(evolve(state, window=self._window_seats(state, skip)))
+        return self._next_in_window(state, self._window_seats(state, skip))
 
-    def _next_in_window(self, state: BotFactoryState) -> BotFactoryState:
-        """BF-ADDITIONAL: pass over the seats of the window with no additional action to take; close it when none is
-        left."""
-        window = state.window
+    def _window_left(self, state: BotFactoryState, window: tuple[int, ...]) -> tuple[int, ...]:
+        """BF-ADDITIONAL: the window from its first seat with an additional action to take (the options read
+        the hands and the supplies, never the window, the turn or its index)."""
         while window and not self._additional_options(state, window[0], self._board_of(state, window[0])):
             window = window[1:]
+        return window
+
+    def _next_in_window(
+        self, state: BotFactoryState, window: tuple[int, ...] | None = None, **changes: Any
+    ) -> BotFactoryState:
+        """BF-ADDITIONAL: the window ``window`` (default: the state's) opens on its first seat with an
+        additional action to take, the others passed over; it closes when none is left. ``changes`` (fields
+        the options do not read) go into the same copy: one copy of the state at most before the next turn."""
+        window = self._window_left(state, state.window if window is None else window)
         if window:
-            return evolve(state, window=window) if window != state.window else state
-        return self._close_window(evolve(state, window=()))
+            return evolve(state, window=window, **changes) if window != state.window or changes else state
+        return self._close_window(evolve(state, window=(), **changes) if state.window or changes else state)
 
     def _close_window(self, state: BotFactoryState) -> BotFactoryState:
         """After a window: the next turn; after the last turn Sandra acts (BF-SANDRA-ACT, not in round 1)
@@ -370,9 +382,10 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         if state.index < n:
             return self._start_turn(state)
         if state.index == n and state.round > 1:
-            state = self._sandra_act(evolve(state, index=n + 1))
+            state = self._sandra_act(state)  # Sandra's actions read neither the index nor after_discard
             if self.variant.rulings.additional_actions == "any_time":
-                return evolve(state, after_discard="window")
+                return evolve(state, index=n + 1, after_discard="window")
+            return evolve(state, index=n + 1, after_discard="maintenance")
         return evolve(state, after_discard="maintenance")
 
     def _window_act(self, state: BotFactoryState, action: Any) -> BotFactoryState:
@@ -380,7 +393,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         to pass."""
         seat = state.window[0]
         if isinstance(action, EndTurn):
-            return self._next_in_window(evolve(state, window=state.window[1:]))
+            return self._next_in_window(state, state.window[1:])
         if not isinstance(action, Swap | Trade | Exchange):
             raise IllegalAction(
                 "BF-ADDITIONAL", f"{action!r}: between turns only additional actions (or EndTurn to pass)"
@@ -396,12 +409,18 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         """BF-ROUND: the turn ends; a window (BF-ADDITIONAL, ``any_time``), the next turn, or Sandra's action (BF-
         SANDRA-ACT) and maintenance (BF-MAINT)."""
         ended = state.order[state.index]
-        state = evolve(state, turn=None, index=state.index + 1)
+        index = state.index + 1
+        nxt = state.order[index] if index < self._players else None
         if self.variant.rulings.additional_actions == "any_time":
-            upcoming = (state.order[state.index],) if state.index < self._players else ()
-            return self._open_window(state, (ended, *upcoming))
-        if state.index < self._players:
-            return self._start_turn(state)
+            # the window's seats and options read neither the turn nor its index: asked before the one copy
+            window = self._window_left(state, self._window_seats(state, (ended,) if nxt is None else (ended, nxt)))
+            if window:
+                return evolve(state, turn=None, index=index, window=window)
+            if nxt is None:
+                return self._close_window(evolve(state, turn=None, index=index))
+        if nxt is not None:  # the next turn (``_start_turn``) in the same copy
+            return evolve(state, turn=self._opening(state, nxt), index=index)
+        state = evolve(state, turn=None, index=index)
         if state.round > 1:  # BF-SANDRA-ACT (not in round 1)
             state = self._sandra_act(state)
         return evolve(state, after_discard="maintenance")
@@ -425,15 +444,22 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         coverage.effect("BF-MAINT")
         columns = list(state.columns)
         values = list(state.values)
+        discards, universal = state.discards, state.universal
         for ci, column in enumerate(columns):
             if all(x is not None for x in column):
                 for p in column:
                     assert p is not None
-                    state = self._discard_part_tile(state, p)
+                    discards, universal = self._discarded(discards, universal, p)
                 columns[ci] = (None, None, None)
                 values[ci] = max(0, values[ci] - 1)
-        state = evolve(state, columns=tuple(columns), values=tuple(values))
-        return evolve(self._slide_projects(state), after_discard="round_end")
+        return self._slide_projects(
+            state,
+            columns=tuple(columns),
+            values=tuple(values),
+            discards=discards,
+            universal=universal,
+            after_discard="round_end",
+        )
 
     def _round_end(self, state: BotFactoryState) -> BotFactoryState:
         """BF-END: the game ends after the maintenance of a round in which a colour's bots were all built or
@@ -491,13 +517,18 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
                 else:
                     state = evolve(state, after_discard="")
             elif resume == "action":
-                state = evolve(state, after_discard="")
-                if state.window:
-                    state = self._check_limits(state, state.window[0])
-                    if state.phase is Phase.ACTION:
-                        state = self._next_in_window(state)
-                elif state.turn is not None and not state.turn.prompt:
-                    state = self._check_limits(state, state.order[state.index])
+                # the limits read the hands and the turn (a discard resumes here again), not after_discard:
+                # the clearing of after_discard goes into the copy the window makes
+                seat = state.window[0] if state.window else None
+                if seat is None and state.turn is not None and not state.turn.prompt:
+                    seat = state.order[state.index]
+                checked = state if seat is None else self._check_limits(state, seat)
+                if checked is not state:
+                    state = checked
+                elif state.window:
+                    state = self._next_in_window(state, state.window, after_discard="")
+                else:
+                    state = evolve(state, after_discard="")
             elif resume == "window":  # BF-ADDITIONAL: the window after Sandra's action, before maintenance
                 state = self._open_window(evolve(state, after_discard=""), ())
             elif resume == "maintenance":

@@ -79,6 +79,10 @@ class MechanicaBase(GameBase):
     """MC-ANYTIME (``anytime = "every_step"``): the anytime actions are offered while a bought tile waits
     (phase PLACE) and while a fallen tile is recycled (phase RECYCLE) too."""
     _board_memo: dict[tuple[object, ...], BoardOptions]
+    _dock_memo: dict[tuple[str, ...], tuple[tuple[BuyTruck, int], ...]]
+    """The trucks a Loading Dock allows, with their prices, per truck kinds (MC-TRUCK-BUY)."""
+    _start_memo: dict[tuple[str, ...], tuple[Any, ...]]
+    """The fabricator tiles that may be demolished, per Start Zone kinds (MC-DEMOLISH)."""
     _truck_prices: dict[tuple[str, str], int]
     _buys: tuple[Any, ...]
     _draw_actions: dict[str, Draw]

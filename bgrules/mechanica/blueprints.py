@@ -84,16 +84,37 @@ class BlueprintRoom(MechanicaBase):
         )
 
     def _board_options(self, factory: Factory) -> BoardOptions:
-        """The anytime actions a board allows before money is considered (memoised per board): Forks
-        (MC-FORK-BUY under MC-PLACE), trucks with their prices (MC-TRUCK-BUY) and demolitions
+        """The anytime actions a board allows before money is considered (memoised per board layout):
+        Forks (MC-FORK-BUY under MC-PLACE), trucks with their prices (MC-TRUCK-BUY) and demolitions
         (MC-DEMOLISH)."""
-        found = self._board_memo.get(factory.layout)
+        layout = factory.layout
+        found = self._board_memo.get(layout)
         if found is not None:
             return found
         cat = self.variant.catalogue
         forks: tuple[BuyFork, ...] = ()
         if "fork" in cat.tiles and cat.tiles["fork"].price is not None:
             forks = tuple(map(_FORK_ACTIONS.__getitem__, legal_placements(factory, self.variant, "fork")))
+        trucks = self._dock_memo.get(layout[2])
+        if trucks is None:
+            trucks = self._dock_memo[layout[2]] = self._dock_options(factory)
+        fabricators = self._start_memo.get(layout[1])
+        if fabricators is None:
+            fabricators = self._start_memo[layout[1]] = tuple(
+                _DEMOLISH_START_ACTIONS[r] for r, kind in enumerate(layout[1]) if not cat.tile(kind).printed
+            )
+        # MC-DEMOLISH: every floor tile (a cell of the layout is None when empty), then the fabricator tiles
+        demolitions = (*itertools.compress(_DEMOLISH_ACTIONS, layout[0]), *fabricators)
+        if len(self._board_memo) > 50_000:
+            self._board_memo.clear()
+            self._dock_memo.clear()
+            self._start_memo.clear()
+        found = self._board_memo[layout] = (forks, trucks, demolitions)
+        return found
+
+    def _dock_options(self, factory: Factory) -> tuple[tuple[BuyTruck, int], ...]:
+        """MC-TRUCK-BUY: the trucks the Loading Dock allows, with their prices."""
+        cat = self.variant.catalogue
         trucks = []
         for key in ("big_truck", "huge_truck"):
             if key in cat.tiles:
@@ -101,16 +122,7 @@ class BlueprintRoom(MechanicaBase):
                     price = self._truck_prices.get((factory.dock[r].kind, key))
                     if price is not None:
                         trucks.append((_TRUCK_ACTIONS[(key, r)], price))
-        demolitions: list[Demolish | DemolishFabricator] = [
-            _DEMOLISH_ACTIONS[i] for i, p in enumerate(factory.floor) if p is not None
-        ]
-        demolitions.extend(
-            _DEMOLISH_START_ACTIONS[r] for r, s in enumerate(factory.start) if not cat.tile(s.kind).printed
-        )
-        if len(self._board_memo) > 50_000:
-            self._board_memo.clear()
-        found = self._board_memo[factory.layout] = (forks, tuple(trucks), tuple(demolitions))
-        return found
+        return tuple(trucks)
 
     def _complete_options(self, state: MechanicaState, seat: Seat) -> tuple[Complete, ...]:
         """MC-BP-COMPLETE: every way to complete a face-up Blueprint from the trucks (memoised)."""

@@ -124,40 +124,41 @@ class Factory:
         return (counts[0], counts[1], counts[2])
 
     def with_cell(self, row: int, col: int, placed: Placed | None) -> Factory:
+        i = cell_index(row, col)
         floor = list(self.floor)
-        floor[cell_index(row, col)] = placed
-        return Factory(tuple(floor), self.start, self.dock)
+        floor[i] = placed
+        new = Factory(tuple(floor), self.start, self.dock)
+        # the layout passed on (a derived value, no part of equality or hashing): the same tiles but for
+        # cell i, whose entry is replaced (the same layout object when only its bots changed)
+        layout = self.layout
+        cells = layout[0]
+        entry = None if placed is None else (placed.kind, placed.rotation)
+        if entry != cells[i]:
+            layout = ((*cells[:i], entry, *cells[i + 1 :]), layout[1], layout[2])
+        object.__setattr__(new, "layout", layout)
+        return new
 
     def with_start(self, row: int, slot: StartSlot) -> Factory:
         start = list(self.start)
         start[row] = slot
         new = Factory(self.floor, tuple(start), self.dock)
-        return self._same_tiles(new) if slot.kind == self.start[row].kind else new
+        layout = self.layout
+        if slot.kind != layout[1][row]:
+            kinds = layout[1]
+            layout = (layout[0], (*kinds[:row], slot.kind, *kinds[row + 1 :]), layout[2])
+        object.__setattr__(new, "layout", layout)
+        return new
 
     def with_truck(self, row: int, truck: Truck) -> Factory:
         dock = list(self.dock)
         dock[row] = truck
         new = Factory(self.floor, self.start, tuple(dock))
-        return self._same_tiles(new) if truck.kind == self.dock[row].kind else new
-
-    def _same_tiles(self, new: Factory) -> Factory:
-        """``new`` differs from this board only in its bots: hand it the memoised layout (a derived value,
-        recomputed on demand when absent; it takes no part in equality or hashing)."""
-        if "layout" in _cached(self):
-            object.__setattr__(new, "layout", self.layout)
+        layout = self.layout
+        if truck.kind != layout[2][row]:
+            kinds = layout[2]
+            layout = (layout[0], layout[1], (*kinds[:row], truck.kind, *kinds[row + 1 :]))
+        object.__setattr__(new, "layout", layout)
         return new
-
-
-def _cached(factory: Factory) -> set[str]:
-    """Which memoised properties a board already holds."""
-    out = set()
-    for name in ("layout",):
-        try:
-            object.__getattribute__(factory, name)
-        except AttributeError:
-            continue
-        out.add(name)
-    return out
 
 
 def restock(stock: tuple[int, int, int], bots: Iterable[Bot]) -> tuple[int, int, int]:

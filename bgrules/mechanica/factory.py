@@ -8,6 +8,8 @@ imports run one way: factory -> movement -> board.
 
 from __future__ import annotations
 
+import operator
+
 from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.mechanica.board import (
@@ -118,19 +120,91 @@ def legal_placements(factory: Factory, variant: MechanicaVariant, key: str) -> t
     """Every (row, col, rotation) where :func:`check_install` accepts ``key``, in that order; the same
     verdicts, computed from memoised edges (a test holds the two equal on random factories) and memoised
     per floor layout."""
-    memo_key = (id(variant.catalogue), variant.rulings, factory.layout[0], key)
+    layout = factory.layout[0]
+    memo_key = (id(variant.catalogue), variant.rulings, layout, key)
     found = _PLACEMENTS.get(memo_key)
     if found is not None and found[0] is variant.catalogue:
         return found[1]
     if len(_PLACEMENTS) > 50_000:
         _PLACEMENTS.clear()
-    result = tuple(_legal_placements(factory, variant, key))
+    if variant.rulings.loop == "forbid":  # MC-MOVE-LOOP looks at the whole floor
+        result = tuple(_legal_placements(factory, variant, key))
+    else:
+        result = _placements_by_cell(layout, variant, key)
     _PLACEMENTS[memo_key] = (variant.catalogue, result)
     return result
 
 
 _ROTATIONS: dict[tuple[int, bool, str], tuple[object, dict[tuple[Edge | None, ...], tuple[int, ...]]]] = {}
 """(catalogue id, strict, kind) -> (catalogue, {the edges touching a cell's four sides: rotations that fit})."""
+
+_AROUND = tuple(operator.itemgetter(i, *(nr * COLS + nc for _d, nr, nc in _NEIGHBOURS[i])) for i in range(CELLS))
+"""Per cell, the getter of its own layout entry and those of the cells touching it (a tuple)."""
+
+Placements = tuple[tuple[int, int, int], ...]
+
+_CELL_PLACEMENTS: dict[tuple[int, bool, bool, str], tuple[object, list[dict[tuple[object, ...], Placements]]]] = {}
+"""(catalogue id, strict, forbid off-floor exits, kind) -> (catalogue, per cell {the layout entries of the
+cell and of the cells touching it: that cell's placements})."""
+
+
+def _placements_by_cell(
+    cells: tuple[tuple[str, int] | None, ...], variant: MechanicaVariant, key: str
+) -> tuple[tuple[int, int, int], ...]:
+    """:func:`_legal_placements` where no placement's verdict depends on more than the cell and the tiles
+    touching it (MC-PLACE-FREE, MC-PLACE-FIT, MC-MOVE-OFF; not MC-MOVE-LOOP under ``loop = "forbid"``):
+    each empty cell's placements memoised on the cell and the (kind, rotation) of its neighbours, the
+    cells in order, so the same list in the same order."""
+    cat = variant.catalogue
+    kind = cat.tiles.get(key)
+    if kind is None or kind.zone is not Zone.FLOOR:
+        return ()
+    strict = variant.rulings.jigsaw == "strict"
+    forbid_off = variant.rulings.off_floor == "forbid"
+    bucket = _CELL_PLACEMENTS.get((id(cat), strict, forbid_off, key))
+    if bucket is None or bucket[0] is not cat:
+        if len(_CELL_PLACEMENTS) > 1_000:
+            _CELL_PLACEMENTS.clear()
+        bucket = _CELL_PLACEMENTS[(id(cat), strict, forbid_off, key)] = (cat, [{} for _ in range(CELLS)])
+    out: list[tuple[int, int, int]] = []
+    for i, memo in enumerate(bucket[1]):
+        if cells[i] is not None:
+            continue
+        around = _AROUND[i](cells)
+        found = memo.get(around)
+        if found is None:
+            if len(memo) > 20_000:
+                memo.clear()
+            found = memo[around] = _cell_placements(cells, cat, kind, i, strict, forbid_off)
+        out.extend(found)
+    return tuple(out)
+
+
+def _cell_placements(
+    cells: tuple[tuple[str, int] | None, ...],
+    cat: Catalogue,
+    kind: TileKind,
+    i: int,
+    strict: bool,
+    forbid_off: bool,
+) -> tuple[tuple[int, int, int], ...]:
+    """The placements of ``kind`` on empty cell ``i`` of a floor laid as ``cells`` (MC-PLACE-FIT, and
+    MC-MOVE-OFF under ``off_floor = "forbid"``), rotations in order."""
+    r, c = divmod(i, COLS)
+    touching: list[Edge | None] = [None, None, None, None]
+    for d, nr, nc in _NEIGHBOURS[i]:
+        other = cells[nr * COLS + nc]
+        if other is not None:
+            touching[d] = cat.world_edges(other[0], other[1])[(d + 2) % 4]
+    out = []
+    for rot in range(4):
+        mine = cat.world_edges(kind.key, rot)
+        if not all(theirs is None or edges_fit(mine[d], theirs, strict) for d, theirs in enumerate(touching)):
+            continue
+        if forbid_off and off_floor_exits(kind, r, c, rot):
+            continue
+        out.append((r, c, rot))
+    return tuple(out)
 
 
 def _legal_placements(factory: Factory, variant: MechanicaVariant, key: str) -> list[tuple[int, int, int]]:

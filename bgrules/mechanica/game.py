@@ -113,6 +113,8 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
         self._anytime_waits = rulings.anytime == "every_step"
         self._guard = ActionGuard(ACTION_TYPES, "MC-TURN-ORDER")
         self._board_memo = {}
+        self._dock_memo = {}
+        self._start_memo = {}
         self._truck_prices = self._price_table()
         self._buys = tuple(Buy(i) for i in range(len(self.prices)))
         self._draw_actions = {k: Draw(k) for k in self.kinds}

@@ -1,0 +1,87 @@
+"""The speed paths of Mechanica give the answers of the plain computations they replace (issue 12, item 3).
+
+Along seeded random playouts under every value of every ruling: the board layout each Factory carries on
+from ``with_cell`` / ``with_start`` / ``with_truck`` equals the layout recomputed from its tiles; the
+per-cell placements (``legal_placements``) equal the whole-floor computation (``_legal_placements``, which
+a test of test_mechanica_placement.py holds equal to ``check_install``); the "any time" board options
+(Forks, trucks, demolitions, memoised in parts) equal those recomputed from the board.
+"""
+
+from __future__ import annotations
+
+import typing
+
+import attrs
+import pytest
+
+from bgrules.core.playout import walk
+from bgrules.mechanica.factory import ROWS, Factory, _legal_placements, legal_placements
+from bgrules.mechanica.game import MechanicaGame
+from bgrules.mechanica.sandbox import Demolish, DemolishFabricator
+from bgrules.mechanica.state import BuyFork, BuyTruck, MechanicaState
+from bgrules.mechanica.variant import MechanicaVariant, Rulings
+
+
+def _ruling_values() -> list[tuple[str, object]]:
+    """(field, value) for every value of every Literal or bool ruling other than its default."""
+    hints = typing.get_type_hints(Rulings)
+    out: list[tuple[str, object]] = [("default", None)]
+    for field in attrs.fields(Rulings):
+        hint = hints[field.name]
+        values: tuple[object, ...] = ()
+        if typing.get_origin(hint) is typing.Literal:
+            values = typing.get_args(hint)
+        elif hint is bool:
+            values = (True, False)
+        out.extend((field.name, v) for v in values if v != field.default)
+    return out
+
+
+RULINGS = _ruling_values()
+
+
+def _game(field: str, value: object, players: int) -> MechanicaGame:
+    rulings = Rulings() if field == "default" else Rulings(**{field: value})
+    return MechanicaGame(players=players, variant=MechanicaVariant(rulings=rulings))
+
+
+def _boards(state: MechanicaState) -> list[Factory]:
+    boards = [seat.factory for seat in state.seats]
+    if state.run is not None:
+        boards.append(state.run.factory)
+    return boards
+
+
+def _board_options_afresh(game: MechanicaGame, factory: Factory) -> tuple[object, object, object]:
+    cat = game.variant.catalogue
+    forks = tuple(BuyFork(r, c, rot) for r, c, rot in _legal_placements(factory, game.variant, "fork"))
+    trucks = []
+    for key in ("big_truck", "huge_truck"):
+        for r in range(ROWS):
+            price = game._truck_price(factory, key, r)
+            if price is not None:
+                trucks.append((BuyTruck(key, r), price))
+    demolitions = [Demolish(i // 4, i % 4) for i, p in enumerate(factory.floor) if p is not None]
+    demolitions += [DemolishFabricator(r) for r, s in enumerate(factory.start) if not cat.tile(s.kind).printed]
+    return forks, tuple(trucks), tuple(demolitions)
+
+
+@pytest.mark.parametrize(("field", "value"), RULINGS, ids=[f"{f}={v}" for f, v in RULINGS])
+def test_speed_paths_agree_along_playouts(field: str, value: object) -> None:
+    players = 4 if field != "default" else 2
+    game = _game(field, value, players)
+    seen: dict[int, Factory] = {}  # each board once (the dict holds them: no id is reused)
+    steps = 80 if field == "loop" else 300  # under loop = "forbid" every placement looks for a loop: slow
+    for seed in range(2):
+        for _before, _action, after in walk(game, seed, max_steps=steps):
+            for board in _boards(after):
+                if seen.get(id(board)) is board:
+                    continue
+                seen[id(board)] = board
+                fresh = Factory(board.floor, board.start, board.dock)
+                assert board.layout == fresh.layout
+                assert legal_placements(board, game.variant, "fork") == tuple(
+                    _legal_placements(fresh, game.variant, "fork")
+                )
+                assert game._board_options(board) == _board_options_afresh(game, fresh)
+    assert len(seen) > 50

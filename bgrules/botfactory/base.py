@@ -61,18 +61,10 @@ class Base(GameBase):
 
     def _discard_part_tile(self, state: BotFactoryState, part: str) -> BotFactoryState:
         """A discarded part goes to its colour's discard pile; a Universal part back to its supply."""
-        discards, universal = self._discarded(state.discards, state.universal, part)
-        return evolve(state, discards=discards, universal=universal)
-
-    def _discarded(
-        self, discards: tuple[tuple[int, int, int], ...], universal: tuple[int, int, int], part: str
-    ) -> tuple[tuple[tuple[int, int, int], ...], tuple[int, int, int]]:
-        """The discard piles and the Universal supply once ``part`` is discarded (``_discard_part_tile``; for
-        several parts, one copy of the state)."""
         colour, slot = part.split("-")
         si = self.slots.index(slot)
         if colour == "any":
-            return discards, _set(universal, si, universal[si] + 1)
+            return evolve(state, universal=_set(state.universal, si, state.universal[si] + 1))
         ci = self.colours.index(colour)
-        d = discards[ci]
-        return _set(discards, ci, _set(d, si, d[si] + 1)), universal
+        d = state.discards[ci]
+        return evolve(state, discards=_set(state.discards, ci, _set(d, si, d[si] + 1)))

@@ -82,10 +82,10 @@ class ProjectRoom(Tokens):
 
     # --- Sandra and maintenance: the clear-out ------------------------------------------------------------
 
-    def _slide_projects(self, state: BotFactoryState, **changes: Any) -> BotFactoryState:
+    def _slide_projects(self, state: BotFactoryState) -> BotFactoryState:
         """BF-PROJ-SANDRA / BF-MAINT: remove each column's lowest tile (ruling ``project_clear_out``: the
         lowest tile wherever it stands, or only a tile on the bottom space), slide the others down, refill
-        the empty spaces from the pile. ``changes`` (other fields: maintenance's) go into the same copy."""
+        the empty spaces from the pile."""
         lowest = self.variant.rulings.project_clear_out == "lowest_tile"
         discard = list(state.project_discard)
         grid = []
@@ -97,7 +97,7 @@ class ProjectRoom(Tokens):
             new = tuple(rest + [None] * (len(column) - len(rest)))
             grid.append(new)
             jobs.extend(("project", -1, "grid", col, row) for row in range(len(rest), len(column)))
-        return evolve(state, grid=tuple(grid), project_discard=tuple(discard), draws=(*state.draws, *jobs), **changes)
+        return evolve(state, grid=tuple(grid), project_discard=tuple(discard), draws=(*state.draws, *jobs))
 
 
 __all__ = ["PROJECT", "ProjectRoom"]

@@ -444,22 +444,16 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         coverage.effect("BF-MAINT")
         columns = list(state.columns)
         values = list(state.values)
-        discards, universal = state.discards, state.universal
         for ci, column in enumerate(columns):
             if all(x is not None for x in column):
                 for p in column:
                     assert p is not None
-                    discards, universal = self._discarded(discards, universal, p)
+                    state = self._discard_part_tile(state, p)
                 columns[ci] = (None, None, None)
                 values[ci] = max(0, values[ci] - 1)
-        return self._slide_projects(
-            state,
-            columns=tuple(columns),
-            values=tuple(values),
-            discards=discards,
-            universal=universal,
-            after_discard="round_end",
-        )
+        # the clear-out reads the Project board only: after_discard is set in the same copy as the bots
+        state = evolve(state, columns=tuple(columns), values=tuple(values), after_discard="round_end")
+        return self._slide_projects(state)
 
     def _round_end(self, state: BotFactoryState) -> BotFactoryState:
         """BF-END: the game ends after the maintenance of a round in which a colour's bots were all built or

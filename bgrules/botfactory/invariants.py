@@ -9,192 +9,395 @@ from __future__ import annotations
 from collections import Counter
 
 from bgrules.botfactory.game import BotFactoryGame
-from bgrules.botfactory.state import BotFactoryState
+from bgrules.botfactory.state import BotFactoryState, Hand, Phase
 from bgrules.core.protocol import CHANCE
 
 
-class _Last:
-    """A predicate's last inputs (the game and parts of a state) and its answer: states are immutable and a
-    step shares every part it does not change, so while the inputs are the very same objects (``is``) the
-    answer is the same (docs/speed.md). It holds the objects, so no identity is reused. (A class, not
-    module functions: the module's functions are its predicates.)"""
+class _Memo:
+    """A predicate's last game, the last state it answered for and its answer. States are immutable and a
+    step shares every part it does not change, so while the parts a predicate reads are the very same
+    objects (``is``) as the last state's, the answer is the same (docs/speed.md); each predicate compares
+    the few fields it reads directly. It holds the state, so no identity is reused. (A class, not module
+    functions: the module's two-argument functions are its predicates.)"""
 
-    __slots__ = ("answer", "key")
+    __slots__ = ("answer", "extra", "game", "state")
 
     def __init__(self) -> None:
-        self.key: tuple[object, ...] = ()
+        self.game: object = None
+        self.state: BotFactoryState | None = None
         self.answer: str | None = None
+        self.extra: object = None
+        """What else the answer depends on (limits: whether a choice or discard is pending)."""
 
-    def same(self, key: tuple[object, ...]) -> bool:
-        old = self.key
-        if len(old) != len(key):
-            return False
-        return all(a is b for a, b in zip(old, key, strict=True))
-
-    def keep(self, key: tuple[object, ...], answer: str | None) -> str | None:
-        self.key, self.answer = key, answer
+    def keep(self, game: BotFactoryGame, state: BotFactoryState, answer: str | None) -> str | None:
+        self.game, self.state, self.answer = game, state, answer
         return answer
 
+    def clear(self) -> None:
+        self.game, self.state, self.answer, self.extra = None, None, None, None
 
-_LAST_PARTS = _Last()
-_LAST_SLOTS = _Last()
-_LAST_BOTS = _Last()
-_LAST_PROJECTS = _Last()
+
+_LIMITS = _Memo()
+_TOKENS = _Memo()
+_PARTS = _Memo()
+_SLOTS = _Memo()
+_BOTS = _Memo()
+_RESERVED = _Memo()
+_ORDER = _Memo()
+_PROJECTS = _Memo()
+MEMOS = (_LIMITS, _TOKENS, _PARTS, _SLOTS, _BOTS, _RESERVED, _ORDER, _PROJECTS)
+"""Every predicate's memo (tests clear them to check the plain recount)."""
+
+
+class _Same:
+    """Whether the hands of two states hold the very same parts (tokens, part tiles, Projects...)."""
+
+    @staticmethod
+    def tokens(hands: tuple[Hand, ...], old: tuple[Hand, ...]) -> bool:
+        if hands is old:
+            return True
+        if len(hands) != len(old):
+            return False
+        for h, o in zip(hands, old, strict=True):  # noqa: SIM110 (a loop: all() over a generator costs more)
+            if h.tokens is not o.tokens:
+                return False
+        return True
+
+    @staticmethod
+    def parts(hands: tuple[Hand, ...], old: tuple[Hand, ...]) -> bool:
+        if hands is old:
+            return True
+        if len(hands) != len(old):
+            return False
+        for h, o in zip(hands, old, strict=True):  # noqa: SIM110 (a loop: all() over a generator costs more)
+            if h.parts is not o.parts:
+                return False
+        return True
+
+    @staticmethod
+    def done(hands: tuple[Hand, ...], old: tuple[Hand, ...]) -> bool:
+        if hands is old:
+            return True
+        if len(hands) != len(old):
+            return False
+        for h, o in zip(hands, old, strict=True):  # noqa: SIM110 (a loop: all() over a generator costs more)
+            if h.done is not o.done:
+                return False
+        return True
+
+    @staticmethod
+    def projects(hands: tuple[Hand, ...], old: tuple[Hand, ...]) -> bool:
+        if hands is old:
+            return True
+        if len(hands) != len(old):
+            return False
+        for h, o in zip(hands, old, strict=True):  # noqa: SIM110 (a loop: all() over a generator costs more)
+            if h.projects is not o.projects or h.done is not o.done:
+                return False
+        return True
 
 
 def limits(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     """BF-LIMIT-TOKENS, BF-LIMIT-PARTS, BF-LIMIT-PROJECTS: at most 9 tokens held; outside a pending choice
     or discard, at most 5 part tiles and 5 Project tiles (completed ones included)."""
-    c = game.c.counts
-    settling = state.phase.value == "discard" or (state.turn is not None and bool(state.turn.prompt)) or state.draws
-    for seat, hand in enumerate(state.hands):
-        if not 0 <= hand.tokens <= c.token_cap:
-            return f"player {seat} holds {hand.tokens} tokens"
-        if settling:
-            continue
-        if len(hand.parts) > c.part_limit:
-            return f"player {seat} holds {len(hand.parts)} part tiles"
-        if len(hand.projects) + len(hand.done) > c.project_limit:
-            return f"player {seat} holds {len(hand.projects) + len(hand.done)} Project tiles"
-    return None
+    m = _LIMITS
+    last = m.state if game is m.game else None
+    if last is not None and state.hands is last.hands:
+        turn = state.turn
+        settling = state.phase is Phase.DISCARD or (turn is not None and bool(turn.prompt)) or bool(state.draws)
+        if settling is m.extra:
+            m.state = state
+            return m.answer
+    answer = _Plain.limits(game, state)
+    m.keep(game, state, answer)
+    turn = state.turn
+    m.extra = state.phase is Phase.DISCARD or (turn is not None and bool(turn.prompt)) or bool(state.draws)
+    return answer
 
 
 def tokens_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     """BF-LIMIT-TOKENS: per colour, supply + held + on contracts = 9, with the supply never negative."""
-    per = game.c.counts.tokens_per_colour
-    costs = game.c.finance.reservation_costs
-    whole = game.variant.rulings.reservation_tokens == "whole_cost"  # else one token a reservation
-    placed = [0] * len(state.hands)
-    for seats in state.reserved:
-        for i, seat in enumerate(seats):
-            placed[seat] += costs[i] if whole else 1
-    for seat, hand in enumerate(state.hands):
-        supply = state.supply[seat]
-        if supply < 0 or supply + hand.tokens + placed[seat] != per:
-            return (
-                f"player {seat}'s colour: supply {supply} + held {hand.tokens} + on contracts {placed[seat]} != {per}"
-            )
-    return None
+    m = _TOKENS
+    last = m.state if game is m.game else None
+    if (
+        last is not None
+        and state.supply is last.supply
+        and state.reserved is last.reserved
+        and _Same.tokens(state.hands, last.hands)
+    ):
+        m.state = state
+        return m.answer
+    return m.keep(game, state, _Plain.tokens_conserved(game, state))
 
 
 def parts_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     """BF-PILE: every part tile is in a pile, a discard, the Wheel, the spares, a bot or a hand (Universal
     parts: their supply, a bot or a hand)."""
-    key: tuple[object, ...] = (
-        game,
-        state.piles,
-        state.discards,
-        state.universal,
-        state.wheel,
-        state.spares,
-        state.columns,
-    )
-    key += tuple(hand.parts for hand in state.hands)
-    if _LAST_PARTS.same(key):
-        return _LAST_PARTS.answer
-    return _LAST_PARTS.keep(key, _PartsConserved.parts_conserved(game, state))
-
-
-class _PartsConserved:
-    @staticmethod
-    def parts_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
-        c = game.c.counts
-        names = _part_names(game)
-        index = _INDEX.get(names)
-        if index is None:
-            index = _INDEX[names] = {name: i for i, name in enumerate(names)}
-        seen = [n for ci in range(4) for n in map(int.__add__, state.piles[ci], state.discards[ci])]
-        seen.extend(state.universal)
-        for group in (state.wheel, state.spares, *state.columns):
-            for p in group:
-                if p is not None:
-                    seen[index[p]] += 1
-        for hand in state.hands:
-            for p in hand.parts:
-                seen[index[p]] += 1
-        for i, n in enumerate(seen):
-            want = c.universal_per_slot if i >= 12 else c.parts_per_colour_slot
-            if n != want:
-                return f"{n} {names[i]} part tiles, not {want}"
-        return None
-
-
-def _part_names(game: BotFactoryGame) -> tuple[str, ...]:
-    """Every part name: the 12 colour parts (colour-major), then the 3 Universal parts."""
-    key = (game.colours, game.slots)
-    names = _NAMES.get(key)
-    if names is None:
-        names = _NAMES[key] = (
-            *(f"{colour}-{slot}" for colour in game.colours for slot in game.slots),
-            *(f"any-{slot}" for slot in game.slots),
-        )
-    return names
-
-
-_NAMES: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[str, ...]] = {}
-_SUMS_TO_ONE: dict[int, tuple[object, bool]] = {}
-"""Chance outcome tuples already summed (by identity: the game memoises them)."""
-_INDEX: dict[tuple[str, ...], dict[str, int]] = {}
+    m = _PARTS
+    last = m.state if game is m.game else None
+    if last is None:
+        return _Count.parts_afresh(game, state)
+    if (
+        state.piles is last.piles
+        and state.discards is last.discards
+        and state.wheel is last.wheel
+        and state.spares is last.spares
+        and state.columns is last.columns
+        and state.universal is last.universal
+        and _Same.parts(state.hands, last.hands)
+    ):
+        m.state = state
+        return m.answer
+    seen = m.extra
+    if not isinstance(seen, list):
+        return _Count.parts_afresh(game, state)
+    try:
+        seen = _Count.parts_step(game, last, state, seen)
+    except (KeyError, IndexError, TypeError, ValueError):  # not a state of the usual shape: recount it
+        return _Count.parts_afresh(game, state)
+    m.extra = seen
+    return m.keep(game, state, _Count.parts_answer(game, seen))
 
 
 def bot_slots(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     """BF-ASM: each space of a bot holds at most one part, of that space's slot and of the bot's colour
     (or Universal)."""
-    key: tuple[object, ...] = (game, state.columns)
-    if _LAST_SLOTS.same(key):
-        return _LAST_SLOTS.answer
-    return _LAST_SLOTS.keep(key, _BotSlots.bot_slots(game, state))
-
-
-class _BotSlots:
-    @staticmethod
-    def bot_slots(game: BotFactoryGame, state: BotFactoryState) -> str | None:
-        for ci, column in enumerate(state.columns):
-            if len(column) != len(game.slots):
-                return f"the {game.colours[ci]} bot has {len(column)} spaces"
-            for si, part in enumerate(column):
-                if part is None:
-                    continue
-                colour, slot = part.split("-")
-                if slot != game.slots[si] or colour not in ("any", game.colours[ci]):
-                    return f"{part} stands in the {game.colours[ci]} bot's {game.slots[si]} space"
-        return None
+    m = _SLOTS
+    last = m.state if game is m.game else None
+    if last is not None and state.columns is last.columns:
+        m.state = state
+        return m.answer
+    return m.keep(game, state, _Plain.bot_slots(game, state))
 
 
 def bots_match_projects(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     """BF-ASM-PROJECT: every built bot sits on a completed Project of its colour: per colour, bots built
     = completed Projects of that colour."""
-    key: tuple[object, ...] = (game, state.bots_left, *(hand.done for hand in state.hands))
-    if _LAST_BOTS.same(key):
-        return _LAST_BOTS.answer
-    return _LAST_BOTS.keep(key, _BotsMatchProjects.bots_match_projects(game, state))
-
-
-class _BotsMatchProjects:
-    @staticmethod
-    def bots_match_projects(game: BotFactoryGame, state: BotFactoryState) -> str | None:
-        done = Counter(c for hand in state.hands for c in hand.done)
-        for ci, colour in enumerate(game.colours):
-            built = game.end_count - state.bots_left[ci]
-            if built != done[colour] or built < 0:
-                return f"{built} {colour} bots built, {done[colour]} {colour} Projects completed"
-        return None
+    m = _BOTS
+    last = m.state if game is m.game else None
+    if last is not None and state.bots_left is last.bots_left and _Same.done(state.hands, last.hands):
+        m.state = state
+        return m.answer
+    return m.keep(game, state, _Plain.bots_match_projects(game, state))
 
 
 def reservations(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     """BF-FIN-CONTRACT: at most two reservations a contract, never two by one player."""
-    most = len(game.c.finance.reservation_costs)
-    for slot, seats in enumerate(state.reserved):
-        if len(seats) > most or len(set(seats)) != len(seats):
-            return f"contract slot {slot} reserved by {seats}"
-    return None
+    m = _RESERVED
+    last = m.state if game is m.game else None
+    if last is not None and state.reserved is last.reserved:
+        m.state = state
+        return m.answer
+    return m.keep(game, state, _Plain.reservations(game, state))
 
 
 def order_is_permutation(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     """BF-ORDER: the action order is a permutation of the players."""
-    if sorted(state.order) != list(range(game.players)):
-        return f"action order {state.order}"
-    return None
+    m = _ORDER
+    last = m.state if game is m.game else None
+    if last is not None and state.order is last.order:
+        m.state = state
+        return m.answer
+    return m.keep(game, state, _Plain.order_is_permutation(game, state))
+
+
+def projects_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+    """BF-PROJ, BF-MAINT: Project tiles are conserved per colour: pile + discard + board + hands (unfinished
+    and completed) = 6."""
+    m = _PROJECTS
+    last = m.state if game is m.game else None
+    if last is None:
+        return _Count.projects_afresh(game, state)
+    if (
+        state.grid is last.grid
+        and state.project_pile is last.project_pile
+        and state.project_discard is last.project_discard
+        and _Same.projects(state.hands, last.hands)
+    ):
+        m.state = state
+        return m.answer
+    counts = m.extra
+    if not isinstance(counts, list):
+        return _Count.projects_afresh(game, state)
+    try:
+        counts = _Count.projects_step(game, last, state, counts)
+    except (KeyError, IndexError, TypeError, ValueError):  # not a state of the usual shape: recount it
+        return _Count.projects_afresh(game, state)
+    m.extra = counts
+    return m.keep(game, state, _Count.projects_answer(game, counts))
+
+
+class _Count:
+    """The conservation counts kept from step to step: the count of each part (and of each colour's
+    Project tiles) in the last state, updated by only the parts of the state that changed (the old
+    part's tiles taken off, the new part's added), then compared with the box as the plain recount does.
+    A state of an unusual shape (or any state met without its predecessor) is counted afresh."""
+
+    @staticmethod
+    def parts_afresh(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+        answer = _Plain.parts_conserved(game, state)
+        usual = (
+            len(state.piles) == 4
+            and len(state.discards) == 4
+            and all(len(p) == 3 for p in state.piles)
+            and all(len(p) == 3 for p in state.discards)
+            and len(state.universal) == 3
+            and len(_part_names(game)) == 15
+        )
+        seen: list[int] | None = None
+        if usual:
+            index = _INDEX[_part_names(game)]
+            seen = [n for ci in range(4) for n in map(int.__add__, state.piles[ci], state.discards[ci])]
+            seen.extend(state.universal)
+            for group in (state.wheel, state.spares, *state.columns):
+                for p in group:
+                    if p is not None:
+                        seen[index[p]] += 1
+            for hand in state.hands:
+                for p in hand.parts:
+                    seen[index[p]] += 1
+        _PARTS.keep(game, state, answer)
+        _PARTS.extra = seen
+        return answer
+
+    @staticmethod
+    def parts_step(game: BotFactoryGame, last: BotFactoryState, state: BotFactoryState, old: list[int]) -> list[int]:
+        """The counts of ``state`` from those of ``last`` (``old``, left unchanged)."""
+        seen = old.copy()
+        index = _INDEX[_part_names(game)]
+        for area, before in ((state.piles, last.piles), (state.discards, last.discards)):  # both count per index
+            if area is before:
+                continue
+            if len(area) != 4:
+                raise ValueError(area)
+            for ci in range(4):
+                a, b = area[ci], before[ci]
+                if a is not b:
+                    if len(a) != 3:
+                        raise ValueError(a)
+                    i = 3 * ci
+                    seen[i] += a[0] - b[0]
+                    seen[i + 1] += a[1] - b[1]
+                    seen[i + 2] += a[2] - b[2]
+        if state.universal is not last.universal:
+            u, v = state.universal, last.universal
+            if len(u) != 3:
+                raise ValueError(u)
+            seen[12] += u[0] - v[0]
+            seen[13] += u[1] - v[1]
+            seen[14] += u[2] - v[2]
+        groups: list[tuple[tuple[str | None, ...], tuple[str | None, ...]]] = []
+        if state.wheel is not last.wheel:
+            groups.append((state.wheel, last.wheel))
+        if state.spares is not last.spares:
+            groups.append((state.spares, last.spares))
+        if state.columns is not last.columns:
+            if len(state.columns) == len(last.columns):
+                groups += zip(state.columns, last.columns, strict=True)
+            else:
+                groups += ((column, ()) for column in state.columns)
+                groups += (((), column) for column in last.columns)
+        hands, before_hands = state.hands, last.hands
+        if hands is not before_hands:
+            if len(hands) == len(before_hands):
+                groups += ((h.parts, b.parts) for h, b in zip(hands, before_hands, strict=True))
+            else:
+                groups += ((h.parts, ()) for h in hands)
+                groups += (((), b.parts) for b in before_hands)
+        for new, gone in groups:
+            if new is gone:
+                continue
+            for p in gone:
+                if p is not None:
+                    seen[index[p]] -= 1
+            for p in new:
+                if p is not None:
+                    seen[index[p]] += 1
+        return seen
+
+    @staticmethod
+    def parts_answer(game: BotFactoryGame, seen: list[int]) -> str | None:
+        c = game.c.counts
+        for i, n in enumerate(seen):
+            want = c.universal_per_slot if i >= 12 else c.parts_per_colour_slot
+            if n != want:
+                return f"{n} {_part_names(game)[i]} part tiles, not {want}"
+        return None
+
+    @staticmethod
+    def projects_afresh(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+        answer = _Plain.projects_conserved(game, state)  # raises on a state of the wrong shape
+        index = _Count.colour_index(game)
+        counts = list(map(int.__add__, state.project_pile, state.project_discard))
+        for column in state.grid:
+            for t in column:
+                if t is not None:
+                    counts[index[t]] += 1
+        for hand in state.hands:
+            for t in hand.projects:
+                counts[index[t]] += 1
+            for t in hand.done:
+                counts[index[t]] += 1
+        _PROJECTS.keep(game, state, answer)
+        _PROJECTS.extra = counts
+        return answer
+
+    @staticmethod
+    def projects_step(game: BotFactoryGame, last: BotFactoryState, state: BotFactoryState, old: list[int]) -> list[int]:
+        """The per-colour counts of ``state`` from those of ``last`` (``old``, left unchanged)."""
+        counts = old.copy()
+        index = _Count.colour_index(game)
+        n = len(game.colours)
+        if state.project_pile is not last.project_pile or state.project_discard is not last.project_discard:
+            for area, before in (
+                (state.project_pile, last.project_pile),
+                (state.project_discard, last.project_discard),
+            ):
+                if len(area) != n:
+                    raise ValueError(area)
+                for i in range(n):
+                    counts[i] += area[i] - before[i]
+        groups: list[tuple[tuple[str | None, ...], tuple[str | None, ...]]] = []
+        if state.grid is not last.grid:
+            if len(state.grid) == len(last.grid):
+                groups += zip(state.grid, last.grid, strict=True)
+            else:
+                groups += ((column, ()) for column in state.grid)
+                groups += (((), column) for column in last.grid)
+        hands, before_hands = state.hands, last.hands
+        if hands is not before_hands:
+            if len(hands) == len(before_hands):
+                for h, b in zip(hands, before_hands, strict=True):
+                    groups.append((h.projects, b.projects))
+                    groups.append((h.done, b.done))
+            else:
+                groups += ((h.projects + h.done, ()) for h in hands)
+                groups += (((), b.projects + b.done) for b in before_hands)
+        for new, gone in groups:
+            if new is gone:
+                continue
+            for t in gone:
+                if t is not None:
+                    counts[index[t]] -= 1
+            for t in new:
+                if t is not None:
+                    counts[index[t]] += 1
+        return counts
+
+    @staticmethod
+    def projects_answer(game: BotFactoryGame, counts: list[int]) -> str | None:
+        per = game.c.counts.projects_per_colour
+        for colour, n in zip(game.colours, counts, strict=True):
+            if n != per:
+                return f"{n} {colour} Project tiles, not {per}"
+        return None
+
+    @staticmethod
+    def colour_index(game: BotFactoryGame) -> dict[str, int]:
+        index = _COLOUR_INDEX.get(game.colours)
+        if index is None:
+            index = _COLOUR_INDEX[game.colours] = {colour: i for i, colour in enumerate(game.colours)}
+        return index
 
 
 def never_stuck(game: BotFactoryGame, state: BotFactoryState) -> str | None:
@@ -205,6 +408,8 @@ def never_stuck(game: BotFactoryGame, state: BotFactoryState) -> str | None:
         outcomes = game.chance_outcomes(state)
         ok = _SUMS_TO_ONE.get(id(outcomes))
         if ok is None or ok[0] is not outcomes:
+            if len(_SUMS_TO_ONE) > 10_000:
+                _SUMS_TO_ONE.clear()
             ok = _SUMS_TO_ONE[id(outcomes)] = (outcomes, bool(outcomes) and sum(p for _a, p in outcomes) == 1)
         if not ok[1]:
             return "a chance node without outcomes summing to 1"
@@ -228,17 +433,100 @@ def ends_within_bound(game: BotFactoryGame, final: BotFactoryState, steps: int) 
     return f"not over after {steps} steps (the bound is {game.info.max_length})"
 
 
-def projects_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
-    """BF-PROJ, BF-MAINT: Project tiles are conserved per colour: pile + discard + board + hands (unfinished
-    and completed) = 6."""
-    key: tuple[object, ...] = (game, state.project_pile, state.project_discard, state.grid)
-    key += tuple(hand.projects for hand in state.hands) + tuple(hand.done for hand in state.hands)
-    if _LAST_PROJECTS.same(key):
-        return _LAST_PROJECTS.answer
-    return _LAST_PROJECTS.keep(key, _ProjectsConserved.projects_conserved(game, state))
+class _Plain:
+    """Each predicate as a plain recount of the whole state (what the fast paths above reuse)."""
 
+    @staticmethod
+    def limits(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+        c = game.c.counts
+        settling = state.phase.value == "discard" or (state.turn is not None and bool(state.turn.prompt)) or state.draws
+        for seat, hand in enumerate(state.hands):
+            if not 0 <= hand.tokens <= c.token_cap:
+                return f"player {seat} holds {hand.tokens} tokens"
+            if settling:
+                continue
+            if len(hand.parts) > c.part_limit:
+                return f"player {seat} holds {len(hand.parts)} part tiles"
+            if len(hand.projects) + len(hand.done) > c.project_limit:
+                return f"player {seat} holds {len(hand.projects) + len(hand.done)} Project tiles"
+        return None
 
-class _ProjectsConserved:
+    @staticmethod
+    def tokens_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+        per = game.c.counts.tokens_per_colour
+        costs = game.c.finance.reservation_costs
+        whole = game.variant.rulings.reservation_tokens == "whole_cost"  # else one token a reservation
+        placed = [0] * len(state.hands)
+        for seats in state.reserved:
+            for i, seat in enumerate(seats):
+                placed[seat] += costs[i] if whole else 1
+        for seat, hand in enumerate(state.hands):
+            supply = state.supply[seat]
+            if supply < 0 or supply + hand.tokens + placed[seat] != per:
+                return (
+                    f"player {seat}'s colour: supply {supply} + held {hand.tokens}"
+                    f" + on contracts {placed[seat]} != {per}"
+                )
+        return None
+
+    @staticmethod
+    def parts_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+        c = game.c.counts
+        names = _part_names(game)
+        index = _INDEX.get(names)
+        if index is None:
+            index = _INDEX[names] = {name: i for i, name in enumerate(names)}
+        seen = [n for ci in range(4) for n in map(int.__add__, state.piles[ci], state.discards[ci])]
+        seen.extend(state.universal)
+        for group in (state.wheel, state.spares, *state.columns):
+            for p in group:
+                if p is not None:
+                    seen[index[p]] += 1
+        for hand in state.hands:
+            for p in hand.parts:
+                seen[index[p]] += 1
+        for i, n in enumerate(seen):
+            want = c.universal_per_slot if i >= 12 else c.parts_per_colour_slot
+            if n != want:
+                return f"{n} {names[i]} part tiles, not {want}"
+        return None
+
+    @staticmethod
+    def bot_slots(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+        for ci, column in enumerate(state.columns):
+            if len(column) != len(game.slots):
+                return f"the {game.colours[ci]} bot has {len(column)} spaces"
+            for si, part in enumerate(column):
+                if part is None:
+                    continue
+                colour, slot = part.split("-")
+                if slot != game.slots[si] or colour not in ("any", game.colours[ci]):
+                    return f"{part} stands in the {game.colours[ci]} bot's {game.slots[si]} space"
+        return None
+
+    @staticmethod
+    def bots_match_projects(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+        done = Counter(c for hand in state.hands for c in hand.done)
+        for ci, colour in enumerate(game.colours):
+            built = game.end_count - state.bots_left[ci]
+            if built != done[colour] or built < 0:
+                return f"{built} {colour} bots built, {done[colour]} {colour} Projects completed"
+        return None
+
+    @staticmethod
+    def reservations(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+        most = len(game.c.finance.reservation_costs)
+        for slot, seats in enumerate(state.reserved):
+            if len(seats) > most or len(set(seats)) != len(seats):
+                return f"contract slot {slot} reserved by {seats}"
+        return None
+
+    @staticmethod
+    def order_is_permutation(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+        if sorted(state.order) != list(range(game.players)):
+            return f"action order {state.order}"
+        return None
+
     @staticmethod
     def projects_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
         per = game.c.counts.projects_per_colour
@@ -256,3 +544,22 @@ class _ProjectsConserved:
             if n != per:
                 return f"{n} {colour} Project tiles, not {per}"
         return None
+
+
+def _part_names(game: BotFactoryGame) -> tuple[str, ...]:
+    """Every part name: the 12 colour parts (colour-major), then the 3 Universal parts."""
+    key = (game.colours, game.slots)
+    names = _NAMES.get(key)
+    if names is None:
+        names = _NAMES[key] = (
+            *(f"{colour}-{slot}" for colour in game.colours for slot in game.slots),
+            *(f"any-{slot}" for slot in game.slots),
+        )
+    return names
+
+
+_NAMES: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[str, ...]] = {}
+_SUMS_TO_ONE: dict[int, tuple[object, bool]] = {}
+"""Chance outcome tuples already summed (by identity, holding them: the game memoises them)."""
+_INDEX: dict[tuple[str, ...], dict[str, int]] = {}
+_COLOUR_INDEX: dict[tuple[str, ...], dict[str, int]] = {}

@@ -24,6 +24,9 @@ from bgrules.botfactory import invariants as bf
 from bgrules.core.fastevolve import evolve
 from bgrules.core.playout import walk
 from bgrules.core.registry import load_game
+from bgrules.mechanica import game_invariants as mc
+from bgrules.mechanica.board import StartSlot, Truck
+from bgrules.mechanica.components import Bot
 
 BF_MEMOISED = (
     "limits",
@@ -35,6 +38,7 @@ BF_MEMOISED = (
     "order_is_permutation",
     "projects_conserved",
 )
+MC_MEMOISED = ("improvements_conserved", "bots_conserved", "blueprint_once")
 
 Corrupt = Callable[[Any, random.Random], Any]
 
@@ -96,6 +100,48 @@ BF_CORRUPTIONS: dict[str, Corrupt] = {
 }
 
 
+def _board(s: Any, rng: random.Random, change: Callable[[Any], Any]) -> Any:
+    seat = rng.randrange(len(s.seats))
+    board = change(s.seats[seat].factory)
+    return evolve(s, seats=_set(s.seats, seat, evolve(s.seats[seat], factory=board)))
+
+
+def _without_a_tile(board: Any) -> Any:
+    """The board with its first tile (if any) taken off the floor."""
+    i = next((i for i, p in enumerate(board.floor) if p is not None), 0)
+    return board.with_cell(i // 4, i % 4, None)
+
+
+MC_CORRUPTIONS: dict[str, Corrupt] = {
+    "deck": lambda s, r: evolve(s, deck=_bump(s.deck, r)),
+    "deck negative": lambda s, r: evolve(s, deck=_set(s.deck, 0, -1)),
+    "extras": lambda s, r: evolve(s, extras=_bump(s.extras, r)),
+    "recycler": lambda s, r: evolve(s, recycler=_bump(s.recycler, r)),
+    "wheel": lambda s, r: evolve(s, wheel=_flip(s.wheel, r, ("upgrader", "duplicator"))),
+    "pending": lambda s, r: evolve(s, pending=None if s.pending else "upgrader"),
+    "stock": lambda s, r: evolve(s, stock=_bump(s.stock, r)),
+    "truck load": lambda s, r: _board(
+        s, r, lambda f: f.with_truck(0, Truck(f.dock[0].kind, (*f.dock[0].load, Bot.PLUS)))
+    ),
+    "start hole": lambda s, r: _board(
+        s, r, lambda f: f.with_start(1, StartSlot(f.start[1].kind, (Bot.DELUXE,) * len(f.start[1].holes)))
+    ),
+    "start tile": lambda s, r: _board(
+        s, r, lambda f: f.with_start(0, StartSlot(r.choice(("advanced_fabricator", "start_hole")), (None,)))
+    ),
+    "floor emptied": lambda s, r: _board(s, r, lambda f: f.with_cell(0, 0, None)),
+    "floor tile": lambda s, r: _board(
+        s,
+        r,
+        lambda f: f.with_cell(*next(((i // 4, i % 4) for i, p in enumerate(f.floor) if p is not None), (0, 0)), None),
+    ),
+    "completed twice": lambda s, r: evolve(
+        s, seats=_set(s.seats, 0, evolve(s.seats[0], completed=(*s.seats[0].completed, 1, 1)))
+    ),
+    "seats shape": lambda s, r: evolve(s, seats=s.seats[:-1]),
+}
+
+
 def _check(mod: Any, names: tuple[str, ...], game: Any, state: Any, where: str) -> None:
     for name in names:
         try:
@@ -143,6 +189,11 @@ def test_botfactory_fast_paths_equal_the_plain_recount(players: int) -> None:
     assert _playouts(bf, BF_MEMOISED, BF_CORRUPTIONS, "botfactory", players) > 20
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_mechanica_fast_paths_equal_the_plain_recount(players: int) -> None:
+    assert _playouts(mc, MC_MEMOISED, MC_CORRUPTIONS, "mechanica", players) > 10
+
+
 def _state_after(name: str, steps: int) -> tuple[Any, Any]:
     game = load_game(name, players=4)
     state = None
@@ -164,16 +215,22 @@ BF_CHANGES: dict[str, tuple[str, Corrupt]] = {
     "projects_conserved": ("grid", lambda s, r: evolve(s, grid=_set(s.grid, 0, ("red",) * len(s.grid[0])))),
 }
 
+MC_CHANGES: dict[str, tuple[str, Corrupt]] = {
+    "improvements_conserved": ("recycler", lambda s, r: evolve(s, recycler=_set(s.recycler, 0, s.recycler[0] + 1))),
+    "bots_conserved": ("truck", MC_CORRUPTIONS["truck load"]),
+    "blueprint_once": ("completed", MC_CORRUPTIONS["completed twice"]),
+}
+
 
 @pytest.mark.parametrize(
     ("mod", "name", "change"),
-    [(bf, n, c) for n, c in BF_CHANGES.items()],
-    ids=[*BF_CHANGES],
+    [(bf, n, c) for n, c in BF_CHANGES.items()] + [(mc, n, c) for n, c in MC_CHANGES.items()],
+    ids=[*BF_CHANGES, *MC_CHANGES],
 )
 def test_a_reused_answer_is_recomputed_when_an_input_changes(mod: Any, name: str, change: Any) -> None:
     """The answer kept for a state (reused for a later state sharing its parts) is worked out again for a
     state whose part changed, for another game, and for a state built afresh from the changed one."""
-    game, state = _state_after("botfactory", 60)
+    game, state = _state_after("botfactory" if mod is bf else "mechanica", 60)
     pred = getattr(mod, name)
     assert pred(game, state) is None
     assert pred(game, evolve(state)) is None  # every part shared: the answer reused
@@ -181,7 +238,7 @@ def test_a_reused_answer_is_recomputed_when_an_input_changes(mod: Any, name: str
     found = pred(game, bad)
     assert found is not None and found == getattr(mod._Plain, name)(game, bad)
     assert pred(game, state) is None  # and back
-    other = load_game("botfactory", players=4)
+    other = load_game("botfactory" if mod is bf else "mechanica", players=4)
     assert pred(other, bad) == found  # another game: recounted
     # a state built afresh (no object shared with the last one) equal to the bad one: the same answer
     fresh = _copy(bad)

@@ -41,52 +41,259 @@ def _installed(game: MechanicaGame, factory: Factory) -> int:
 
 _INSTALLED: dict[tuple[object, ...], int] = {}
 _SUMS_TO_ONE: dict[tuple[tuple[Any, Any], ...], bool] = {}
+_SUMMED: dict[int, tuple[object, bool]] = {}
+"""Chance outcome tuples already summed, by identity (holding them: the game memoises its outcomes)."""
+
+
+class _Memo:
+    """A predicate's last game, the last state it answered for, its answer and the parts of that answer
+    (per seat, per area). States are immutable and a step shares every part it does not change, so a part
+    that is the very same object (``is``) as the last state's gives the same part of the answer
+    (docs/speed.md); only the changed parts are worked out again. It holds the state, so no identity is
+    reused. (A class, not module functions: the module's two-argument functions are its predicates.)"""
+
+    __slots__ = ("answer", "game", "parts", "state")
+
+    def __init__(self) -> None:
+        self.game: object = None
+        self.state: MechanicaState | None = None
+        self.answer: str | None = None
+        self.parts: tuple[Any, ...] = ()
+
+    def keep(self, game: MechanicaGame, state: MechanicaState, answer: str | None, parts: tuple[Any, ...]) -> None:
+        self.game, self.state, self.answer, self.parts = game, state, answer, parts
+
+    def clear(self) -> None:
+        self.game, self.state, self.answer, self.parts = None, None, None, ()
+
+
+_IMPROVEMENTS = _Memo()
+_BOTS = _Memo()
+_BLUEPRINTS = _Memo()
+MEMOS = (_IMPROVEMENTS, _BOTS, _BLUEPRINTS)
+"""Every predicate's memo (tests clear them to check the plain recount)."""
 
 
 def improvements_conserved(game: MechanicaGame, state: MechanicaState) -> str | None:
     """MC-SETUP-DECK: deck + extras + Shop + installed + Recycler (+ a tile in hand) = the 27 improvements."""
-    for name, counts in (("deck", state.deck), ("extras", state.extras), ("Recycler", state.recycler)):
-        if min(counts) < 0:
-            return f"the {name} holds a negative count {counts}"
-    total = sum(state.deck) + sum(state.extras) + sum(state.recycler)
-    total += sum(1 for w in state.wheel if w is not None)
-    total += sum(_installed(game, seat.factory) for seat in state.seats)
-    total += (state.pending is not None) + (state.fallen is not None)
-    if total != game.total_tiles:
-        return f"{total} improvements accounted for, not {game.total_tiles}"
-    return None
+    m = _IMPROVEMENTS
+    last = m.state if game is m.game else None
+    if last is None:
+        return _Fast.improvements(game, state, ())
+    # the parts: the count of the deck, extras and Recycler; the Shop's; each seat's board and its count
+    piles, shop, boards, installed = m.parts
+    if state.deck is not last.deck or state.extras is not last.extras or state.recycler is not last.recycler:
+        return _Fast.improvements(game, state, m.parts)
+    if state.wheel is not last.wheel:
+        shop = sum(1 for w in state.wheel if w is not None)
+    seats = state.seats
+    if seats is not last.seats:
+        if len(seats) != len(boards):
+            return _Fast.improvements(game, state, ())
+        new = [seat.factory for seat in seats]
+        counts = list(installed)
+        for i, board in enumerate(new):
+            old = boards[i]
+            if board is not old:
+                counts[i] = _Board.installed(game, board, old, counts[i])
+        boards, installed = tuple(new), tuple(counts)
+    total = piles + shop + sum(installed) + (state.pending is not None) + (state.fallen is not None)
+    answer = None if total == game.total_tiles else f"{total} improvements accounted for, not {game.total_tiles}"
+    m.keep(game, state, answer, (piles, shop, boards, installed))
+    return answer
 
 
 def bots_conserved(game: MechanicaGame, state: MechanicaState) -> str | None:
     """MC-STOCK: stock + every board + bots on the move = 3 x 24."""
-    counts = [0, 0, 0]
-    boards = [seat.factory for seat in state.seats]
-    if state.run is not None:
-        boards[state.current] = state.run.factory
-        for m in state.run.moving:
-            counts[m.bot] += 1
-        for _bin, bot in state.run.arrived:
-            counts[bot] += 1
-    for board in boards:
-        for g, n in enumerate(board.bot_counts()):
-            counts[g] += n
-    stock = state.run.stock if state.run is not None else state.stock
-    per = game.variant.rulings.bots_per_grade
-    for g in range(3):
-        if stock[g] < 0 or stock[g] + counts[g] != per:
-            return f"grade {g}: stock {stock[g]} + boards {counts[g]} != {per}"
-    return None
+    m = _BOTS
+    last = m.state if game is m.game else None
+    if state.run is not None:  # a workday run's board, stock and moving bots: recounted
+        m.clear()
+        return _Plain.bots_conserved(game, state)
+    seats = state.seats
+    if last is None or len(seats) != len(m.parts[0]):
+        boards = tuple(seat.factory for seat in seats)
+        counts = [0, 0, 0]
+        for board in boards:
+            for g, n in enumerate(board.bot_counts()):
+                counts[g] += n
+        total = (counts[0], counts[1], counts[2])
+    else:
+        boards, total = m.parts
+        if seats is last.seats:
+            if state.stock is last.stock:
+                m.state = state
+                return m.answer
+        else:
+            new = [seat.factory for seat in seats]
+            for i, board in enumerate(new):
+                old = boards[i]
+                if board is not old:
+                    total = _Board.bots(board, old, total)
+            boards = tuple(new)
+    answer = _Fast.bots_answer(game, state.stock, total)
+    m.keep(game, state, answer, (boards, total))
+    return answer
+
+
+class _Board:
+    """What changes between a seat's last board and its new one, cell by cell: the cells (Start Zone slots,
+    trucks) that are the very same objects hold the same tiles and bots."""
+
+    @staticmethod
+    def bots(new: Factory, old: Factory, counts: tuple[int, int, int]) -> tuple[int, int, int]:
+        """``counts`` (the bots by grade of ``old`` and more) with ``old``'s bots replaced by ``new``'s."""
+        c = [counts[0], counts[1], counts[2]]
+        if new.floor is not old.floor:
+            for p, q in zip(new.floor, old.floor, strict=True):
+                if p is q:
+                    continue
+                if q is not None:
+                    for b in q.inputs:
+                        c[b] -= 1
+                    for o in q.outputs:
+                        if o is not None:
+                            c[o] -= 1
+                if p is not None:
+                    for b in p.inputs:
+                        c[b] += 1
+                    for o in p.outputs:
+                        if o is not None:
+                            c[o] += 1
+        if new.start is not old.start:
+            for s, t in zip(new.start, old.start, strict=True):
+                if s is not t:
+                    for h in t.holes:
+                        if h is not None:
+                            c[h] -= 1
+                    for h in s.holes:
+                        if h is not None:
+                            c[h] += 1
+        if new.dock is not old.dock:
+            for u, v in zip(new.dock, old.dock, strict=True):
+                if u is not v:
+                    for b in v.load:
+                        c[b] -= 1
+                    for b in u.load:
+                        c[b] += 1
+        return (c[0], c[1], c[2])
+
+    @staticmethod
+    def installed(game: MechanicaGame, new: Factory, old: Factory, n: int) -> int:
+        """``n`` (the improvements installed on ``old``) with ``old``'s replaced by ``new``'s."""
+        kinds = game.kind_index
+        if new.floor is not old.floor:
+            for p, q in zip(new.floor, old.floor, strict=True):
+                if p is not q:
+                    n += (p is not None and p.kind in kinds) - (q is not None and q.kind in kinds)
+        if new.start is not old.start:
+            for s, t in zip(new.start, old.start, strict=True):
+                if s is not t:
+                    n += (s.kind in kinds) - (t.kind in kinds)
+        return n
 
 
 def blueprint_once(game: MechanicaGame, state: MechanicaState) -> str | None:
     """MC-BP-ONCE: no player completes one Blueprint twice."""
-    for i, seat in enumerate(state.seats):
-        if len(set(seat.completed)) != len(seat.completed):
-            return f"player {i} completed {seat.completed}"
-        unknown = [c for c in seat.completed if c not in game.cards]
-        if unknown:
-            return f"player {i} completed unknown cards {unknown}"
-    return None
+    m = _BLUEPRINTS
+    last = m.state if game is m.game else None
+    if last is not None:
+        seats, old = state.seats, last.seats
+        if seats is old:
+            m.state = state
+            return m.answer
+        if len(seats) == len(old):
+            for seat, before in zip(seats, old, strict=True):
+                if seat.completed is not before.completed:
+                    break
+            else:
+                m.state = state
+                return m.answer
+    answer = _Plain.blueprint_once(game, state)
+    m.keep(game, state, answer, ())
+    return answer
+
+
+class _Fast:
+    """The fast paths' counts of a state, keeping the parts of their answers for the next step."""
+
+    @staticmethod
+    def improvements(game: MechanicaGame, state: MechanicaState, parts: tuple[Any, ...]) -> str | None:
+        """Counted afresh (``parts`` empty), or from the last state's ``parts`` but for a new deck, extras or
+        Recycler (the boards that are the last state's keep their count)."""
+        for name, counts in (("deck", state.deck), ("extras", state.extras), ("Recycler", state.recycler)):
+            if min(counts) < 0:
+                _IMPROVEMENTS.clear()  # the answer names the negative count: never reused
+                return f"the {name} holds a negative count {counts}"
+        piles = sum(state.deck) + sum(state.extras) + sum(state.recycler)
+        boards = tuple(seat.factory for seat in state.seats)
+        if parts and len(parts[2]) == len(boards):
+            installed = tuple(
+                n if board is old else _installed(game, board)
+                for board, old, n in zip(boards, parts[2], parts[3], strict=True)
+            )
+        else:
+            installed = tuple(_installed(game, board) for board in boards)
+        shop = sum(1 for w in state.wheel if w is not None)
+        total = piles + shop + sum(installed) + (state.pending is not None) + (state.fallen is not None)
+        answer = None if total == game.total_tiles else f"{total} improvements accounted for, not {game.total_tiles}"
+        _IMPROVEMENTS.keep(game, state, answer, (piles, shop, boards, installed))
+        return answer
+
+    @staticmethod
+    def bots_answer(game: MechanicaGame, stock: tuple[int, int, int], counts: tuple[int, int, int]) -> str | None:
+        per = game.variant.rulings.bots_per_grade
+        for g in range(3):
+            if stock[g] < 0 or stock[g] + counts[g] != per:
+                return f"grade {g}: stock {stock[g]} + boards {counts[g]} != {per}"
+        return None
+
+
+class _Plain:
+    """Each conservation predicate as a plain recount of the whole state (what the fast paths reuse)."""
+
+    @staticmethod
+    def improvements_conserved(game: MechanicaGame, state: MechanicaState) -> str | None:
+        for name, counts in (("deck", state.deck), ("extras", state.extras), ("Recycler", state.recycler)):
+            if min(counts) < 0:
+                return f"the {name} holds a negative count {counts}"
+        total = sum(state.deck) + sum(state.extras) + sum(state.recycler)
+        total += sum(1 for w in state.wheel if w is not None)
+        total += sum(_installed(game, seat.factory) for seat in state.seats)
+        total += (state.pending is not None) + (state.fallen is not None)
+        if total != game.total_tiles:
+            return f"{total} improvements accounted for, not {game.total_tiles}"
+        return None
+
+    @staticmethod
+    def bots_conserved(game: MechanicaGame, state: MechanicaState) -> str | None:
+        counts = [0, 0, 0]
+        boards = [seat.factory for seat in state.seats]
+        if state.run is not None:
+            boards[state.current] = state.run.factory
+            for m in state.run.moving:
+                counts[m.bot] += 1
+            for _bin, bot in state.run.arrived:
+                counts[bot] += 1
+        for board in boards:
+            for g, n in enumerate(board.bot_counts()):
+                counts[g] += n
+        stock = state.run.stock if state.run is not None else state.stock
+        per = game.variant.rulings.bots_per_grade
+        for g in range(3):
+            if stock[g] < 0 or stock[g] + counts[g] != per:
+                return f"grade {g}: stock {stock[g]} + boards {counts[g]} != {per}"
+        return None
+
+    @staticmethod
+    def blueprint_once(game: MechanicaGame, state: MechanicaState) -> str | None:
+        for i, seat in enumerate(state.seats):
+            if len(set(seat.completed)) != len(seat.completed):
+                return f"player {i} completed {seat.completed}"
+            unknown = [c for c in seat.completed if c not in game.cards]
+            if unknown:
+                return f"player {i} completed unknown cards {unknown}"
+        return None
 
 
 def never_stuck(game: MechanicaGame, state: MechanicaState) -> str | None:
@@ -95,11 +302,19 @@ def never_stuck(game: MechanicaGame, state: MechanicaState) -> str | None:
         return None
     if game.to_move(state) is CHANCE:
         outcomes = game.chance_outcomes(state)
-        ok = _SUMS_TO_ONE.get(outcomes)
-        if ok is None:
-            if len(_SUMS_TO_ONE) > 100_000:
-                _SUMS_TO_ONE.clear()
-            ok = _SUMS_TO_ONE[outcomes] = bool(outcomes) and sum(p for _a, p in outcomes) == 1
+        seen = _SUMMED.get(id(outcomes))
+        if seen is not None and seen[0] is outcomes:
+            ok = seen[1]
+        else:
+            found = _SUMS_TO_ONE.get(outcomes)
+            if found is None:
+                if len(_SUMS_TO_ONE) > 100_000:
+                    _SUMS_TO_ONE.clear()
+                found = _SUMS_TO_ONE[outcomes] = bool(outcomes) and sum(p for _a, p in outcomes) == 1
+            if len(_SUMMED) > 10_000:
+                _SUMMED.clear()
+            ok = found
+            _SUMMED[id(outcomes)] = (outcomes, ok)
         if not ok:
             return f"chance node in phase {state.phase.value} without outcomes summing to 1"
         return None
@@ -132,10 +347,11 @@ def wallet_changes(game: MechanicaGame, before: MechanicaState, action: Any, aft
     """MC-SELL, MC-SHOP-BUY, MC-FORK-BUY, MC-TRUCK-BUY, MC-FLIGHT-JUMP: a wallet changes only by a sale, a
     purchase at its printed price, or, in a workday run, flight-jump coins (with a Flight Tester)."""
     cat = game.variant.catalogue
+    mover = before.current if before.phase in _anytime_phases(game) else -1
     for i, (b, a) in enumerate(zip(before.seats, after.seats, strict=True)):
         delta = a.wallet - b.wallet
         expected = 0
-        if i == before.current and before.phase in _anytime_phases(game):
+        if i == mover:
             if isinstance(action, Sell):
                 expected = cat.sale(action.bot)
             elif isinstance(action, Buy):

@@ -25,8 +25,10 @@ policy, not a rule.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from bgrules.botfactory.state import Phase
 from bgrules.core import coverage
 
 TOKEN_NEED = 0.5
@@ -54,52 +56,79 @@ SCALE = 3.0
 
 _MEMO_LIMIT = 50_000
 """Each memo below is cleared past this many entries (a game's evaluations fill a few thousand)."""
-_HELD: dict[tuple[int, Any, Any, Any, Any], tuple[Any, int, float, tuple[float, ...], list[int]]] = {}
-"""(id of the game, hand, columns, bots_left, values) -> (the game, the hand's part of the score, the exact
-terms, the progress terms, the fits): what :func:`evaluate` reads of one hand against the Assembly board.
-The game is kept beside its id and compared by identity (ids are reused)."""
+_HELD: dict[tuple[int, Any, Any, Any, Any, Any], tuple[Any, float, tuple[float, ...], tuple[int, ...]]] = {}
+"""(id of the game, held parts, held Projects, columns, bots_left, values) -> (the game, the exact terms, the
+progress terms, the fits): what :func:`evaluate` reads of a hand's tiles against the Assembly board. The
+game is kept beside its id and compared by identity (ids are reused)."""
 _CONTRACTS: dict[tuple[int, Any, Any, Any, int], tuple[Any, int]] = {}
 """(id of the game, reserved, display, the seat's bots, seat) -> (the game, its BF-SCORE contract score)."""
+_EMPTY: dict[tuple[Any, Any], tuple[tuple[bool, ...], ...]] = {}
+"""(columns, bots_left) -> the empty spaces still to fill, per column (values alone: no game read)."""
+_PARTS: dict[tuple[int, str], tuple[Any, int, int]] = {}
+"""(id of the game, part) -> (the game, its colour's index or -1 for "any", its slot's index)."""
 
 
-def _held(
-    game: Any, hand: Any, columns: Any, bots_left: Any, values: Any
-) -> tuple[int, float, tuple[float, ...], list[int]]:
-    """The terms of :func:`evaluate` that read only the hand, the Assembly board and the bot values: the
-    hand's part of BF-SCORE (bots at their value, a point per two tokens, -1 per part, -2 per Project;
-    contracts apart), the PART, PART_FIT and PROJECT terms (multiples of 1/2: their sum is exact in any
-    order), the PROGRESS terms in the order they are added, and the fits per colour."""
-    colours = game.colours
-    slots = game.slots
-    score = sum(values[colours.index(c)] for c in hand.done) + hand.tokens // 2
-    score -= len(hand.parts) + 2 * len(hand.projects)
-    exact = 0.0
-    empty: list[tuple[bool, ...]] = []
+def _part(game: Any, part: str) -> tuple[int, int]:
+    """A part tile's colour index (-1: any colour) and slot index (memoised)."""
+    key = (id(game), part)
+    found = _PARTS.get(key)
+    if found is not None and found[0] is game:
+        return found[1], found[2]
+    colour, slot = part.split("-")
+    got = (-1 if colour == "any" else game.colours.index(colour), game.slots.index(slot))
+    if len(_PARTS) >= _MEMO_LIMIT:
+        _PARTS.clear()
+    _PARTS[key] = (game, *got)
+    return got
+
+
+def _empty(columns: Any, bots_left: Any) -> tuple[tuple[bool, ...], ...]:
+    """Per colour's column, its spaces still to fill (none once the colour has no bot left to build or the
+    column is full); memoised on the columns and the bots left."""
+    key = (columns, bots_left)
+    found = _EMPTY.get(key)
+    if found is not None:
+        return found
+    empty = []
     for ci, column in enumerate(columns):
         open_ = bots_left[ci] > 0 and not all(x is not None for x in column)
         empty.append(tuple(open_ and x is None for x in column))
-    fits = [0] * len(colours)  # per colour, the empty spaces the held parts can fill
-    held = [p.split("-") for p in hand.parts]
-    for colour, slot in held:
-        si = slots.index(slot)
+    got = tuple(empty)
+    if len(_EMPTY) >= _MEMO_LIMIT:
+        _EMPTY.clear()
+    _EMPTY[key] = got
+    return got
+
+
+def _held(
+    game: Any, parts: Any, projects: Any, columns: Any, bots_left: Any, values: Any
+) -> tuple[float, tuple[float, ...], tuple[int, ...]]:
+    """The terms of :func:`evaluate` that read only the held tiles, the Assembly board and the bot values:
+    the PART, PART_FIT and PROJECT terms (multiples of 1/2: their sum is exact in any order), the PROGRESS
+    terms in the order they are added, and the fits per colour (the empty spaces the held parts can fill)."""
+    colours = game.colours
+    n_slots = len(game.slots)
+    exact = 0.0
+    empty = _empty(columns, bots_left)
+    held = [_part(game, p) for p in parts]
+    kinds = set(held)  # (colour index or -1, slot index) pairs: ints, no string order involved
+    for ci_, si in held:
         exact += PART
-        targets = range(len(colours)) if colour == "any" else (colours.index(colour),)
+        targets = range(len(colours)) if ci_ < 0 else (ci_,)
         if any(empty[ci][si] for ci in targets):
             exact += PART_FIT
-    for ci in range(len(colours)):
-        fits[ci] = sum(
-            1
-            for si in range(len(slots))
-            if empty[ci][si] and any(c in ("any", colours[ci]) and s == slots[si] for c, s in held)
-        )
-    exact += PROJECT * len(hand.projects)
+    fits = tuple(
+        sum(1 for si in range(n_slots) if empty[ci][si] and ((ci, si) in kinds or (-1, si) in kinds))
+        for ci in range(len(colours))
+    )
+    exact += PROJECT * len(projects)
     progress = []
-    for colour in sorted(set(hand.projects)):  # one bot of a colour at a time: one project's progress
+    for colour in sorted(set(projects)):  # one bot of a colour at a time: one project's progress
         ci = colours.index(colour)
         if bots_left[ci] > 0:
             placed = sum(x is not None for x in columns[ci]) if any(empty[ci]) else 0
             progress.append(PROGRESS * min(values[ci], VALUE_CAP) * min(3, placed + fits[ci]) / 3)
-    return score, exact, tuple(progress), fits
+    return exact, tuple(progress), fits
 
 
 def _contract_score(game: Any, state: Any, seat: int, done: Any) -> int:
@@ -124,34 +153,35 @@ def evaluate(game: Any, state: Any, seat: int) -> float:
     added one by one, in that order."""
     coverage.effect("BF-SCORE")  # what game.scores counted when the evaluation called it
     hand = state.hands[seat]
+    parts, projects, done = hand.parts, hand.projects, hand.done
     columns, bots_left, values = state.columns, state.bots_left, state.values
-    key = (id(game), hand, columns, bots_left, values)
+    key = (id(game), parts, projects, columns, bots_left, values)
     found = _HELD.get(key)
     if found is not None and found[0] is game:
-        _game, score, exact, progress, fits = found
+        _game, exact, progress, fits = found
     else:
-        score, exact, progress, fits = _held(game, hand, columns, bots_left, values)
+        exact, progress, fits = _held(game, parts, projects, columns, bots_left, values)
         if len(_HELD) >= _MEMO_LIMIT:
             _HELD.clear()
-        _HELD[key] = (game, score, exact, progress, fits)
-    score += _contract_score(game, state, seat, hand.done)
+        _HELD[key] = (game, exact, progress, fits)
+    colours = game.colours
+    score = sum(values[colours.index(c)] for c in done) + hand.tokens // 2 - len(parts) - 2 * len(projects)
+    score += _contract_score(game, state, seat, done)
     tokens = hand.tokens
     value = float(score) + 0.5 * (tokens % 2) + TOKEN_NEED * min(tokens, TOKENS_NEEDED) + exact
     for term in progress:
         value += term
-    value += BOT * len(hand.done)
+    value += BOT * len(done)
     return float(value + turn_potential(game, state, seat, fits))
 
 
-def turn_potential(game: Any, state: Any, seat: int, fits: list[int]) -> float:
+def turn_potential(game: Any, state: Any, seat: int, fits: Sequence[int]) -> float:
     """What the seat's action turn still to come this round is likely worth, from the board its worker
     stands on (BF-MOVE chooses it): Assembly, a point per placeable part (its two tokens, BF-ASM-REWARD) and
     most of a bot's value if it can complete one; Production, parts up to the limit; Project, tiles while
     it holds fewer than three; Finance, raises of the colours it has built. Zero once the turn has begun or
     passed (the turn's own actions are then valued). A main action the seat cannot pay the toll for
     (BF-SANDRA-SHARE, BF-ASM-LAST) is worth nothing; one it can is worth TOLL less per token."""
-    from bgrules.botfactory.state import Phase
-
     where = state.workers[seat]
     if where is None or state.phase not in (Phase.MOVE, Phase.ACTION):
         return 0.0

@@ -16,7 +16,8 @@ Sections (``--only`` takes one, or a comma-separated list):
   Wilson interval (a shared win counts half). The README's budgets: ``mcts:iterations=800`` in Bot
   Factory (``--mcts-botfactory``), ``mcts`` (200 iterations) in Mechanica (``--mcts-mechanica``); the new
   node is scored by the greedy evaluation, no rollout.
-- ``speed``: steps per second of greedy and of random play (all seats), both games, 2 and 4 players.
+- ``speed``: steps per CPU second of greedy and of random play (all seats), both games, 2 and 4 players
+  (CPU time: the figures hold on a shared machine; benchmarks/profile_agents.py shows where greedy's time goes).
 
 Seeds are S..S+N-1 for every cell (``--seed S``, default 0); each game is a seeded playout
 (``bgrules.core.playout.playout``), so the figures repeat in any process.
@@ -73,6 +74,7 @@ def play(job: tuple[str, int, str, int, int | None, bool]) -> dict[str, Any]:
     steps = 0
     state = game.initial_state()
     start = time.perf_counter()
+    cpu = time.process_time()
     for before, action, after in walk(game, seed, max_rounds=rounds, agents=agents):
         steps += 1
         for _id, kind, pred in preds:
@@ -89,6 +91,7 @@ def play(job: tuple[str, int, str, int, int | None, bool]) -> dict[str, Any]:
         "winners": list(game.winners(state)) if game.is_terminal(state) else [],
         "steps": steps,
         "seconds": time.perf_counter() - start,
+        "cpu_seconds": time.process_time() - cpu,
         "violations": violations,
         "round": getattr(state, "round", None),
     }
@@ -208,7 +211,7 @@ def section_speed(args: argparse.Namespace) -> dict[str, Any]:
                     for s in range(args.seed, args.seed + max(2, args.games // 10))
                 ]
                 steps = sum(g["steps"] for g in games)
-                cell[spec] = round(steps / sum(g["seconds"] for g in games), 1)
+                cell[spec] = round(steps / sum(g["cpu_seconds"] for g in games), 1)
             cell["greedy_over_random"] = round(cell["greedy"] / cell["random"], 4)
             out[f"{game_name} {n}p"] = cell
             print(f"speed {game_name} {n}p (steps/s): {cell}", flush=True)

@@ -10,7 +10,7 @@ from typing import Any
 import attrs
 import pytest
 
-from bgrules.botfactory.state import BotFactoryState, Hand, Turn
+from bgrules.botfactory.state import BotFactoryState, Hand, MoveWorker, Turn
 from bgrules.core import fastevolve
 from bgrules.core.fastevolve import evolve
 from bgrules.core.playout import walk
@@ -145,3 +145,35 @@ def test_a_slot_copy_that_differed_from_init_would_fall_back(monkeypatch: pytest
     assert evolve(Fresh(1, 2), y=3) == Fresh(1, 3)
     assert fastevolve._SLOTS[Fresh] is None
     assert evolve(Fresh(1, 2), x=4) == Fresh(4, 2)
+
+
+def test_the_memoised_options_are_the_rooms_options() -> None:
+    """The memos of Bot Factory's moves and additional actions (keyed on what the options read) answer what
+    the rooms compute afresh, at every seat of states of seeded random games, and the legal actions with
+    warm memos are those of a game whose memos are empty."""
+    from bgrules.botfactory.base import ASSEMBLY, FINANCE, PRODUCTION, PROJECT
+
+    game = load_game("botfactory", players=4)
+    fresh = load_game("botfactory", players=4)
+    rooms = {
+        ASSEMBLY: game._swap_options,
+        PRODUCTION: game._trade_options,
+        PROJECT: game._exchange_options,
+        FINANCE: lambda state, seat: [],
+    }
+    checked = 0
+    for seed in range(3):
+        for _before, _action, state in walk(game, seed):
+            for seat in range(4):
+                assert game._move_options(state, seat)[0] == tuple(
+                    MoveWorker(s) for s in game._move_targets(state, seat)
+                )
+                assert game._move_options(state, seat)[1] == frozenset(game._move_targets(state, seat))
+                if state.workers[seat] is not None:
+                    board = game._board_of(state, seat)
+                    assert game._additional_options(state, seat, board) == tuple(rooms[board](state, seat))
+                    checked += 1
+            fresh._options_memo.clear()
+            fresh._move_memo.clear()
+            assert game.legal_actions(state) == fresh._legal_actions(state)
+    assert checked > 1000 and game._options_memo and game._move_memo

@@ -41,6 +41,8 @@ class Base(GameBase):
     max_rounds: int | None
     runner_rounds: int | None
     _chance_memo: dict[tuple[Any, ...], tuple[tuple[Any, Fraction], ...]]
+    _move_memo: dict[tuple[Any, ...], Any]
+    _options_memo: dict[tuple[Any, ...], tuple[Any, ...]]
 
     def colour(self, name: str) -> int:
         try:

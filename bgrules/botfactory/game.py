@@ -125,6 +125,8 @@ class BotFactoryGame(RoundFlow):
         self.end_count = min(per if per else players, c.counts.bots_per_colour)
         """BF-END: bots of each colour in play, all of which built ends the game (as many as players)."""
         self._chance_memo: dict[tuple[Any, ...], tuple[tuple[Any, Fraction], ...]] = {}
+        self._move_memo: dict[tuple[Any, ...], Any] = {}
+        self._options_memo: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         self._guard = ActionGuard(ACTION_TYPES, "BF-ROUND")
         self._round_apply = RoundFlow.apply.__get__(self)  # the round's dispatch, behind the guard
         self._info = GameInfo(

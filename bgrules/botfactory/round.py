@@ -62,8 +62,20 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             return (*self._additional_options(state, seat, self._board_of(state, seat)), EndTurn())
         seat = state.order[state.index]
         if state.phase is Phase.MOVE:
-            return tuple(MoveWorker(s) for s in self._move_targets(state, seat))
+            return self._move_options(state, seat)[0]
         return tuple(self._turn_options(state, seat))
+
+    def _move_options(self, state: BotFactoryState, seat: int) -> tuple[tuple[MoveWorker, ...], frozenset[int]]:
+        """BF-MOVE: the moves of ``seat`` and their spaces (``_move_targets``), memoised by what they read: the
+        workers, Sandra and the seat (bounded: cleared past 20,000 entries)."""
+        key = (state.workers, state.sandra, seat)
+        found = self._move_memo.get(key)
+        if found is None:
+            if len(self._move_memo) > 20_000:
+                self._move_memo.clear()
+            targets = self._move_targets(state, seat)
+            found = self._move_memo[key] = (tuple(MoveWorker(s) for s in targets), frozenset(targets))
+        return found
 
     def _move_targets(self, state: BotFactoryState, seat: int) -> list[int]:
         """BF-MOVE: an empty action space on another board (round 1: any empty space)."""
@@ -103,15 +115,34 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             return self._project_options(state)
         return self._finance_options(state, seat, turn)
 
-    def _additional_options(self, state: BotFactoryState, seat: int, board: int) -> list[Any]:
-        """BF-ADDITIONAL: the additional action of the board one stands on, any number of times."""
+    def _additional_options(self, state: BotFactoryState, seat: int, board: int) -> tuple[Any, ...]:
+        """BF-ADDITIONAL: the additional action of the board one stands on, any number of times. Memoised by
+        what each board's options read (bounded: cleared past 20,000 entries): BF-ASM-SWAP the hand's parts,
+        whether it holds a token, the spares; BF-PROD-TRADE the parts and the piles and discards (which
+        can be drawn from); BF-PROJ-TRADE the unfinished Projects and the Universal supply."""
+        hand = state.hands[seat]
+        key: tuple[Any, ...]
         if board == ASSEMBLY:
-            return self._swap_options(state, seat)
-        if board == PRODUCTION:
-            return self._trade_options(state, seat)
-        if board == PROJECT:
-            return self._exchange_options(state, seat)
-        return []
+            key = (ASSEMBLY, hand.tokens >= 1, hand.parts, state.spares)
+        elif board == PRODUCTION:
+            key = (PRODUCTION, hand.parts, state.piles, state.discards)
+        elif board == PROJECT:
+            key = (PROJECT, hand.projects, state.universal)
+        else:
+            return ()
+        memo = self._options_memo
+        found = memo.get(key)
+        if found is None:
+            if len(memo) > 20_000:
+                memo.clear()
+            if board == ASSEMBLY:
+                found = tuple(self._swap_options(state, seat))
+            elif board == PRODUCTION:
+                found = tuple(self._trade_options(state, seat))
+            else:
+                found = tuple(self._exchange_options(state, seat))
+            memo[key] = found
+        return found
 
     def _prompt_options(self, state: BotFactoryState, seat: int, turn: Turn) -> list[Any]:
         """The answers to a pending reward: BF-ASM-ICON, BF-PROD-MARK / BF-PROJ-LEFT (a token), BF-FIN-LINE (free
@@ -187,7 +218,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         seat = state.order[state.index]
         if not isinstance(action, MoveWorker):
             raise IllegalAction("BF-MOVE", f"{action!r}: move your worker (MoveWorker)")
-        if action.space not in self._move_targets(state, seat):
+        if action.space not in self._move_options(state, seat)[1]:
             raise IllegalAction("BF-MOVE", f"space {action.space} is taken or on the board you stand on")
         coverage.effect("BF-MOVE")
         workers = _set(state.workers, seat, action.space)

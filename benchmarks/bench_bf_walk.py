@@ -1,0 +1,98 @@
+"""Random play of two versions of the engine interleaved in ONE process: steadier than separate runs on a shared
+machine (the same caches, the same load at the same moment).
+
+    python benchmarks/bench_bf_walk.py --old REV [--new REV] [--game botfactory] [--games 10] [--rounds 7]
+
+The ``bgrules`` package of commit ``--old`` (and of ``--new``; default: the working tree's, imported as usual) is
+exported with ``git archive`` and imported under another name (``bgrules_old`` / ``bgrules_new``: every
+``bgrules`` module name in its sources renamed). Each round plays seeds 0..games-1 of 4-player uniform random
+play (``walk``) on each side in turn (alternating which goes first), timed in CPU seconds; both sides must play
+the same number of steps (the same games). Prints microseconds per step of each side per round, the medians,
+and the ratio old/new (above 1: the new side is faster), with the range of the per-round ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import re
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def export_as(rev: str, into: Path, name: str) -> None:
+    """The ``bgrules`` package of ``rev`` unpacked under ``into`` as package ``name``."""
+    archive = into / f"{name}.tar"
+    subprocess.run(["git", "-C", str(ROOT), "archive", "-o", str(archive), rev, "bgrules"], check=True)
+    with tarfile.open(archive) as tar:
+        tar.extractall(into / "tmp", filter="data")
+    (into / "tmp" / "bgrules").rename(into / name)
+    pattern = re.compile(r"\bbgrules(?=[.\s]|$)", re.M)
+    for path in (into / name).rglob("*.py"):
+        path.write_text(pattern.sub(name, path.read_text()))
+
+
+def side(package: str, game_name: str) -> tuple[Any, Any]:
+    registry = importlib.import_module(f"{package}.core.registry")
+    playout = importlib.import_module(f"{package}.core.playout")
+    return registry.load_game(game_name, players=4), playout.walk
+
+
+def play(game: Any, walk: Any, games: int) -> tuple[float, int]:
+    steps = 0
+    start = time.process_time()
+    for seed in range(games):
+        for _ in walk(game, seed):
+            steps += 1
+    return time.process_time() - start, steps
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--old", required=True)
+    parser.add_argument("--new", default=None)
+    parser.add_argument("--game", default="botfactory", choices=["mechanica", "botfactory"])
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--rounds", type=int, default=7)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        export_as(args.old, Path(tmp), "bgrules_old")
+        new_package = "bgrules"
+        if args.new is not None:
+            export_as(args.new, Path(tmp), "bgrules_new")
+            new_package = "bgrules_new"
+        sys.path.insert(0, tmp)
+        sides = {"old": side("bgrules_old", args.game), "new": side(new_package, args.game)}
+        for game, walk in sides.values():  # warm up: generated code, memos
+            play(game, walk, 1)
+        per_step: dict[str, list[float]] = {"old": [], "new": []}
+        for i in range(args.rounds):
+            counts = {}
+            for label in ("old", "new") if i % 2 == 0 else ("new", "old"):
+                seconds, steps = play(*sides[label], args.games)
+                per_step[label].append(seconds / steps * 1e6)
+                counts[label] = steps
+            assert counts["old"] == counts["new"], f"the two sides played different games: {counts}"
+            print(
+                f"round {i + 1}: old {per_step['old'][-1]:.2f} us/step, new {per_step['new'][-1]:.2f} us/step"
+                f" ({counts['new']} steps)",
+                flush=True,
+            )
+    ratios = [o / n for o, n in zip(per_step["old"], per_step["new"], strict=True)]
+    print(
+        f"{args.game}: old ({args.old}) {statistics.median(per_step['old']):.2f} us/step, new"
+        f" ({args.new or 'working tree'}) {statistics.median(per_step['new']):.2f} us/step; old/new"
+        f" {statistics.median(ratios):.3f}x (range {min(ratios):.3f}-{max(ratios):.3f})"
+    )
+
+
+if __name__ == "__main__":
+    main()

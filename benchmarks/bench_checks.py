@@ -11,10 +11,12 @@ check cost = (play + checks) / play.
 Before each recorded step's checks the game's legal-action memo is set to the after state's recorded
 legal actions, as the checked loop leaves it: there ``never_stuck`` asks for the after state's legal
 actions and the next step of the walk reuses them, so the play pays for them, not the check.
-``--each`` adds the time of each predicate alone (old and new, interleaved). ``--loop`` times the real
-checked loop instead (``walk`` plus every predicate at every step, as bench_cpu.py and simulate run it):
-unchecked play, play checked by the old predicates and by the new ones, interleaved ``rounds`` times,
-with the check cost of each side = checked time / unchecked time.
+``--each`` adds the time of each predicate alone (old and new, interleaved). ``--fresh`` plays the steps
+again (untimed) before each timed pass, so that no value memoised on the states by an earlier pass (a
+Mechanica board's bot counts or layout) makes a later pass cheaper than the checked loop would be.
+``--loop`` times the real checked loop instead (``walk`` plus every predicate at every step, as
+bench_cpu.py and simulate run it): unchecked play, play checked by the old predicates and by the new
+ones, interleaved ``rounds`` times, with the check cost of each side = checked time / unchecked time.
 """
 
 from __future__ import annotations
@@ -111,6 +113,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--each", action="store_true", help="also time each predicate alone")
     parser.add_argument("--loop", action="store_true", help="time the real checked loop instead")
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="play the steps again before each timed pass (no value memoised on a state by an earlier pass)",
+    )
     args = parser.parse_args()
     game = load_game(args.game, players=4)
     specs = [
@@ -135,10 +142,14 @@ def main() -> None:
         each: dict[tuple[str, str], list[float]] = {}
         for _ in range(args.rounds):
             for side, preds in sides.items():
+                if args.fresh:
+                    steps = record(game, seeds)
                 times[side].append(check_steps(game, steps, preds, side))
             if args.each:
                 for i, spec in enumerate(specs):
                     for side, preds in sides.items():
+                        if args.fresh:
+                            steps = record(game, seeds)
                         t = check_steps(game, steps, [preds[i]], side)
                         each.setdefault((spec.predicate.split(":")[1], side), []).append(t)
     print(f"{args.game}: {len(steps)} steps, {len(specs)} predicates, play {play:.1f} us/step (one pass)")

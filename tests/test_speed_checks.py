@@ -167,16 +167,19 @@ def _playouts(mod: Any, names: tuple[str, ...], corruptions: dict[str, Corrupt],
         for i, (_before, _action, after) in enumerate(walk(game, seed)):
             _check(mod, names, game, after, f"seed {seed} step {i}")
             if rng.random() < 0.15:
-                what = rng.choice(sorted(corruptions))
-                try:
-                    bad = corruptions[what](after, rng)
-                except (IndexError, ValueError, TypeError):  # this corruption does not apply here
-                    continue
-                _check(mod, names, game, bad, f"seed {seed} step {i}: {what}")
-                try:
-                    violated += any(getattr(mod._Plain, n)(game, bad) for n in names)
-                except Exception:
-                    violated += 1
+                # one to three corruptions, each on top of the last (a violation kept while other parts change)
+                bad = after
+                for _ in range(rng.randint(1, 3)):
+                    what = rng.choice(sorted(corruptions))
+                    try:
+                        bad = corruptions[what](bad, rng)
+                    except (IndexError, ValueError, TypeError):  # this corruption does not apply here
+                        continue
+                    _check(mod, names, game, bad, f"seed {seed} step {i}: {what}")
+                    try:
+                        violated += any(getattr(mod._Plain, n)(game, bad) for n in names)
+                    except Exception:
+                        violated += 1
             if rng.random() < 0.03:
                 fresh = loads(game, dumps(after))
                 assert fresh == after and fresh is not after

@@ -7,6 +7,7 @@ when the fact holds, or what is wrong.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from bgrules.botfactory.game import BotFactoryGame
 from bgrules.botfactory.state import BotFactoryState, Hand, Phase
@@ -26,7 +27,7 @@ class _Memo:
         self.game: object = None
         self.state: BotFactoryState | None = None
         self.answer: str | None = None
-        self.extra: object = None
+        self.extra: Any = None
         """What else the answer depends on (limits: whether a choice or discard is pending)."""
 
     def keep(self, game: BotFactoryGame, state: BotFactoryState, answer: str | None) -> str | None:
@@ -102,17 +103,35 @@ def limits(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     or discard, at most 5 part tiles and 5 Project tiles (completed ones included)."""
     m = _LIMITS
     last = m.state if game is m.game else None
-    if last is not None and state.hands is last.hands:
-        turn = state.turn
-        settling = state.phase is Phase.DISCARD or (turn is not None and bool(turn.prompt)) or bool(state.draws)
-        if settling is m.extra:
-            m.state = state
-            return m.answer
-    answer = _Plain.limits(game, state)
-    m.keep(game, state, answer)
     turn = state.turn
-    m.extra = state.phase is Phase.DISCARD or (turn is not None and bool(turn.prompt)) or bool(state.draws)
-    return answer
+    settling = state.phase is Phase.DISCARD or (turn is not None and bool(turn.prompt)) or bool(state.draws)
+    if last is not None and settling is m.extra and m.answer is None:
+        hands, old = state.hands, last.hands
+        if hands is old:
+            m.state = state
+            return None
+        if len(hands) == len(old):  # every hand of the last state was within the limits: check the new ones
+            c = game.c.counts
+            answer = None
+            for seat, hand in enumerate(hands):
+                if hand is old[seat]:
+                    continue
+                if not 0 <= hand.tokens <= c.token_cap:
+                    answer = f"player {seat} holds {hand.tokens} tokens"
+                    break
+                if settling:
+                    continue
+                if len(hand.parts) > c.part_limit:
+                    answer = f"player {seat} holds {len(hand.parts)} part tiles"
+                    break
+                if len(hand.projects) + len(hand.done) > c.project_limit:
+                    answer = f"player {seat} holds {len(hand.projects) + len(hand.done)} Project tiles"
+                    break
+            m.keep(game, state, answer)
+            return answer
+    m.keep(game, state, _Plain.limits(game, state))
+    m.extra = settling
+    return m.answer
 
 
 def tokens_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
@@ -139,24 +158,26 @@ def parts_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
         return _Count.parts_afresh(game, state)
     if (
         state.piles is last.piles
-        and state.discards is last.discards
         and state.wheel is last.wheel
-        and state.spares is last.spares
         and state.columns is last.columns
+        and state.spares is last.spares
+        and state.discards is last.discards
         and state.universal is last.universal
         and _Same.parts(state.hands, last.hands)
     ):
         m.state = state
         return m.answer
-    seen = m.extra
-    if not isinstance(seen, list):
+    kept = m.extra
+    if kept is None:
         return _Count.parts_afresh(game, state)
     try:
-        seen = _Count.parts_step(game, last, state, seen)
+        seen = _Count.parts_step(last, state, kept)
     except (KeyError, IndexError, TypeError, ValueError):  # not a state of the usual shape: recount it
         return _Count.parts_afresh(game, state)
-    m.extra = seen
-    return m.keep(game, state, _Count.parts_answer(game, seen))
+    answer = None if seen == kept[2] else _Count.parts_answer(game, seen)
+    m.keep(game, state, answer)
+    m.extra = (seen, kept[1], kept[2])
+    return answer
 
 
 def bot_slots(game: BotFactoryGame, state: BotFactoryState) -> str | None:
@@ -216,37 +237,46 @@ def projects_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | No
     ):
         m.state = state
         return m.answer
-    counts = m.extra
-    if not isinstance(counts, list):
+    kept = m.extra
+    if kept is None:
         return _Count.projects_afresh(game, state)
     try:
-        counts = _Count.projects_step(game, last, state, counts)
+        counts = _Count.projects_step(last, state, kept)
     except (KeyError, IndexError, TypeError, ValueError):  # not a state of the usual shape: recount it
         return _Count.projects_afresh(game, state)
-    m.extra = counts
-    return m.keep(game, state, _Count.projects_answer(game, counts))
+    answer = None if counts == kept[2] else _Count.projects_answer(game, counts)
+    m.keep(game, state, answer)
+    m.extra = (counts, kept[1], kept[2])
+    return answer
+
+
+_Tiles = tuple[str | None, ...]
 
 
 class _Count:
     """The conservation counts kept from step to step: the count of each part (and of each colour's
     Project tiles) in the last state, updated by only the parts of the state that changed (the old
     part's tiles taken off, the new part's added), then compared with the box as the plain recount does.
-    A state of an unusual shape (or any state met without its predecessor) is counted afresh."""
+    A state of an unusual shape (or any state met without its predecessor) is counted afresh. The memo's
+    ``extra`` holds (the counts, the index of each part or colour, the counts the box holds), or None
+    after a state of an unusual shape."""
 
     @staticmethod
     def parts_afresh(game: BotFactoryGame, state: BotFactoryState) -> str | None:
         answer = _Plain.parts_conserved(game, state)
+        _PARTS.keep(game, state, answer)
+        _PARTS.extra = None
+        names = _part_names(game)
         usual = (
             len(state.piles) == 4
             and len(state.discards) == 4
             and all(len(p) == 3 for p in state.piles)
             and all(len(p) == 3 for p in state.discards)
             and len(state.universal) == 3
-            and len(_part_names(game)) == 15
+            and len(names) == 15
         )
-        seen: list[int] | None = None
         if usual:
-            index = _INDEX[_part_names(game)]
+            index = _INDEX[names]
             seen = [n for ci in range(4) for n in map(int.__add__, state.piles[ci], state.discards[ci])]
             seen.extend(state.universal)
             for group in (state.wheel, state.spares, *state.columns):
@@ -256,15 +286,15 @@ class _Count:
             for hand in state.hands:
                 for p in hand.parts:
                     seen[index[p]] += 1
-        _PARTS.keep(game, state, answer)
-        _PARTS.extra = seen
+            c = game.c.counts
+            _PARTS.extra = (seen, index, [c.parts_per_colour_slot] * 12 + [c.universal_per_slot] * 3)
         return answer
 
     @staticmethod
-    def parts_step(game: BotFactoryGame, last: BotFactoryState, state: BotFactoryState, old: list[int]) -> list[int]:
-        """The counts of ``state`` from those of ``last`` (``old``, left unchanged)."""
-        seen = old.copy()
-        index = _INDEX[_part_names(game)]
+    def parts_step(last: BotFactoryState, state: BotFactoryState, kept: tuple[Any, ...]) -> list[int]:
+        """The counts of ``state`` from those of ``last`` (kept, left unchanged)."""
+        seen: list[int] = kept[0].copy()
+        index: dict[str, int] = kept[1]
         for area, before in ((state.piles, last.piles), (state.discards, last.discards)):  # both count per index
             if area is before:
                 continue
@@ -286,34 +316,45 @@ class _Count:
             seen[12] += u[0] - v[0]
             seen[13] += u[1] - v[1]
             seen[14] += u[2] - v[2]
-        groups: list[tuple[tuple[str | None, ...], tuple[str | None, ...]]] = []
         if state.wheel is not last.wheel:
-            groups.append((state.wheel, last.wheel))
+            _Count.move(seen, index, state.wheel, last.wheel)
         if state.spares is not last.spares:
-            groups.append((state.spares, last.spares))
-        if state.columns is not last.columns:
-            if len(state.columns) == len(last.columns):
-                groups += zip(state.columns, last.columns, strict=True)
+            _Count.move(seen, index, state.spares, last.spares)
+        columns, before_columns = state.columns, last.columns
+        if columns is not before_columns:
+            if len(columns) == len(before_columns):
+                for ci, column in enumerate(columns):
+                    if column is not before_columns[ci]:
+                        _Count.move(seen, index, column, before_columns[ci])
             else:
-                groups += ((column, ()) for column in state.columns)
-                groups += (((), column) for column in last.columns)
+                for column in columns:
+                    _Count.move(seen, index, column, ())
+                for column in before_columns:
+                    _Count.move(seen, index, (), column)
         hands, before_hands = state.hands, last.hands
         if hands is not before_hands:
             if len(hands) == len(before_hands):
-                groups += ((h.parts, b.parts) for h, b in zip(hands, before_hands, strict=True))
+                for seat, hand in enumerate(hands):
+                    if hand.parts is not before_hands[seat].parts:
+                        _Count.move(seen, index, hand.parts, before_hands[seat].parts)
             else:
-                groups += ((h.parts, ()) for h in hands)
-                groups += (((), b.parts) for b in before_hands)
-        for new, gone in groups:
-            if new is gone:
-                continue
-            for p in gone:
-                if p is not None:
-                    seen[index[p]] -= 1
-            for p in new:
-                if p is not None:
-                    seen[index[p]] += 1
+                for hand in hands:
+                    _Count.move(seen, index, hand.parts, ())
+                for hand in before_hands:
+                    _Count.move(seen, index, (), hand.parts)
         return seen
+
+    @staticmethod
+    def move(
+        counts: list[int], index: dict[str, int], new: tuple[str | None, ...], gone: tuple[str | None, ...]
+    ) -> None:
+        """``counts`` with the tiles of ``gone`` taken off and those of ``new`` added."""
+        for p in gone:
+            if p is not None:
+                counts[index[p]] -= 1
+        for p in new:
+            if p is not None:
+                counts[index[p]] += 1
 
     @staticmethod
     def parts_answer(game: BotFactoryGame, seen: list[int]) -> str | None:
@@ -327,7 +368,11 @@ class _Count:
     @staticmethod
     def projects_afresh(game: BotFactoryGame, state: BotFactoryState) -> str | None:
         answer = _Plain.projects_conserved(game, state)  # raises on a state of the wrong shape
-        index = _Count.colour_index(game)
+        _PROJECTS.keep(game, state, answer)
+        _PROJECTS.extra = None
+        index = _COLOUR_INDEX.get(game.colours)
+        if index is None:
+            index = _COLOUR_INDEX[game.colours] = {colour: i for i, colour in enumerate(game.colours)}
         counts = list(map(int.__add__, state.project_pile, state.project_discard))
         for column in state.grid:
             for t in column:
@@ -338,50 +383,46 @@ class _Count:
                 counts[index[t]] += 1
             for t in hand.done:
                 counts[index[t]] += 1
-        _PROJECTS.keep(game, state, answer)
-        _PROJECTS.extra = counts
+        _PROJECTS.extra = (counts, index, [game.c.counts.projects_per_colour] * len(game.colours))
         return answer
 
     @staticmethod
-    def projects_step(game: BotFactoryGame, last: BotFactoryState, state: BotFactoryState, old: list[int]) -> list[int]:
-        """The per-colour counts of ``state`` from those of ``last`` (``old``, left unchanged)."""
-        counts = old.copy()
-        index = _Count.colour_index(game)
-        n = len(game.colours)
-        if state.project_pile is not last.project_pile or state.project_discard is not last.project_discard:
-            for area, before in (
-                (state.project_pile, last.project_pile),
-                (state.project_discard, last.project_discard),
-            ):
+    def projects_step(last: BotFactoryState, state: BotFactoryState, kept: tuple[Any, ...]) -> list[int]:
+        """The per-colour counts of ``state`` from those of ``last`` (kept, left unchanged)."""
+        counts: list[int] = kept[0].copy()
+        index: dict[str, int] = kept[1]
+        n = len(counts)
+        for area, before in ((state.project_pile, last.project_pile), (state.project_discard, last.project_discard)):
+            if area is not before:
                 if len(area) != n:
                     raise ValueError(area)
                 for i in range(n):
                     counts[i] += area[i] - before[i]
-        groups: list[tuple[tuple[str | None, ...], tuple[str | None, ...]]] = []
-        if state.grid is not last.grid:
-            if len(state.grid) == len(last.grid):
-                groups += zip(state.grid, last.grid, strict=True)
+        grid, before_grid = state.grid, last.grid
+        if grid is not before_grid:
+            if len(grid) == len(before_grid):
+                for ci, column in enumerate(grid):
+                    if column is not before_grid[ci]:
+                        _Count.move(counts, index, column, before_grid[ci])
             else:
-                groups += ((column, ()) for column in state.grid)
-                groups += (((), column) for column in last.grid)
+                for column in grid:
+                    _Count.move(counts, index, column, ())
+                for column in before_grid:
+                    _Count.move(counts, index, (), column)
         hands, before_hands = state.hands, last.hands
         if hands is not before_hands:
             if len(hands) == len(before_hands):
-                for h, b in zip(hands, before_hands, strict=True):
-                    groups.append((h.projects, b.projects))
-                    groups.append((h.done, b.done))
+                for seat, hand in enumerate(hands):
+                    b = before_hands[seat]
+                    if hand.projects is not b.projects:
+                        _Count.move(counts, index, hand.projects, b.projects)
+                    if hand.done is not b.done:
+                        _Count.move(counts, index, hand.done, b.done)
             else:
-                groups += ((h.projects + h.done, ()) for h in hands)
-                groups += (((), b.projects + b.done) for b in before_hands)
-        for new, gone in groups:
-            if new is gone:
-                continue
-            for t in gone:
-                if t is not None:
-                    counts[index[t]] -= 1
-            for t in new:
-                if t is not None:
-                    counts[index[t]] += 1
+                for hand in hands:
+                    _Count.move(counts, index, hand.projects + hand.done, ())
+                for hand in before_hands:
+                    _Count.move(counts, index, (), hand.projects + hand.done)
         return counts
 
     @staticmethod
@@ -391,13 +432,6 @@ class _Count:
             if n != per:
                 return f"{n} {colour} Project tiles, not {per}"
         return None
-
-    @staticmethod
-    def colour_index(game: BotFactoryGame) -> dict[str, int]:
-        index = _COLOUR_INDEX.get(game.colours)
-        if index is None:
-            index = _COLOUR_INDEX[game.colours] = {colour: i for i, colour in enumerate(game.colours)}
-        return index
 
 
 def never_stuck(game: BotFactoryGame, state: BotFactoryState) -> str | None:

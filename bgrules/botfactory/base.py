@@ -42,6 +42,7 @@ class Base(GameBase):
     runner_rounds: int | None
     _chance_memo: dict[tuple[Any, ...], tuple[tuple[Any, Fraction], ...]]
     _move_memo: dict[tuple[Any, ...], Any]
+    _moves: tuple[Any, ...] = ()
     _options_memo: dict[tuple[Any, ...], tuple[Any, ...]]
 
     def colour(self, name: str) -> int:

@@ -74,7 +74,10 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             if len(self._move_memo) > 20_000:
                 self._move_memo.clear()
             targets = self._move_targets(state, seat)
-            found = self._move_memo[key] = (tuple(MoveWorker(s) for s in targets), frozenset(targets))
+            moves = self._moves
+            if len(moves) != len(self.spaces):  # one MoveWorker per space, shared by every answer
+                moves = self._moves = tuple(MoveWorker(i) for i in range(len(self.spaces)))
+            found = self._move_memo[key] = (tuple(moves[s] for s in targets), frozenset(targets))
         return found
 
     def _move_targets(self, state: BotFactoryState, seat: int) -> list[int]:

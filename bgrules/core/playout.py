@@ -22,14 +22,33 @@ class Playout:
     """The rule ID of the end trigger that ended the game (``game.end_trigger``), None when truncated."""
 
 
+_CUMULATIVE: dict[int, tuple[Any, tuple[float, ...]]] = {}
+"""Per outcomes tuple (by identity, holding it: games memoise their outcomes, so the same tuple comes back),
+the running sums of its probabilities as floats, as :func:`sample_chance` adds them. Bounded."""
+
+
+def _cumulative(outcomes: Any) -> tuple[float, ...]:
+    found = _CUMULATIVE.get(id(outcomes))
+    if found is not None and found[0] is outcomes:
+        return found[1]
+    sums = []
+    acc = 0.0
+    for _action, p in outcomes:
+        acc += float(p)
+        sums.append(acc)
+    if len(_CUMULATIVE) > 10_000:
+        _CUMULATIVE.clear()
+    _CUMULATIVE[id(outcomes)] = (outcomes, tuple(sums))
+    return tuple(sums)
+
+
 def sample_chance(game: Game, state: Any, rng: random.Random) -> Any:
+    """The outcome drawn by ``rng.random()`` against the running sums of the probabilities (as floats)."""
     outcomes = game.chance_outcomes(state)
     x = rng.random()
-    acc = 0.0
-    for action, p in outcomes:
-        acc += float(p)
+    for i, acc in enumerate(_cumulative(outcomes)):
         if x < acc:
-            return action
+            return outcomes[i][0]
     return outcomes[-1][0]
 
 
@@ -81,19 +100,22 @@ def walk(
     state = game.initial_state()
     limit = game.info.max_length if max_steps is None else max_steps
     cap = round_cap(game, max_rounds)
+    # the protocol's methods looked up once (the loop is the hot path of every runner); past_cap inlined
+    is_terminal, to_move, legal_actions, apply = game.is_terminal, game.to_move, game.legal_actions, game.apply
+    round_of = getattr(game, "round_of", None) if cap is not None else None
     for _ in range(limit):
-        if game.is_terminal(state) or past_cap(game, state, cap):
+        if is_terminal(state) or (round_of is not None and cap is not None and int(round_of(state)) > cap):
             return
-        if game.to_move(state) is CHANCE:
+        mover = to_move(state)
+        if mover is CHANCE:
             action = sample_chance(game, state, rng)
         elif agents is None:
-            legal = game.legal_actions(state)
+            legal = legal_actions(state)
             action = legal[rng.randrange(len(legal))]
         else:
-            mover = game.to_move(state)
             assert isinstance(mover, int)
             action = agents[mover].choose(game, state, rng)
-        nxt = game.apply(state, action)
+        nxt = apply(state, action)
         yield state, action, nxt
         state = nxt
 

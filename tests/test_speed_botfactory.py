@@ -177,3 +177,59 @@ def test_the_memoised_options_are_the_rooms_options() -> None:
             fresh._move_memo.clear()
             assert game.legal_actions(state) == fresh._legal_actions(state)
     assert checked > 1000 and game._options_memo and game._move_memo
+
+
+def _contract_score_0_6(game: Any, state: Any, seat: int) -> int:
+    """BF-SCORE's contract score as 0.6.0 computed it (Counters over every choice), the reference."""
+    from collections import Counter
+
+    costs = game.c.finance.reservation_costs
+    mine = []
+    for slot, seats in enumerate(state.reserved):
+        for i, s in enumerate(seats):
+            if s == seat:
+                mine.append((game.contracts[state.display[slot]], costs[i]))
+    bots = Counter(state.hands[seat].done)
+    best = None
+    for mask in range(1 << len(mine)):
+        need: Counter[str] = Counter()
+        total = 0
+        for i, (contract, value) in enumerate(mine):
+            if mask >> i & 1:
+                need.update(contract.needs)
+                total += value + contract.points
+            else:
+                total -= value
+        if all(bots[c] >= n for c, n in need.items()) and (best is None or total > best):
+            best = total
+    return best or 0
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_contract_score_is_the_reference_one(players: int) -> None:
+    """On states of seeded random games, given random reservations (each contract reserved by up to two
+    seats) and random completed bots, ``contract_score`` (memoised, asked twice) answers what 0.6.0's
+    computation does, for every seat."""
+    game = load_game("botfactory", players=players)
+    rng = random.Random(players)
+    colours = game.colours
+    pool = sorted(game.contracts)
+    checked = 0
+    for seed in range(2):
+        for i, (_before, _action, state) in enumerate(walk(game, seed)):
+            if i % 10:
+                continue
+            display = tuple(rng.choice(pool) for _ in state.display)
+            reserved = tuple(tuple(rng.sample(range(players), rng.randint(0, 2))) for _ in display)
+            hands = tuple(
+                attrs.evolve(h, done=tuple(sorted(rng.choice(colours) for _ in range(rng.randint(0, 6)))))
+                for h in state.hands
+            )
+            state = attrs.evolve(state, display=display, reserved=reserved, hands=hands)
+            for seat in range(players):
+                want = _contract_score_0_6(game, state, seat)
+                assert game.contract_score(state, seat) == want
+                assert game.contract_score(state, seat) == want
+                checked += 1
+    assert checked > 100
+    assert any(v < 0 for v in game._score_memo.values()) and any(v > 0 for v in game._score_memo.values())

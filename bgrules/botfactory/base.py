@@ -44,6 +44,7 @@ class Base(GameBase):
     _move_memo: dict[tuple[Any, ...], Any]
     _moves: tuple[Any, ...] = ()
     _options_memo: dict[tuple[Any, ...], tuple[Any, ...]]
+    _score_memo: dict[tuple[Any, ...], int]
 
     def colour(self, name: str) -> int:
         try:

@@ -127,6 +127,7 @@ class BotFactoryGame(RoundFlow):
         self._chance_memo: dict[tuple[Any, ...], tuple[tuple[Any, Fraction], ...]] = {}
         self._move_memo: dict[tuple[Any, ...], Any] = {}
         self._options_memo: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        self._score_memo: dict[tuple[Any, ...], int] = {}
         self._guard = ActionGuard(ACTION_TYPES, "BF-ROUND")
         self._round_apply = RoundFlow.apply.__get__(self)  # the round's dispatch, behind the guard
         self._info = GameInfo(

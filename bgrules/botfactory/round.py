@@ -571,7 +571,22 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
     def contract_score(self, state: BotFactoryState, seat: int) -> int:
         """BF-SCORE: the player assigns their bots to their reserved contracts at best (a bot to one
         contract; a contract may take two of them): a met contract scores its reservation value plus its
-        points, an unmet one loses its reservation value."""
+        points, an unmet one loses its reservation value. 0 without a reservation; otherwise memoised on
+        what it reads (the reservations, the display, the player's bots; bounded: cleared past 20,000)."""
+        if not any(seat in seats for seats in state.reserved):
+            return 0
+        done = state.hands[seat].done
+        key = (state.reserved, state.display, done, seat)
+        memo = self._score_memo
+        found = memo.get(key)
+        if found is None:
+            if len(memo) > 20_000:
+                memo.clear()
+            found = memo[key] = self._best_assignment(state, seat, done)
+        return found
+
+    def _best_assignment(self, state: BotFactoryState, seat: int, done: tuple[str, ...]) -> int:
+        """BF-SCORE: the best total over every choice of reserved contracts to meet (``contract_score``)."""
         costs = self.c.finance.reservation_costs
         mine = []
         for slot, seats in enumerate(state.reserved):
@@ -580,14 +595,15 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
                     cid = state.display[slot]
                     assert cid is not None
                     mine.append((self.contracts[cid], costs[i]))
-        bots = Counter(state.hands[seat].done)
+        bots = Counter(done)
         best = None
         for mask in range(1 << len(mine)):
-            need: Counter[str] = Counter()
+            need: dict[str, int] = {}
             total = 0
             for i, (contract, value) in enumerate(mine):
                 if mask >> i & 1:
-                    need.update(contract.needs)
+                    for c, n in contract.needs.items():
+                        need[c] = need.get(c, 0) + n
                     total += value + contract.points
                 else:
                     total -= value

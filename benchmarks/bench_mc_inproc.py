@@ -1,12 +1,15 @@
 """Mechanica unchecked random play, an old commit's ``bgrules`` against the working tree's, interleaved in
-ONE process: a shared machine's load then falls on both sides alike, far more evenly than across processes.
+ONE process, step by step: a shared machine's load then falls on both sides alike, far more evenly than
+across processes.
 
-    python benchmarks/bench_mc_inproc.py --old REV [--rounds 8] [--games 20] [--players 4]
+    python benchmarks/bench_mc_inproc.py --old REV [--new REV] [--rounds 8] [--games 20] [--players 4]
 
 The old commit's package is exported (``git archive``) and renamed ``bgrules_old`` (its imports rewritten),
 so both import side by side. Each round plays seeds 0..games-1 (4-player uniform random play, ``walk``) on a
-new game object of each side, in alternating order, with the module-level memos of both emptied first (as
-in a fresh process, the figure ``bench_cpu.py`` measures), timed in CPU seconds. Prints per side the median
+new game object of each side, the two sides in lockstep (one step of one, then one of the other, the
+first side swapping every step), each step timed on its own in CPU seconds, with the cyclic garbage
+collector off during a game (collected between games), and the module-level memos of both emptied at each
+round's start (as in a fresh process, the figure ``bench_cpu.py`` measures). Prints per side the median
 and range of the steps per CPU second, and the median of the per-round ratios new / old. The step counts
 of the two sides must agree (the same seeds give the same games).
 """
@@ -14,6 +17,7 @@ of the two sides must agree (the same seeds give the same games).
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import re
 import statistics
@@ -33,16 +37,16 @@ MEMOS = {
 }
 
 
-def export_renamed(rev: str, into: Path) -> None:
-    """``bgrules`` of commit ``rev`` as package ``bgrules_old`` under ``into``."""
+def export_renamed(rev: str, into: Path, name: str = "bgrules_old") -> None:
+    """``bgrules`` of commit ``rev`` as package ``name`` under ``into``."""
     archive = into / "old.tar"
     subprocess.run(["git", "-C", str(ROOT), "archive", "-o", str(archive), rev, "bgrules"], check=True)
     with tarfile.open(archive) as tar:
         tar.extractall(into, filter="data")
-    (into / "bgrules").rename(into / "bgrules_old")
-    for path in (into / "bgrules_old").rglob("*.py"):
+    (into / "bgrules").rename(into / name)
+    for path in (into / name).rglob("*.py"):
         text = path.read_text()
-        path.write_text(re.sub(r"\bbgrules\b(?=[.\s])", "bgrules_old", text))
+        path.write_text(re.sub(r"\bbgrules\b(?=[.\s])", name, text))
 
 
 def side(package: str) -> tuple[Any, Any, list[ModuleType]]:
@@ -52,44 +56,83 @@ def side(package: str) -> tuple[Any, Any, list[ModuleType]]:
     return walk, load_game, mods
 
 
-def play(walk: Any, load_game: Any, mods: list[ModuleType], games: int, players: int) -> tuple[int, float]:
+def fresh(walk: Any, load_game: Any, mods: list[ModuleType], players: int) -> tuple[Any, Any]:
+    """A new game object of one side, with that side's module-level memos emptied."""
     for mod, names in zip(mods, MEMOS.values(), strict=True):
         for name in names:
             memo = getattr(mod, name, None)
             if memo is not None:
                 memo.clear()
-    game = load_game("mechanica", players=players)
-    steps = 0
-    start = time.process_time()
-    for seed in range(games):
-        for _ in walk(game, seed):
-            steps += 1
-    return steps, time.process_time() - start
+    return walk, load_game("mechanica", players=players)
+
+
+def lockstep(games: dict[str, tuple[Any, Any]], seed: int, flip: bool) -> tuple[dict[str, int], dict[str, float]]:
+    """Both sides play ``seed`` step by step, alternating (which side steps first swaps every step and with
+    ``flip``), each step timed on its own: a change of the machine's load falls on both sides alike."""
+    clock = time.process_time
+    walks = {name: iter(walk(game, seed)) for name, (walk, game) in games.items()}
+    steps = {name: 0 for name in games}
+    secs = {name: 0.0 for name in games}
+    order = ["new", "old"] if flip else ["old", "new"]
+    live = set(order)
+    while live:
+        for name in order:
+            if name not in live:
+                continue
+            start = clock()
+            try:
+                next(walks[name])
+            except StopIteration:
+                live.discard(name)
+                continue
+            finally:
+                secs[name] += clock() - start
+            steps[name] += 1
+        order.reverse()
+    return steps, secs
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--old", default="HEAD")
+    parser.add_argument("--new", default=None, help="a commit to compare instead of the working tree")
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         export_renamed(args.old, Path(tmp))
+        if args.new is not None:
+            (Path(tmp) / "n").mkdir()
+            export_renamed(args.new, Path(tmp) / "n", "bgrules_new")
+            sys.path.insert(0, str(Path(tmp) / "n"))
         sys.path.insert(0, tmp)
-        sides = {"old": side("bgrules_old"), "new": side("bgrules")}
+        sides = {"old": side("bgrules_old"), "new": side("bgrules" if args.new is None else "bgrules_new")}
         rates: dict[str, list[float]] = {"old": [], "new": []}
         ratios = []
         for i in range(args.rounds):
-            got = {}
-            for name in ("old", "new") if i % 2 == 0 else ("new", "old"):
-                steps, secs = play(*sides[name], args.games, args.players)
-                got[name] = (steps, steps / secs)
-                rates[name].append(steps / secs)
-            if got["old"][0] != got["new"][0]:
-                raise SystemExit(f"the sides played different games: {got['old'][0]} and {got['new'][0]} steps")
-            ratios.append(got["new"][1] / got["old"][1])
-            print(f"round {i}: {got['old'][0]} steps, old {got['old'][1]:.0f}/s, new {got['new'][1]:.0f}/s", flush=True)
+            games = {name: fresh(*sides[name], args.players) for name in sides}
+            steps = {"old": 0, "new": 0}
+            secs = {"old": 0.0, "new": 0.0}
+            for seed in range(args.games):
+                gc.collect()
+                gc.disable()  # a collection falls on whichever side allocated last: not in the timed steps
+                try:
+                    n, t = lockstep(games, seed, (i + seed) % 2 == 1)
+                finally:
+                    gc.enable()
+                for name in sides:
+                    steps[name] += n[name]
+                    secs[name] += t[name]
+            if steps["old"] != steps["new"]:
+                raise SystemExit(f"the sides played different games: {steps['old']} and {steps['new']} steps")
+            for name in rates:
+                rates[name].append(steps[name] / secs[name])
+            ratios.append(rates["new"][-1] / rates["old"][-1])
+            print(
+                f"round {i}: {steps['old']} steps, old {rates['old'][-1]:.0f}/s, new {rates['new'][-1]:.0f}/s",
+                flush=True,
+            )
     for name, r in rates.items():
         print(f"{name}: median {statistics.median(r):.0f} steps per CPU second (range {min(r):.0f}-{max(r):.0f})")
     print(f"new / old per round: median {statistics.median(ratios):.3f} (range {min(ratios):.3f}-{max(ratios):.3f})")

@@ -4,7 +4,8 @@ Along seeded random playouts under every value of every ruling: the board layout
 from ``with_cell`` / ``with_start`` / ``with_truck`` equals the layout recomputed from its tiles; the
 per-cell placements (``legal_placements``) equal the whole-floor computation (``_legal_placements``, which
 a test of test_mechanica_placement.py holds equal to ``check_install``); the "any time" board options
-(Forks, trucks, demolitions, memoised in parts) equal those recomputed from the board.
+(Forks, trucks, demolitions, memoised in parts) equal those recomputed from the board; the sales and the
+ways to fabricate offered (memoised per dock and per Start Zone) are those of the plain functions.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ import attrs
 import pytest
 
 from bgrules.core.playout import walk
+from bgrules.mechanica.fabricate import fabricate_options, sell_options
 from bgrules.mechanica.factory import ROWS, Factory, _legal_placements, legal_placements
 from bgrules.mechanica.game import MechanicaGame
 from bgrules.mechanica.sandbox import Demolish, DemolishFabricator
-from bgrules.mechanica.state import BuyFork, BuyTruck, MechanicaState
+from bgrules.mechanica.state import BuyFork, BuyTruck, MechanicaState, Next, Phase
 from bgrules.mechanica.variant import MechanicaVariant, Rulings
 
 
@@ -66,6 +68,21 @@ def _board_options_afresh(game: MechanicaGame, factory: Factory) -> tuple[object
     return forks, tuple(trucks), tuple(demolitions)
 
 
+def _check_turn_options(game: MechanicaGame, state: MechanicaState) -> None:
+    """The first options of a selling or fabricating step (memoised per dock / Start Zone) are those the
+    plain functions list for the board."""
+    if state.phase not in (Phase.SELL, Phase.FABRICATE):
+        return
+    board = state.seats[state.current].factory
+    legal = game.legal_actions(state)
+    if state.phase is Phase.SELL:
+        first: tuple[object, ...] = (*sell_options(board), Next())
+    else:
+        first = tuple(fabricate_options(board, game.variant))
+    assert legal[: len(first)] == first
+    assert legal[len(first) :] == game._anytime_options(state, state.seats[state.current])
+
+
 @pytest.mark.parametrize(("field", "value"), RULINGS, ids=[f"{f}={v}" for f, v in RULINGS])
 def test_speed_paths_agree_along_playouts(field: str, value: object) -> None:
     players = 4 if field != "default" else 2
@@ -74,6 +91,7 @@ def test_speed_paths_agree_along_playouts(field: str, value: object) -> None:
     steps = 80 if field == "loop" else 300  # under loop = "forbid" every placement looks for a loop: slow
     for seed in range(2):
         for _before, _action, after in walk(game, seed, max_steps=steps):
+            _check_turn_options(game, after)
             for board in _boards(after):
                 if seen.get(id(board)) is board:
                     continue

@@ -83,6 +83,10 @@ class MechanicaBase(GameBase):
     """The trucks a Loading Dock allows, with their prices, per truck kinds (MC-TRUCK-BUY)."""
     _start_memo: dict[tuple[str, ...], tuple[Any, ...]]
     """The fabricator tiles that may be demolished, per Start Zone kinds (MC-DEMOLISH)."""
+    _sell_memo: dict[tuple[object, ...], tuple[Any, ...]]
+    """The sales a Loading Dock allows, then ``Next`` (MC-SELL, MC-TURN-ORDER), per dock."""
+    _fabricate_memo: dict[tuple[object, ...], tuple[Any, ...]]
+    """The ways to fabricate (MC-FAB), per Start Zone."""
     _truck_prices: dict[tuple[str, str], int]
     _buys: tuple[Any, ...]
     _draw_actions: dict[str, Draw]

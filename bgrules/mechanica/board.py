@@ -194,8 +194,19 @@ def starting_factory() -> Factory:
     return empty_factory().with_start(1, StartSlot("basic_fabricator", (Bot.BASIC,)))
 
 
+_NEW_PLACED: dict[tuple[str, int, int], Placed] = {}
+"""Empty tiles by (kind, rotation, output holes): one immutable value each, shared (bounded)."""
+
+
 def new_placed(kind: TileKind, rotation: int) -> Placed:
-    return Placed(kind.key, rotation, (), (None,) * len(kind.outputs))
+    key = (kind.key, rotation, len(kind.outputs))
+    found = _NEW_PLACED.get(key)
+    if found is None:
+        found = Placed(kind.key, rotation, (), (None,) * len(kind.outputs))
+        if len(_NEW_PLACED) > 10_000:
+            _NEW_PLACED.clear()
+        _NEW_PLACED[key] = found
+    return found
 
 
 def new_start_slot(kind: TileKind) -> StartSlot:

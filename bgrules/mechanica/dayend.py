@@ -96,14 +96,13 @@ class DayRoom(ShopRoom):
                     return state
                 seat = state.seats[state.current]
                 seat = evolve(seat, factory=run.factory, wallet=seat.wallet + run.wallet, vault=seat.vault + run.vault)
-                state = self._seat(state, seat, stock=run.stock, run=None)
+                seats = replace_at(state.seats, state.current, seat)
                 nxt = state.current + 1
-                if nxt < self._players:
-                    state = evolve(
-                        state, current=nxt, run=start_run(state.seats[nxt].factory, state.stock, self.variant)
-                    )
+                if nxt < self._players:  # the next factory runs (one copy of the state for the hand-over)
+                    following = start_run(seats[nxt].factory, run.stock, self.variant)
+                    state = evolve(state, seats=seats, stock=run.stock, run=following, current=nxt)
                 else:
-                    state = evolve(state, current=0, phase=Phase.SELL)
+                    state = evolve(state, seats=seats, stock=run.stock, run=None, current=0, phase=Phase.SELL)
             elif phase is Phase.DRAW:
                 if not sum(state.deck):
                     state = self._after_draw(state)
@@ -136,8 +135,8 @@ class DayRoom(ShopRoom):
                 coverage.effect("MC-BP-DAYEND")
                 bottoms[pile] = (*bottoms[pile], card)
                 tops[pile] = None
-        state = evolve(state, bp_top=tuple(tops), bp_bottom=tuple(bottoms), bp_turned=(False,) * PILES)
+        piles = {"bp_top": tuple(tops), "bp_bottom": tuple(bottoms), "bp_turned": (False,) * PILES}
         if not sum(state.deck) and all(w is None for w in state.wheel):
             coverage.effect("MC-END")
-            return evolve(state, phase=Phase.OVER, current=0)
-        return evolve(state, phase=Phase.REVEAL, reveal=0, day=state.day + 1, current=0)
+            return evolve(state, **piles, phase=Phase.OVER, current=0)
+        return evolve(state, **piles, phase=Phase.REVEAL, reveal=0, day=state.day + 1, current=0)

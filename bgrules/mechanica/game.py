@@ -114,6 +114,8 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
         self._guard = ActionGuard(ACTION_TYPES, "MC-TURN-ORDER")
         self._board_memo = {}
         self._dock_memo = {}
+        self._sell_memo = {}
+        self._fabricate_memo = {}
         self._start_memo = {}
         self._truck_prices = self._price_table()
         self._buys = tuple(Buy(i) for i in range(len(self.prices)))
@@ -193,7 +195,8 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
     def _chance(self, state: MechanicaState, action: Any) -> MechanicaState:
         """MC-CHANCE: only a listed outcome; a Blueprint revealed (MC-BP-DAYEND) or a tile drawn (MC-SHOP-DRAW,
         MC-SETUP-EXTRAS, MC-SETUP-DEAL, MC-SHOP-DOUBLE)."""
-        if not any(action == a for a, _p in self.chance_outcomes(state)):
+        outcomes = self.chance_outcomes(state)
+        if not any(action is a for a, _p in outcomes) and not any(action == a for a, _p in outcomes):
             raise IllegalAction("MC-CHANCE", f"{action!r} is not a possible chance outcome here")
         coverage.effect("MC-CHANCE")
         if isinstance(action, Reveal):
@@ -228,14 +231,25 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
                 *(Gift(b, r, h) for b in Bot if b < declared for r, h in self._holes(seat.factory)),
                 Decline(),
             )
+        first: tuple[Any, ...] | None
         if phase is Phase.SELL:
-            first: tuple[Any, ...] = (*sell_options(seat.factory), _NEXT)
+            dock = seat.factory.dock
+            first = self._sell_memo.get(dock)
+            if first is None:
+                if len(self._sell_memo) > 20_000:
+                    self._sell_memo.clear()
+                first = self._sell_memo[dock] = (*sell_options(seat.factory), _NEXT)
         elif phase is Phase.BUY:
             wallet, prices = seat.wallet, self.prices
             buys = (self._buys[i] for i, kind in enumerate(state.wheel) if kind is not None and wallet >= prices[i])
             first = (*buys, _NEXT)
         else:
-            first = tuple(fabricate_options(seat.factory, self.variant))
+            start = seat.factory.start
+            first = self._fabricate_memo.get(start)
+            if first is None:
+                if len(self._fabricate_memo) > 20_000:
+                    self._fabricate_memo.clear()
+                first = self._fabricate_memo[start] = tuple(fabricate_options(seat.factory, self.variant))
         return first + self._anytime_options(state, seat)
 
     # --- apply --------------------------------------------------------------------------------------

@@ -70,14 +70,21 @@ class ShopRoom(MechanicaBase):
             return evolve(state, deck=add_at(state.deck, k, -1), wheel=replace_at(state.wheel, slot, action.kind))
         # MC-SHOP-DRAW, then the 2-3 player double rotation
         coverage.effect("MC-SHOP-DRAW")
-        state = evolve(state, deck=add_at(state.deck, k, -1), wheel=replace_at(state.wheel, 0, action.kind))
-        return self._after_draw(state)
+        deck = add_at(state.deck, k, -1)
+        wheel = replace_at(state.wheel, 0, action.kind)
+        if self._doubles(wheel):
+            return self._after_draw(evolve(state, deck=deck, wheel=wheel))
+        return evolve(state, deck=deck, wheel=wheel, phase=Phase.SELL, current=state.current + 1)  # one copy
+
+    def _doubles(self, wheel: tuple[str | None, ...]) -> bool:
+        """MC-SHOP-DOUBLE: with 2-3 players, is only the price-7 tile left on the Shop?"""
+        return self.double_rotation and wheel[0] is not None and all(w is None for w in wheel[1:]) and len(wheel) > 1
 
     def _after_draw(self, state: MechanicaState) -> MechanicaState:
         """MC-SHOP-DOUBLE: with 2-3 players, if only the price-7 tile is left, turn once more and put an
         extra on price 7 (once; not repeated)."""
         wheel = state.wheel
-        if self.double_rotation and wheel[0] is not None and all(w is None for w in wheel[1:]) and len(wheel) > 1:
+        if self._doubles(wheel):
             coverage.effect("MC-SHOP-DOUBLE")
             state = evolve(state, wheel=(None, *wheel[:-1]))
             if sum(state.extras):
@@ -130,8 +137,9 @@ class ShopRoom(MechanicaBase):
             return False
         return True
 
-    def _recycle(self, state: MechanicaState, key: str, action: Recycle) -> MechanicaState:
-        """MC-RECYCLE: the tile goes into the Recycler and its bot into a Start Zone hole (replacing one)."""
+    def _recycle(self, state: MechanicaState, key: str, action: Recycle, **changes: Any) -> MechanicaState:
+        """MC-RECYCLE: the tile goes into the Recycler and its bot into a Start Zone hole (replacing one);
+        ``changes``: the other fields the step changes (one copy of the state)."""
         seat = state.seats[state.current]
         if (action.row, action.hole) not in self._holes(seat.factory):
             raise IllegalAction("MC-RECYCLE", f"Start Zone row {action.row} has no hole {action.hole}")
@@ -143,6 +151,7 @@ class ShopRoom(MechanicaBase):
             evolve(seat, factory=factory),
             stock=stock,
             recycler=add_at(state.recycler, self.kind_index[key], 1),
+            **changes,
         )
 
     def _place(self, state: MechanicaState, action: Any) -> MechanicaState:
@@ -152,7 +161,7 @@ class ShopRoom(MechanicaBase):
         assert key is not None
         seat = state.seats[state.current]
         if isinstance(action, Recycle):
-            return evolve(self._recycle(state, key, action), pending=None, phase=Phase.BUY)
+            return self._recycle(state, key, action, pending=None, phase=Phase.BUY)
         if isinstance(action, Place):
             factory = install(seat.factory, self.variant, key, action.row, action.col, action.rotation)
             stock = state.stock
@@ -170,22 +179,24 @@ class ShopRoom(MechanicaBase):
 
     # --- step 4: the wheel turns --------------------------------------------------------------------
 
-    def _rotate(self, state: MechanicaState) -> MechanicaState:
-        """MC-SHOP-ROTATE: the Shop turns one slot; the last slot's tile falls into the Recycler."""
+    def _rotate(self, state: MechanicaState, **changes: Any) -> MechanicaState:
+        """MC-SHOP-ROTATE: the Shop turns one slot; the last slot's tile falls into the Recycler.
+        ``changes``: the other fields the step changes (the state is copied once)."""
         coverage.effect("MC-SHOP-ROTATE")
         wheel = state.wheel
         fallen = wheel[-1]
-        state = evolve(state, wheel=(None, *wheel[:-1]), gifts=())
+        turned = (None, *wheel[:-1])
         if fallen is None:
-            return evolve(state, phase=Phase.DRAW)
+            return evolve(state, **changes, wheel=turned, gifts=(), phase=Phase.DRAW)
         coverage.effect("MC-SHOP-RECYCLE")
         if self.variant.rulings.shop_recycle == "current":
-            return evolve(state, phase=Phase.RECYCLE, fallen=fallen)
-        return evolve(state, recycler=add_at(state.recycler, self.kind_index[fallen], 1), phase=Phase.DRAW)
+            return evolve(state, **changes, wheel=turned, gifts=(), phase=Phase.RECYCLE, fallen=fallen)
+        recycler = add_at(state.recycler, self.kind_index[fallen], 1)
+        return evolve(state, **changes, wheel=turned, gifts=(), recycler=recycler, phase=Phase.DRAW)
 
     def _recycle_fallen(self, state: MechanicaState, action: Any) -> MechanicaState:
         """MC-SHOP-RECYCLE: the current player places the fallen tile's bot (MC-RECYCLE); then the draw."""
         if not isinstance(action, Recycle):
             raise IllegalAction("MC-SHOP-RECYCLE", f"{action!r}: place the fallen tile's bot first (Recycle)")
         assert state.fallen is not None
-        return evolve(self._recycle(state, state.fallen, action), fallen=None, phase=Phase.DRAW)
+        return self._recycle(state, state.fallen, action, fallen=None, phase=Phase.DRAW)

@@ -26,7 +26,7 @@ from bgrules.mechanica.components import (
 )
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Rulings:
     """Readings of the open questions; each field's docstring names its rule ID."""
 

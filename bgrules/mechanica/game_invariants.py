@@ -79,71 +79,87 @@ def improvements_conserved(game: MechanicaGame, state: MechanicaState) -> str | 
     m = _IMPROVEMENTS
     last = m.state if game is m.game else None
     if last is None:
-        return _Fast.improvements(game, state, ())
-    # the parts: the count of the deck, extras and Recycler; the Shop's; each seat's board and its count
-    piles, shop, boards, installed = m.parts
+        return _Fast.improvements(game, state, None, ())
+    # the parts: the count of the deck, extras and Recycler; the Shop's; each seat's installed count
+    piles, shop, installed = m.parts
     if state.deck is not last.deck or state.extras is not last.extras or state.recycler is not last.recycler:
-        return _Fast.improvements(game, state, m.parts)
+        return _Fast.improvements(game, state, last, installed)
     if state.wheel is not last.wheel:
         shop = sum(1 for w in state.wheel if w is not None)
-    seats = state.seats
-    if seats is not last.seats:
-        if len(seats) != len(boards):
-            return _Fast.improvements(game, state, ())
-        new = [seat.factory for seat in seats]
-        counts = list(installed)
-        for i, board in enumerate(new):
-            old = boards[i]
-            if board is not old:
-                counts[i] = _Board.installed(game, board, old, counts[i])
-        boards, installed = tuple(new), tuple(counts)
+    seats, old = state.seats, last.seats
+    if seats is not old:
+        if len(seats) != len(old):
+            return _Fast.improvements(game, state, None, ())
+        counts = None
+        for i, seat in enumerate(seats):
+            board, before = seat.factory, old[i].factory
+            if board is not before:
+                if counts is None:
+                    counts = list(installed)
+                counts[i] += _Board.diff(game, board, before)[3]
+        if counts is not None:
+            installed = tuple(counts)
     total = piles + shop + sum(installed) + (state.pending is not None) + (state.fallen is not None)
     answer = None if total == game.total_tiles else f"{total} improvements accounted for, not {game.total_tiles}"
-    m.keep(game, state, answer, (piles, shop, boards, installed))
+    m.keep(game, state, answer, (piles, shop, installed))
     return answer
 
 
 def bots_conserved(game: MechanicaGame, state: MechanicaState) -> str | None:
     """MC-STOCK: stock + every board + bots on the move = 3 x 24."""
     m = _BOTS
-    last = m.state if game is m.game else None
     if state.run is not None:  # a workday run's board, stock and moving bots: recounted
         m.clear()
         return _Plain.bots_conserved(game, state)
+    last = m.state if game is m.game else None
     seats = state.seats
-    if last is None or len(seats) != len(m.parts[0]):
-        boards = tuple(seat.factory for seat in seats)
+    if last is None or len(seats) != len(last.seats):
         counts = [0, 0, 0]
-        for board in boards:
-            for g, n in enumerate(board.bot_counts()):
+        for seat in seats:
+            for g, n in enumerate(seat.factory.bot_counts()):
                 counts[g] += n
         total = (counts[0], counts[1], counts[2])
     else:
-        boards, total = m.parts
-        if seats is last.seats:
+        total = m.parts
+        old = last.seats
+        if seats is old:
             if state.stock is last.stock:
                 m.state = state
                 return m.answer
         else:
-            new = [seat.factory for seat in seats]
-            for i, board in enumerate(new):
-                old = boards[i]
-                if board is not old:
-                    total = _Board.bots(board, old, total)
-            boards = tuple(new)
-    answer = _Fast.bots_answer(game, state.stock, total)
-    m.keep(game, state, answer, (boards, total))
+            for i, seat in enumerate(seats):
+                board, before = seat.factory, old[i].factory
+                if board is not before:
+                    d = _Board.diff(game, board, before)
+                    total = (total[0] + d[0], total[1] + d[1], total[2] + d[2])
+    stock = state.stock
+    per = game.variant.rulings.bots_per_grade
+    if stock[0] + total[0] == per and stock[1] + total[1] == per and stock[2] + total[2] == per and min(stock) >= 0:
+        answer = None
+    else:
+        answer = _Fast.bots_answer(game, stock, total)
+    m.keep(game, state, answer, total)
     return answer
 
 
 class _Board:
     """What changes between a seat's last board and its new one, cell by cell: the cells (Start Zone slots,
-    trucks) that are the very same objects hold the same tiles and bots."""
+    trucks) that are the very same objects hold the same tiles and bots. The last pair of boards compared
+    and its answer are kept (holding both boards): improvements_conserved and bots_conserved ask about the
+    same pairs in a row."""
+
+    last: tuple[object, Factory, Factory, tuple[int, int, int, int]] | None = None
 
     @staticmethod
-    def bots(new: Factory, old: Factory, counts: tuple[int, int, int]) -> tuple[int, int, int]:
-        """``counts`` (the bots by grade of ``old`` and more) with ``old``'s bots replaced by ``new``'s."""
-        c = [counts[0], counts[1], counts[2]]
+    def diff(game: MechanicaGame, new: Factory, old: Factory) -> tuple[int, int, int, int]:
+        """The bots by grade on ``new`` minus those on ``old``, then its installed improvements minus
+        ``old``'s."""
+        kept = _Board.last
+        if kept is not None and kept[1] is new and kept[2] is old and kept[0] is game:
+            return kept[3]
+        kinds = game.kind_index
+        c = [0, 0, 0]
+        n = 0
         if new.floor is not old.floor:
             for p, q in zip(new.floor, old.floor, strict=True):
                 if p is q:
@@ -154,12 +170,14 @@ class _Board:
                     for o in q.outputs:
                         if o is not None:
                             c[o] -= 1
+                    n -= q.kind in kinds
                 if p is not None:
                     for b in p.inputs:
                         c[b] += 1
                     for o in p.outputs:
                         if o is not None:
                             c[o] += 1
+                    n += p.kind in kinds
         if new.start is not old.start:
             for s, t in zip(new.start, old.start, strict=True):
                 if s is not t:
@@ -169,6 +187,7 @@ class _Board:
                     for h in s.holes:
                         if h is not None:
                             c[h] += 1
+                    n += (s.kind in kinds) - (t.kind in kinds)
         if new.dock is not old.dock:
             for u, v in zip(new.dock, old.dock, strict=True):
                 if u is not v:
@@ -176,21 +195,9 @@ class _Board:
                         c[b] -= 1
                     for b in u.load:
                         c[b] += 1
-        return (c[0], c[1], c[2])
-
-    @staticmethod
-    def installed(game: MechanicaGame, new: Factory, old: Factory, n: int) -> int:
-        """``n`` (the improvements installed on ``old``) with ``old``'s replaced by ``new``'s."""
-        kinds = game.kind_index
-        if new.floor is not old.floor:
-            for p, q in zip(new.floor, old.floor, strict=True):
-                if p is not q:
-                    n += (p is not None and p.kind in kinds) - (q is not None and q.kind in kinds)
-        if new.start is not old.start:
-            for s, t in zip(new.start, old.start, strict=True):
-                if s is not t:
-                    n += (s.kind in kinds) - (t.kind in kinds)
-        return n
+        found = (c[0], c[1], c[2], n)
+        _Board.last = (game, new, old, found)
+        return found
 
 
 def blueprint_once(game: MechanicaGame, state: MechanicaState) -> str | None:
@@ -218,26 +225,28 @@ class _Fast:
     """The fast paths' counts of a state, keeping the parts of their answers for the next step."""
 
     @staticmethod
-    def improvements(game: MechanicaGame, state: MechanicaState, parts: tuple[Any, ...]) -> str | None:
-        """Counted afresh (``parts`` empty), or from the last state's ``parts`` but for a new deck, extras or
-        Recycler (the boards that are the last state's keep their count)."""
+    def improvements(
+        game: MechanicaGame, state: MechanicaState, last: MechanicaState | None, installed: tuple[int, ...]
+    ) -> str | None:
+        """Counted afresh (``last`` None), or from the ``last`` state's per-seat ``installed`` counts but for
+        a new deck, extras or Recycler (a seat whose board is the last state's keeps its count)."""
         for name, counts in (("deck", state.deck), ("extras", state.extras), ("Recycler", state.recycler)):
             if min(counts) < 0:
-                _IMPROVEMENTS.clear()  # the answer names the negative count: never reused
+                _IMPROVEMENTS.clear()  # the answer names the negative count: not kept
                 return f"the {name} holds a negative count {counts}"
         piles = sum(state.deck) + sum(state.extras) + sum(state.recycler)
-        boards = tuple(seat.factory for seat in state.seats)
-        if parts and len(parts[2]) == len(boards):
+        seats = state.seats
+        if last is not None and len(last.seats) == len(seats):
             installed = tuple(
-                n if board is old else _installed(game, board)
-                for board, old, n in zip(boards, parts[2], parts[3], strict=True)
+                n if seat.factory is before.factory else n + _Board.diff(game, seat.factory, before.factory)[3]
+                for seat, before, n in zip(seats, last.seats, installed, strict=True)
             )
         else:
-            installed = tuple(_installed(game, board) for board in boards)
+            installed = tuple(_installed(game, seat.factory) for seat in seats)
         shop = sum(1 for w in state.wheel if w is not None)
         total = piles + shop + sum(installed) + (state.pending is not None) + (state.fallen is not None)
         answer = None if total == game.total_tiles else f"{total} improvements accounted for, not {game.total_tiles}"
-        _IMPROVEMENTS.keep(game, state, answer, (piles, shop, boards, installed))
+        _IMPROVEMENTS.keep(game, state, answer, (piles, shop, installed))
         return answer
 
     @staticmethod
@@ -348,7 +357,11 @@ def wallet_changes(game: MechanicaGame, before: MechanicaState, action: Any, aft
     purchase at its printed price, or, in a workday run, flight-jump coins (with a Flight Tester)."""
     cat = game.variant.catalogue
     mover = before.current if before.phase in _anytime_phases(game) else -1
+    if before.seats is after.seats and mover < 0:  # no wallet changed and none was to change
+        return None
     for i, (b, a) in enumerate(zip(before.seats, after.seats, strict=True)):
+        if b is a and i != mover:  # an unchanged seat that was not to change
+            continue
         delta = a.wallet - b.wallet
         expected = 0
         if i == mover:
@@ -372,10 +385,15 @@ def wallet_changes(game: MechanicaGame, before: MechanicaState, action: Any, aft
 
 def vault_changes(game: MechanicaGame, before: MechanicaState, action: Any, after: MechanicaState) -> str | None:
     """MC-BP-COMPLETE, MC-GIFT: a vault grows only by a Blueprint's value or, in a run, by Gift Wrappers."""
+    complete = isinstance(action, Complete)
+    if before.seats is after.seats and not complete:  # no vault changed and none was to change
+        return None
     for i, (b, a) in enumerate(zip(before.seats, after.seats, strict=True)):
+        if b is a and (not complete or i != before.current):  # an unchanged seat that was not to change
+            continue
         delta = a.vault - b.vault
         expected = 0
-        if isinstance(action, Complete) and i == before.current and before.phase in _anytime_phases(game):
+        if complete and i == before.current and before.phase in _anytime_phases(game):
             card = before.bp_top[action.pile]
             expected = game.cards[card].value if card is not None else 0
         if delta == expected:

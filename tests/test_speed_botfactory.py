@@ -148,9 +148,9 @@ def test_a_slot_copy_that_differed_from_init_would_fall_back(monkeypatch: pytest
 
 
 def test_the_memoised_options_are_the_rooms_options() -> None:
-    """The memos of Bot Factory's moves and additional actions (keyed on what the options read) answer what
-    the rooms compute afresh, at every seat of states of seeded random games, and the legal actions with
-    warm memos are those of a game whose memos are empty."""
+    """The memos of Bot Factory's moves, additional actions, window seats and limit verdicts (keyed on what
+    they read) answer what is computed afresh, at every seat of states of seeded random games, and the legal
+    actions with warm memos are those of a game whose memos are empty."""
     from bgrules.botfactory.base import ASSEMBLY, FINANCE, PRODUCTION, PROJECT
 
     game = load_game("botfactory", players=4)
@@ -173,10 +173,16 @@ def test_the_memoised_options_are_the_rooms_options() -> None:
                     board = game._board_of(state, seat)
                     assert game._additional_options(state, seat, board) == tuple(rooms[board](state, seat))
                     checked += 1
+                    if all(w is not None for w in state.workers):
+                        for skip in ((), (seat,), (seat, (seat + 1) % 4)):
+                            assert game._window_seats(state, skip) == game._window_seats_of(state, skip)
+                fresh._limits_memo.clear()
+                assert game._check_limits(state, seat) == fresh._check_limits(state, seat)
             fresh._options_memo.clear()
             fresh._move_memo.clear()
             assert game.legal_actions(state) == fresh._legal_actions(state)
-    assert checked > 1000 and game._options_memo and game._move_memo
+    assert checked > 1000 and game._options_memo and game._move_memo and game._window_memo
+    assert True in game._limits_memo.values() and False in game._limits_memo.values()
 
 
 def _contract_score_0_6(game: Any, state: Any, seat: int) -> int:

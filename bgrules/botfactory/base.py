@@ -45,6 +45,8 @@ class Base(GameBase):
     _moves: tuple[Any, ...] = ()
     _options_memo: dict[tuple[Any, ...], tuple[Any, ...]]
     _score_memo: dict[tuple[Any, ...], int]
+    _limits_memo: dict[tuple[int, int, int, bool], bool]
+    _window_memo: dict[tuple[Any, ...], tuple[int, ...]]
 
     def colour(self, name: str) -> int:
         try:

@@ -128,6 +128,8 @@ class BotFactoryGame(RoundFlow):
         self._move_memo: dict[tuple[Any, ...], Any] = {}
         self._options_memo: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         self._score_memo: dict[tuple[Any, ...], int] = {}
+        self._limits_memo: dict[tuple[int, int, int, bool], bool] = {}
+        self._window_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
         self._guard = ActionGuard(ACTION_TYPES, "BF-ROUND")
         self._round_apply = RoundFlow.apply.__get__(self)  # the round's dispatch, behind the guard
         self._info = GameInfo(

@@ -28,16 +28,25 @@ class Limits(Base):
         five Project tiles (completed ones count and are never discarded) discards, choosing what."""
         turn = state.turn
         hand = state.hands[seat]
-        counts = self.c.counts
-        if turn is not None and turn.prompt:
-            # a pending choice may still use a part; a Project taken counts at once (so a bot completed
-            # by the pending placement never lands on a sixth Project)
-            if arith.projects_over(len(hand.projects), len(hand.done), counts.project_limit):
-                return evolve(state, phase=Phase.DISCARD, discarder=seat, after_discard="action")
-            return state
-        if arith.over_limits(
-            len(hand.parts), len(hand.projects), len(hand.done), counts.part_limit, counts.project_limit
-        ):
+        pending = turn is not None and bool(turn.prompt)
+        key = (len(hand.parts), len(hand.projects), len(hand.done), pending)
+        over = self._limits_memo.get(key)
+        if over is None:  # the verdict of the arith rule on these counts, memoised (a few dozen keys)
+            counts = self.c.counts
+            if pending:
+                # a pending choice may still use a part; a Project taken counts at once (so a bot completed
+                # by the pending placement never lands on a sixth Project)
+                over = bool(arith.projects_over(len(hand.projects), len(hand.done), counts.project_limit))
+            else:
+                over = bool(
+                    arith.over_limits(
+                        len(hand.parts), len(hand.projects), len(hand.done), counts.part_limit, counts.project_limit
+                    )
+                )
+            if len(self._limits_memo) > 10_000:
+                self._limits_memo.clear()
+            self._limits_memo[key] = over
+        if over:
             return evolve(state, phase=Phase.DISCARD, discarder=seat, after_discard="action")
         return state
 

@@ -369,7 +369,17 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         would give them nothing their own turn does not), nor a player on Sandra's board while an unpaid
         toll forbids any action (``unpaid_share = "nothing"``: additional actions on her board are taken
         in one's own turn, after paying). Whether a seat has an option is asked when its turn in the window
-        comes."""
+        comes. Memoised on what it reads (the order, Sandra, the workers, ``skip``; bounded)."""
+        key = (state.order, state.sandra, state.workers, skip)
+        found = self._window_memo.get(key)
+        if found is None:
+            if len(self._window_memo) > 20_000:
+                self._window_memo.clear()
+            found = self._window_memo[key] = self._window_seats_of(state, skip)
+        return found
+
+    def _window_seats_of(self, state: BotFactoryState, skip: tuple[int, ...]) -> tuple[int, ...]:
+        """``_window_seats`` computed."""
         n = self._players
         start = (state.order.index(skip[0]) + 1) if skip else 0
         nothing = self.variant.rulings.unpaid_share == "nothing"
@@ -537,6 +547,8 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             if state.phase is Phase.DISCARD:
                 return state
             resume = state.after_discard
+            if not resume:  # nothing to resume: a player or chance acts (the common case)
+                return state
             if resume == "setup":
                 state = evolve(state, phase=Phase.PICK, index=0, after_discard="")
             elif resume == "pick":

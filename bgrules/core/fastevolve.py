@@ -142,11 +142,11 @@ def _maker_init(cls: type, changed: tuple[str, ...]) -> Callable[[Any, dict[str,
 def evolve(inst: T, **changes: Any) -> T:
     """Like ``attrs.evolve`` for classes whose fields are all ``__init__`` arguments named as the fields."""
     key = (inst.__class__, tuple(changes))
-    make = _MAKERS.get(key)
+    make: Callable[[T, dict[str, Any]], T] | None = _MAKERS.get(key)  # typed here: no cast() call on the hot path
     if make is None:
         if len(_MAKERS) > 10_000:  # bounded: the call sites give a few hundred change sets
             _MAKERS.clear()
             _SLOTS.clear()
             _VERIFIED.clear()
         make = _MAKERS[key] = _checked(key[0], inst, changes)
-    return cast(T, make(inst, changes))
+    return make(inst, changes)

@@ -16,6 +16,8 @@ import attrs
 import pytest
 
 from bgrules.core.playout import walk
+from bgrules.mechanica.board import _bots, _maybe_bots
+from bgrules.mechanica.components import Bot
 from bgrules.mechanica.fabricate import fabricate_options, sell_options
 from bgrules.mechanica.factory import ROWS, Factory, _legal_placements, legal_placements
 from bgrules.mechanica.game import MechanicaGame
@@ -103,3 +105,32 @@ def test_speed_paths_agree_along_playouts(field: str, value: object) -> None:
                 )
                 assert game._board_options(board) == _board_options_afresh(game, fresh)
     assert len(seen) > 50
+
+
+def _plain(value: object, maybe: bool) -> object:
+    """The converters' plain reading (Bot(v) per item), or the error it raises."""
+    try:
+        return tuple(None if maybe and v is None else Bot(v) for v in value)  # type: ignore[attr-defined]
+    except Exception as exc:
+        return (type(exc), str(exc))
+
+
+def _fast(convert: object, value: object) -> object:
+    try:
+        return convert(value)  # type: ignore[operator]
+    except Exception as exc:
+        return (type(exc), str(exc))
+
+
+@pytest.mark.parametrize(
+    "value",
+    [(), (0, 1, 2), (Bot.DELUXE, 0), (True, False), (1.0,), (None,), (None, 2), (3,), ("1",), ([1],), [0, 1], (-1,)],
+    ids=repr,
+)
+def test_bot_converters_read_as_bot_does(value: object) -> None:
+    """The converters' dict look-up gives what Bot(v) gives, or the same error."""
+    assert _fast(_bots, value) == _plain(value, maybe=False)
+    assert _fast(_maybe_bots, value) == _plain(value, maybe=True)
+    got = _fast(_bots, value)
+    if isinstance(got, tuple) and all(isinstance(b, Bot) for b in got):
+        assert all(type(b) is Bot for b in got)

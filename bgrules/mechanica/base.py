@@ -79,6 +79,8 @@ class MechanicaBase(GameBase):
     """MC-ANYTIME (``anytime = "every_step"``): the anytime actions are offered while a bought tile waits
     (phase PLACE) and while a fallen tile is recycled (phase RECYCLE) too."""
     _board_memo: dict[tuple[object, ...], BoardOptions]
+    _last_board: tuple[object, BoardOptions] | None = None
+    """The last board layout :meth:`_board_options` was asked about, held, and its answer."""
     _dock_memo: dict[tuple[str, ...], tuple[tuple[BuyTruck, int], ...]]
     """The trucks a Loading Dock allows, with their prices, per truck kinds (MC-TRUCK-BUY)."""
     _start_memo: dict[tuple[str, ...], tuple[Any, ...]]

@@ -88,8 +88,12 @@ class BlueprintRoom(MechanicaBase):
         Forks (MC-FORK-BUY under MC-PLACE), trucks with their prices (MC-TRUCK-BUY) and demolitions
         (MC-DEMOLISH)."""
         layout = factory.layout
+        last = self._last_board
+        if last is not None and last[0] is layout:  # the same board's tiles as last time (held: no id reuse)
+            return last[1]
         found = self._board_memo.get(layout)
         if found is not None:
+            self._last_board = (layout, found)
             return found
         cat = self.variant.catalogue
         forks: tuple[BuyFork, ...] = ()
@@ -110,6 +114,7 @@ class BlueprintRoom(MechanicaBase):
             self._dock_memo.clear()
             self._start_memo.clear()
         found = self._board_memo[layout] = (forks, trucks, demolitions)
+        self._last_board = (layout, found)
         return found
 
     def _dock_options(self, factory: Factory) -> tuple[tuple[BuyTruck, int], ...]:
@@ -127,7 +132,10 @@ class BlueprintRoom(MechanicaBase):
     def _complete_options(self, state: MechanicaState, seat: Seat) -> tuple[Complete, ...]:
         """MC-BP-COMPLETE: every way to complete a face-up Blueprint from the trucks (memoised)."""
         dock = seat.factory.dock
-        if not any(t.load for t in dock):
+        for truck in dock:  # a loop, not any(): this runs at every step
+            if truck.load:
+                break
+        else:
             return ()
         key = (dock, state.bp_top, seat.completed)
         found = self._complete_memo.get(key)

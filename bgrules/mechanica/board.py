@@ -33,7 +33,17 @@ def on_floor(row: int, col: int) -> bool:
     return 0 <= row < ROWS and 0 <= col < COLS
 
 
+_GRADES: dict[object, Bot] = {b.value: b for b in Bot}
+"""Bot(v) by a dict look-up, as ``Bot`` itself first looks a value up (a Bot, or the int 0, 1, 2)."""
+_MAYBE_GRADES: dict[object, Bot | None] = {None: None, **_GRADES}
+
+
 def _bots(value: Iterable[int]) -> tuple[Bot, ...]:
+    if type(value) is tuple:  # the fast path: every item a grade already (anything else: as Bot(v) does)
+        try:
+            return tuple(map(_GRADES.__getitem__, value))
+        except (KeyError, TypeError):
+            pass
     return tuple(Bot(v) for v in value)
 
 
@@ -42,6 +52,11 @@ def _sorted_bots(value: Iterable[int]) -> tuple[Bot, ...]:
 
 
 def _maybe_bots(value: Iterable[int | None]) -> tuple[Bot | None, ...]:
+    if type(value) is tuple:  # the fast path, as in _bots
+        try:
+            return tuple(map(_MAYBE_GRADES.__getitem__, value))
+        except (KeyError, TypeError):
+            pass
     return tuple(None if v is None else Bot(v) for v in value)
 
 

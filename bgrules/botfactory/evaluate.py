@@ -29,7 +29,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from bgrules.botfactory.state import Phase
-from bgrules.core import coverage
 
 TOKEN_NEED = 0.5
 TOKENS_NEEDED = 3
@@ -54,8 +53,8 @@ SCALE = 3.0
 """A lead of about this many points is a clear advantage (mcts turns leads into rewards with it)."""
 
 
-_MEMO_LIMIT = 50_000
-"""Each memo below is cleared past this many entries (a game's evaluations fill a few thousand)."""
+_MEMO_LIMIT = 20_000
+"""Each memo below is cleared past this many entries (a 4-player greedy game adds about a thousand to the largest)."""
 _HELD: dict[tuple[int, Any, Any, Any, Any, Any], tuple[Any, float, tuple[float, ...], tuple[int, ...]]] = {}
 """(id of the game, held parts, held Projects, columns, bots_left, values) -> (the game, the exact terms, the
 progress terms, the fits): what :func:`evaluate` reads of a hand's tiles against the Assembly board. The
@@ -151,7 +150,6 @@ def evaluate(game: Any, state: Any, seat: int) -> float:
     """The value of ``state`` for ``seat``, in points; see the module doc. The same floats as adding the
     terms one by one in the doc's order: the memoised terms are the exact ones and the PROGRESS terms are
     added one by one, in that order."""
-    coverage.effect("BF-SCORE")  # what game.scores counted when the evaluation called it
     hand = state.hands[seat]
     parts, projects, done = hand.parts, hand.projects, hand.done
     columns, bots_left, values = state.columns, state.bots_left, state.values

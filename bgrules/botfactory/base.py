@@ -47,6 +47,7 @@ class Base(GameBase):
     _score_memo: dict[tuple[Any, ...], int]
     _limits_memo: dict[tuple[int, int, int, bool], bool]
     _window_memo: dict[tuple[Any, ...], tuple[int, ...]]
+    _chance_sets: dict[tuple[Any, ...], frozenset[Any]]
 
     def colour(self, name: str) -> int:
         try:

@@ -18,17 +18,33 @@ class Draws(Base):
         """The next draw's outcomes with exact probabilities (memoised per pile contents)."""
         if not state.draws:
             return ()
-        what, source, _dest, _a, _b = state.draws[0]
-        if what == "contract":
-            key: tuple[Any, ...] = ("contract", state.contract_pool)
-        elif what == "project":
-            key = ("project", state.project_pile)
-        else:
-            key = ("part", state.piles[self._source(state, source)])
+        key = self._chance_key(state)
         found = self._chance_memo.get(key)
         if found is None:
-            found = self._chance_memo[key] = self._outcomes(what, key[1])
+            found = self._chance_memo[key] = self._outcomes(key[0], key[1])
         return found
+
+    def _chance_key(self, state: BotFactoryState) -> tuple[Any, ...]:
+        """What the next draw's outcomes depend on: its kind and the contents drawn from."""
+        what, source, _dest, _a, _b = state.draws[0]
+        if what == "contract":
+            return ("contract", state.contract_pool)
+        if what == "project":
+            return ("project", state.project_pile)
+        return ("part", state.piles[self._source(state, source)])
+
+    def _possible(self, state: BotFactoryState, action: Any) -> bool:
+        """``action`` is one of the next draw's outcomes (for the draw classes, a set of them memoised beside
+        the outcomes; any other object is compared with each outcome)."""
+        if type(action) not in (DrawPart, DrawProject, DrawContract):
+            return any(action == a for a, _p in self.chance_outcomes(state))
+        key = self._chance_key(state)
+        found = self._chance_sets.get(key)
+        if found is None:
+            if len(self._chance_sets) > 20_000:
+                self._chance_sets.clear()
+            found = self._chance_sets[key] = frozenset(a for a, _p in self.chance_outcomes(state))
+        return action in found
 
     def _outcomes(self, what: str, counts: tuple[int, ...]) -> tuple[tuple[Any, Fraction], ...]:
         if what == "contract":
@@ -67,7 +83,7 @@ class Draws(Base):
         return state, False
 
     def _resolve_draw(self, state: BotFactoryState, action: Any) -> BotFactoryState:
-        if not any(action == a for a, _p in self.chance_outcomes(state)):
+        if not self._possible(state, action):
             raise IllegalAction("BF-PILE", f"{action!r} is not a possible chance outcome here")
         _what, source, dest, a, b = state.draws[0]
         draws = state.draws[1:]

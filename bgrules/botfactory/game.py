@@ -130,6 +130,7 @@ class BotFactoryGame(RoundFlow):
         self._score_memo: dict[tuple[Any, ...], int] = {}
         self._limits_memo: dict[tuple[int, int, int, bool], bool] = {}
         self._window_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
+        self._chance_sets: dict[tuple[Any, ...], frozenset[Any]] = {}
         self._guard = ActionGuard(ACTION_TYPES, "BF-ROUND")
         self._round_apply = RoundFlow.apply.__get__(self)  # the round's dispatch, behind the guard
         self._info = GameInfo(

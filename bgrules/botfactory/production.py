@@ -31,8 +31,7 @@ class ProductionRoom(Tokens):
         coverage.effect("BF-PROD")
         coverage.effect("BF-PROD-ROTATE")
         wheel = tuple(state.wheel[(i - 2) % 8] for i in range(8))
-        state = evolve(state, wheel=wheel, turn=evolve(turn, left=turn.left - 1))
-        return self._next_refill(state, -1)
+        return self._next_refill(state, -1, wheel=wheel, turn=evolve(turn, left=turn.left - 1))
 
     def _take_output(self, state: BotFactoryState, seat: int, turn: Turn, action: TakeOutput) -> BotFactoryState:
         """BF-PROD-TAKE: take an output part; BF-PROD-MARK: a marked space offers a paid placement."""
@@ -43,21 +42,30 @@ class ProductionRoom(Tokens):
         coverage.effect("BF-PROD")
         coverage.effect("BF-PROD-TAKE")
         hand = state.hands[seat]
-        state = self._hand(state, seat, parts=tuple(sorted((*hand.parts, part))))
+        hands = _set(state.hands, seat, evolve(hand, parts=tuple(sorted((*hand.parts, part)))))
         after = evolve(turn, left=turn.left - 1)
         if action.position in self.c.wheel.marked:
             coverage.effect("BF-PROD-MARK")
             after = evolve(after, prompt=("place",))
-        return evolve(state, wheel=_set(state.wheel, action.position, None), turn=after)
+        return evolve(state, hands=hands, wheel=_set(state.wheel, action.position, None), turn=after)
 
-    def _next_refill(self, state: BotFactoryState, after: int) -> BotFactoryState:
-        """BF-PROD-ROTATE: each empty top space, left first, may be refilled from the top of any pile."""
-        turn = state.turn
+    def _next_refill(
+        self,
+        state: BotFactoryState,
+        after: int,
+        wheel: tuple[str | None, ...] | None = None,
+        turn: Turn | None = None,
+        **changes: Any,
+    ) -> BotFactoryState:
+        """BF-PROD-ROTATE: each empty top space, left first, may be refilled from the top of any pile. The
+        state takes on ``wheel`` and ``turn`` (default: its own) and ``changes`` in the same copy."""
+        wheel = state.wheel if wheel is None else wheel
+        turn = state.turn if turn is None else turn
         assert turn is not None
         for pos in self.c.wheel.top:
-            if pos > after and state.wheel[pos] is None:
-                return evolve(state, turn=evolve(turn, prompt=("refill", str(pos))))
-        return evolve(state, turn=evolve(turn, prompt=()))
+            if pos > after and wheel[pos] is None:
+                return evolve(state, wheel=wheel, turn=evolve(turn, prompt=("refill", str(pos))), **changes)
+        return evolve(state, wheel=wheel, turn=evolve(turn, prompt=()), **changes)
 
     def _refill_options(self, state: BotFactoryState, pos: int) -> list[Any]:
         """BF-PROD-ROTATE: refill top space ``pos`` from the top of any pile, or leave it empty."""
@@ -67,7 +75,7 @@ class ProductionRoom(Tokens):
         """BF-PROD-ROTATE: refill top space ``pos`` (a draw) or leave it, then offer the next empty one."""
         if isinstance(action, Refill):
             ci = self.colour(action.colour)
-            state = evolve(state, draws=(("part", ci, "wheel", pos, 0),), after_discard="action")
+            return self._next_refill(state, pos, draws=(("part", ci, "wheel", pos, 0),), after_discard="action")
         return self._next_refill(state, pos)
 
     # --- additional action: trade three parts ------------------------------------------------------------

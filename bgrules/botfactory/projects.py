@@ -28,11 +28,13 @@ class ProjectRoom(Tokens):
 
     def _project_main(self, state: BotFactoryState, seat: int, turn: Turn, action: TakeProject) -> BotFactoryState:
         """BF-PROJ: one action takes one Project tile."""
-        state = evolve(state, turn=evolve(turn, left=turn.left - 1))
-        return self._take_project(state, seat, action)
+        return self._take_project(state, seat, action, evolve(turn, left=turn.left - 1))
 
-    def _take_project(self, state: BotFactoryState, seat: int, action: TakeProject) -> BotFactoryState:
-        """BF-PROJ: take a Project tile; BF-PROJ-LEFT / BF-PROJ-RIGHT: the bottom tiles' rewards."""
+    def _take_project(
+        self, state: BotFactoryState, seat: int, action: TakeProject, turn: Turn | None = None
+    ) -> BotFactoryState:
+        """BF-PROJ: take a Project tile; BF-PROJ-LEFT / BF-PROJ-RIGHT: the bottom tiles' rewards. ``turn``
+        (default: the state's) is the turn the state takes on, in the same copy."""
         col, row = action.column, action.row
         if col not in range(2) or row not in range(len(state.grid[col])) or state.grid[col][row] is None:
             raise IllegalAction("BF-PROJ", f"no Project tile at column {col}, row {row}")
@@ -40,13 +42,14 @@ class ProjectRoom(Tokens):
         assert colour is not None
         coverage.effect("BF-PROJ")
         hand = state.hands[seat]
-        state = self._hand(state, seat, projects=tuple(sorted((*hand.projects, colour))))
-        state = evolve(state, grid=_set(state.grid, col, _set(state.grid[col], row, None)))
-        turn = state.turn
+        hands = _set(state.hands, seat, evolve(hand, projects=tuple(sorted((*hand.projects, colour)))))
+        grid = _set(state.grid, col, _set(state.grid[col], row, None))
+        turn = state.turn if turn is None else turn
         assert turn is not None
         if row == 0 and col == 0:
             coverage.effect("BF-PROJ-LEFT")
-            return evolve(state, turn=evolve(turn, prompt=("place",)))
+            return evolve(state, hands=hands, grid=grid, turn=evolve(turn, prompt=("place",)))
+        state = evolve(state, hands=hands, grid=grid, turn=turn)
         if row == 0 and col == 1:
             coverage.effect("BF-PROJ-RIGHT")
             return self._gain(state, seat, 1)

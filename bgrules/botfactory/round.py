@@ -343,9 +343,11 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             rule = self._prompt_rule(state, seat, turn.prompt[0])
             raise IllegalAction(rule, f"{action!r} does not answer the pending choice {turn.prompt[0]!r}")
         kind = turn.prompt[0]
+        if kind == "refill":  # the refill sets the turn's next prompt (or none) itself
+            return self._refill(state, int(turn.prompt[1]), action)
+        if kind == "project" and isinstance(action, TakeProject):  # the tile taken in the same copy
+            return self._take_project(state, seat, action, evolve(turn, prompt=()))
         cleared = evolve(state, turn=evolve(turn, prompt=()))
-        if kind == "refill":
-            return self._refill(cleared, int(turn.prompt[1]), action)
         if isinstance(action, Skip):
             return cleared
         if kind == "icon":

@@ -40,7 +40,7 @@ class Tokens(Base):
         hand = state.hands[seat]
         if not arith.can_pay(hand.tokens, n):
             raise IllegalAction(rule, f"it costs {n} Speech token(s); the player holds {hand.tokens}")
-        state = evolve(state, hands=_set(state.hands, seat, evolve(hand, tokens=arith.pay(hand.tokens, n))))
+        hands = _set(state.hands, seat, evolve(hand, tokens=arith.pay(hand.tokens, n)))
         if to_supply:
-            state = evolve(state, supply=_set(state.supply, seat, state.supply[seat] + n))
-        return state
+            return evolve(state, hands=hands, supply=_set(state.supply, seat, state.supply[seat] + n))
+        return evolve(state, hands=hands)

@@ -81,6 +81,10 @@ class MechanicaBase(GameBase):
     _board_memo: dict[tuple[object, ...], BoardOptions]
     _last_board: tuple[object, BoardOptions] | None = None
     """The last board layout :meth:`_board_options` was asked about, held, and its answer."""
+    _last_complete: tuple[object, object, object, tuple[Complete, ...]] | None = None
+    """The dock, piles' tops and completed cards :meth:`_complete_options` last read, held, and its answer."""
+    _last_sell: tuple[object, tuple[Any, ...]] | None = None
+    """The dock the selling step's options were last listed for, held, and those options."""
     _dock_memo: dict[tuple[str, ...], tuple[tuple[BuyTruck, int], ...]]
     """The trucks a Loading Dock allows, with their prices, per truck kinds (MC-TRUCK-BUY)."""
     _start_memo: dict[tuple[str, ...], tuple[Any, ...]]

@@ -137,12 +137,17 @@ class BlueprintRoom(MechanicaBase):
                 break
         else:
             return ()
-        key = (dock, state.bp_top, seat.completed)
+        tops, completed = state.bp_top, seat.completed
+        last = self._last_complete
+        if last is not None and last[0] is dock and last[1] is tops and last[2] is completed:
+            return last[3]  # the very inputs of last time (held: no id reuse)
+        key = (dock, tops, completed)
         found = self._complete_memo.get(key)
         if found is None:
             if len(self._complete_memo) > 50_000:
                 self._complete_memo.clear()
             found = self._complete_memo[key] = tuple(self._complete_uncached(state, seat))
+        self._last_complete = (dock, tops, completed, found)
         return found
 
     def _complete_uncached(self, state: MechanicaState, seat: Seat) -> list[Complete]:

@@ -234,11 +234,16 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
         first: tuple[Any, ...] | None
         if phase is Phase.SELL:
             dock = seat.factory.dock
-            first = self._sell_memo.get(dock)
-            if first is None:
-                if len(self._sell_memo) > 20_000:
-                    self._sell_memo.clear()
-                first = self._sell_memo[dock] = (*sell_options(seat.factory), _NEXT)
+            last = self._last_sell
+            if last is not None and last[0] is dock:  # the very dock of last time (held: no id reuse)
+                first = last[1]
+            else:
+                first = self._sell_memo.get(dock)
+                if first is None:
+                    if len(self._sell_memo) > 20_000:
+                        self._sell_memo.clear()
+                    first = self._sell_memo[dock] = (*sell_options(seat.factory), _NEXT)
+                self._last_sell = (dock, first)
         elif phase is Phase.BUY:
             wallet, prices = seat.wallet, self.prices
             buys = (self._buys[i] for i, kind in enumerate(state.wheel) if kind is not None and wallet >= prices[i])

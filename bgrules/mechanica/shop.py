@@ -28,6 +28,19 @@ from bgrules.mechanica.factory import (
 )
 from bgrules.mechanica.state import Buy, Draw, MechanicaState, Phase, Place, PlaceFabricator, Recycle
 
+_FRACTIONS: dict[tuple[int, int], Fraction] = {}
+"""Fraction(n, total) by (n, total): a draw's probabilities recur from one deck to the next (bounded)."""
+
+
+def _fraction(n: int, total: int) -> Fraction:
+    """MC-CHANCE: the probability ``n`` / ``total`` of a draw (one shared value per pair)."""
+    found = _FRACTIONS.get((n, total))
+    if found is None:
+        if len(_FRACTIONS) > 20_000:
+            _FRACTIONS.clear()
+        found = _FRACTIONS[(n, total)] = Fraction(n, total)
+    return found
+
 
 class ShopRoom(MechanicaBase):
     """The Shop's rules, as methods of the whole game."""
@@ -41,8 +54,10 @@ class ShopRoom(MechanicaBase):
         if found is None:
             total = sum(counts)
             found = tuple(
-                (self._draw_actions[k], Fraction(n, total)) for k, n in zip(self.kinds, counts, strict=True) if n
+                (self._draw_actions[k], _fraction(n, total)) for k, n in zip(self.kinds, counts, strict=True) if n
             )
+            if len(self._draw_memo) > 50_000:
+                self._draw_memo.clear()
             self._draw_memo[counts] = found
         return found
 

@@ -106,6 +106,12 @@ def _board(s: Any, rng: random.Random, change: Callable[[Any], Any]) -> Any:
     return evolve(s, seats=_set(s.seats, seat, evolve(s.seats[seat], factory=board)))
 
 
+def _seat(s: Any, rng: random.Random, **change: Callable[[Any], Any]) -> Any:
+    i = rng.randrange(len(s.seats))
+    seat = evolve(s.seats[i], **{k: f(getattr(s.seats[i], k)) for k, f in change.items()})
+    return evolve(s, seats=_set(s.seats, i, seat))
+
+
 def _without_a_tile(board: Any) -> Any:
     """The board with its first tile (if any) taken off the floor."""
     i = next((i for i, p in enumerate(board.floor) if p is not None), 0)
@@ -139,6 +145,8 @@ MC_CORRUPTIONS: dict[str, Corrupt] = {
         s, seats=_set(s.seats, 0, evolve(s.seats[0], completed=(*s.seats[0].completed, 1, 1)))
     ),
     "seats shape": lambda s, r: evolve(s, seats=s.seats[:-1]),
+    "wallet": lambda s, r: _seat(s, r, wallet=lambda w: r.choice((-1, w + 1))),
+    "vault": lambda s, r: _seat(s, r, vault=lambda v: r.choice((-2, v + 2))),
 }
 
 
@@ -269,3 +277,28 @@ def test_limits_are_recomputed_when_a_pending_choice_ends() -> None:
     assert done.hands is pending.hands
     assert bf.limits(game, done) == bf._Plain.limits(game, done) is not None
     assert bf.limits(game, pending) is None
+
+
+def test_mechanica_money_changes_skip_only_what_the_plain_check_passes() -> None:
+    """wallet_changes and vault_changes skip the seats a step left as they were: on seeded steps, and on
+    steps whose after state is corrupted (a wallet or vault changed, the before state's seats kept though
+    the action was a purchase or a Blueprint, one seat put back as it was), they answer as the plain check
+    of every seat."""
+    rng = random.Random(5)
+    checked = violated = 0
+    for players, seeds in ((2, (0, 10, 13)), (3, (1,)), (4, (8,))):  # seeds with Blueprints completed
+        game = load_game("mechanica", players=players)
+        for seed in seeds:
+            for before, action, after in walk(game, seed):
+                afters = [after, evolve(after, seats=before.seats)]
+                i = rng.randrange(len(after.seats))
+                afters.append(evolve(after, seats=_set(after.seats, i, before.seats[i])))
+                afters.append(MC_CORRUPTIONS["wallet"](after, rng))
+                afters.append(MC_CORRUPTIONS["vault"](after, rng))
+                for a in afters:
+                    for name in ("wallet_changes", "vault_changes"):
+                        plain = getattr(mc._Plain, name)(game, before, action, a)
+                        assert getattr(mc, name)(game, before, action, a) == plain, (seed, action, name)
+                        checked += 1
+                        violated += plain is not None
+    assert violated > checked // 10

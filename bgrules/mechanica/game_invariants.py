@@ -79,18 +79,23 @@ def improvements_conserved(game: MechanicaGame, state: MechanicaState) -> str | 
     m = _IMPROVEMENTS
     last = m.state if game is m.game else None
     if last is None:
-        return _Fast.improvements(game, state, None, ())
+        return _Fast.improvements(game, state)
     # the parts: the count of the deck, extras and Recycler; the Shop's; each seat's installed count
     piles, shop, installed = m.parts
-    if state.deck is not last.deck or state.extras is not last.extras or state.recycler is not last.recycler:
-        return _Fast.improvements(game, state, last, installed)
+    deck, extras, recycler = state.deck, state.extras, state.recycler
+    if deck is not last.deck or extras is not last.extras or recycler is not last.recycler:
+        for name, area in (("deck", deck), ("extras", extras), ("Recycler", recycler)):
+            if min(area) < 0:
+                m.clear()  # the answer names the negative count: not kept
+                return f"the {name} holds a negative count {area}"
+        piles = sum(deck) + sum(extras) + sum(recycler)
     if state.wheel is not last.wheel:
         shop = sum(1 for w in state.wheel if w is not None)
     seats, old = state.seats, last.seats
     if seats is not old:
         if len(seats) != len(old):
-            return _Fast.improvements(game, state, None, ())
-        counts = None
+            return _Fast.improvements(game, state)
+        counts: list[int] | None = None
         for i, seat in enumerate(seats):
             board, before = seat.factory, old[i].factory
             if board is not before:
@@ -225,24 +230,14 @@ class _Fast:
     """The fast paths' counts of a state, keeping the parts of their answers for the next step."""
 
     @staticmethod
-    def improvements(
-        game: MechanicaGame, state: MechanicaState, last: MechanicaState | None, installed: tuple[int, ...]
-    ) -> str | None:
-        """Counted afresh (``last`` None), or from the ``last`` state's per-seat ``installed`` counts but for
-        a new deck, extras or Recycler (a seat whose board is the last state's keeps its count)."""
+    def improvements(game: MechanicaGame, state: MechanicaState) -> str | None:
+        """Counted afresh, the parts kept for the next step."""
         for name, counts in (("deck", state.deck), ("extras", state.extras), ("Recycler", state.recycler)):
             if min(counts) < 0:
                 _IMPROVEMENTS.clear()  # the answer names the negative count: not kept
                 return f"the {name} holds a negative count {counts}"
         piles = sum(state.deck) + sum(state.extras) + sum(state.recycler)
-        seats = state.seats
-        if last is not None and len(last.seats) == len(seats):
-            installed = tuple(
-                n if seat.factory is before.factory else n + _Board.diff(game, seat.factory, before.factory)[3]
-                for seat, before, n in zip(seats, last.seats, installed, strict=True)
-            )
-        else:
-            installed = tuple(_installed(game, seat.factory) for seat in seats)
+        installed = tuple(_installed(game, seat.factory) for seat in state.seats)
         shop = sum(1 for w in state.wheel if w is not None)
         total = piles + shop + sum(installed) + (state.pending is not None) + (state.fallen is not None)
         answer = None if total == game.total_tiles else f"{total} improvements accounted for, not {game.total_tiles}"
@@ -259,7 +254,8 @@ class _Fast:
 
 
 class _Plain:
-    """Each conservation predicate as a plain recount of the whole state (what the fast paths reuse)."""
+    """Each predicate with a fast path as a plain recount of the whole state or step (what the fast paths
+    reuse or skip)."""
 
     @staticmethod
     def improvements_conserved(game: MechanicaGame, state: MechanicaState) -> str | None:
@@ -292,6 +288,45 @@ class _Plain:
         for g in range(3):
             if stock[g] < 0 or stock[g] + counts[g] != per:
                 return f"grade {g}: stock {stock[g]} + boards {counts[g]} != {per}"
+        return None
+
+    @staticmethod
+    def wallet_changes(game: MechanicaGame, before: MechanicaState, action: Any, after: MechanicaState) -> str | None:
+        cat = game.variant.catalogue
+        for i, (b, a) in enumerate(zip(before.seats, after.seats, strict=True)):
+            delta = a.wallet - b.wallet
+            expected = 0
+            if i == before.current and before.phase in _anytime_phases(game):
+                if isinstance(action, Sell):
+                    expected = cat.sale(action.bot)
+                elif isinstance(action, Buy):
+                    expected = -game.prices[action.slot]
+                elif isinstance(action, BuyFork):
+                    expected = -(cat.tile("fork").price or 0)
+                elif isinstance(action, BuyTruck):
+                    kind = cat.tile(action.kind)
+                    upgrade = kind.upgrade_from is not None and b.factory.dock[action.row].kind == kind.upgrade_from
+                    expected = -((kind.upgrade_price if upgrade else kind.price) or 0)
+            if delta == expected:
+                continue
+            if delta > expected and _runs_in_step(before, after) and _has(game, b.factory, Effect.FLIGHT):
+                continue
+            return f"player {i}'s wallet changed by {delta} on {action!r}; expected {expected}"
+        return None
+
+    @staticmethod
+    def vault_changes(game: MechanicaGame, before: MechanicaState, action: Any, after: MechanicaState) -> str | None:
+        for i, (b, a) in enumerate(zip(before.seats, after.seats, strict=True)):
+            delta = a.vault - b.vault
+            expected = 0
+            if isinstance(action, Complete) and i == before.current and before.phase in _anytime_phases(game):
+                card = before.bp_top[action.pile]
+                expected = game.cards[card].value if card is not None else 0
+            if delta == expected:
+                continue
+            if delta > expected and _runs_in_step(before, after) and _has(game, b.factory, Effect.GIFT):
+                continue
+            return f"player {i}'s vault changed by {delta} on {action!r}; expected {expected}"
         return None
 
     @staticmethod
@@ -348,8 +383,11 @@ def _has(game: MechanicaGame, factory: Factory, effect: Effect) -> bool:
 
 def _anytime_phases(game: MechanicaGame) -> tuple[Phase, ...]:
     """MC-ANYTIME: the phases in which the current player may buy a Fork or a truck or complete a Blueprint."""
-    steps = (Phase.SELL, Phase.BUY, Phase.FABRICATE)
-    return (*steps, Phase.PLACE, Phase.RECYCLE) if game.variant.rulings.anytime == "every_step" else steps
+    return _EVERY_STEP if game.variant.rulings.anytime == "every_step" else _STEPS_1_3
+
+
+_STEPS_1_3 = (Phase.SELL, Phase.BUY, Phase.FABRICATE)
+_EVERY_STEP = (*_STEPS_1_3, Phase.PLACE, Phase.RECYCLE)
 
 
 def wallet_changes(game: MechanicaGame, before: MechanicaState, action: Any, after: MechanicaState) -> str | None:

@@ -80,7 +80,7 @@ def improvements_conserved(game: MechanicaGame, state: MechanicaState) -> str | 
     last = m.state if game is m.game else None
     if last is None:
         return _Fast.improvements(game, state)
-    # the parts: the count of the deck, extras and Recycler; the Shop's; each seat's installed count
+    # the parts: the count of the deck, extras and Recycler; the Shop's; the installed improvements
     piles, shop, installed = m.parts
     deck, extras, recycler = state.deck, state.extras, state.recycler
     if deck is not last.deck or extras is not last.extras or recycler is not last.recycler:
@@ -95,16 +95,12 @@ def improvements_conserved(game: MechanicaGame, state: MechanicaState) -> str | 
     if seats is not old:
         if len(seats) != len(old):
             return _Fast.improvements(game, state)
-        counts: list[int] | None = None
-        for i, seat in enumerate(seats):
-            board, before = seat.factory, old[i].factory
-            if board is not before:
-                if counts is None:
-                    counts = list(installed)
-                counts[i] += _Board.diff(game, board, before)[3]
-        if counts is not None:
-            installed = tuple(counts)
-    total = piles + shop + sum(installed) + (state.pending is not None) + (state.fallen is not None)
+        for seat, was in zip(seats, old, strict=True):
+            if seat is not was:
+                board, before = seat.factory, was.factory
+                if board is not before:
+                    installed += _Board.diff(game, board, before)[3]
+    total = piles + shop + installed + (state.pending is not None) + (state.fallen is not None)
     answer = None if total == game.total_tiles else f"{total} improvements accounted for, not {game.total_tiles}"
     m.keep(game, state, answer, (piles, shop, installed))
     return answer
@@ -132,11 +128,12 @@ def bots_conserved(game: MechanicaGame, state: MechanicaState) -> str | None:
                 m.state = state
                 return m.answer
         else:
-            for i, seat in enumerate(seats):
-                board, before = seat.factory, old[i].factory
-                if board is not before:
-                    d = _Board.diff(game, board, before)
-                    total = (total[0] + d[0], total[1] + d[1], total[2] + d[2])
+            for seat, was in zip(seats, old, strict=True):
+                if seat is not was:
+                    board, before = seat.factory, was.factory
+                    if board is not before:
+                        d = _Board.diff(game, board, before)
+                        total = (total[0] + d[0], total[1] + d[1], total[2] + d[2])
     stock = state.stock
     per = game.variant.rulings.bots_per_grade
     if stock[0] + total[0] == per and stock[1] + total[1] == per and stock[2] + total[2] == per and min(stock) >= 0:
@@ -237,9 +234,9 @@ class _Fast:
                 _IMPROVEMENTS.clear()  # the answer names the negative count: not kept
                 return f"the {name} holds a negative count {counts}"
         piles = sum(state.deck) + sum(state.extras) + sum(state.recycler)
-        installed = tuple(_installed(game, seat.factory) for seat in state.seats)
+        installed = sum(_installed(game, seat.factory) for seat in state.seats)
         shop = sum(1 for w in state.wheel if w is not None)
-        total = piles + shop + sum(installed) + (state.pending is not None) + (state.fallen is not None)
+        total = piles + shop + installed + (state.pending is not None) + (state.fallen is not None)
         answer = None if total == game.total_tiles else f"{total} improvements accounted for, not {game.total_tiles}"
         _IMPROVEMENTS.keep(game, state, answer, (piles, shop, installed))
         return answer

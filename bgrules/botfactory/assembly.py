@@ -55,29 +55,40 @@ class AssemblyRoom(Tokens):
         hand = state.hands[seat]
         parts = list(hand.parts)
         parts.remove(action.part)
-        state = self._hand(state, seat, parts=tuple(parts))
         ci = self.colours.index(action.colour)
         slot = action.part.split("-")[1]
         si = self.slots.index(slot)
         column = _set(state.columns[ci], si, action.part)
-        state = evolve(state, columns=_set(state.columns, ci, column))
+        columns = _set(state.columns, ci, column)
         count = sum(x is not None for x in column)
-        coverage.effect("BF-ASM-REWARD")
-        if count < 3:
-            state = self._gain(state, seat, 2)
-        else:
-            coverage.effect("BF-ASM-PROJECT")
-            hand = state.hands[seat]
-            projects = list(hand.projects)
-            projects.remove(action.colour)
-            state = self._hand(state, seat, projects=tuple(projects), done=tuple(sorted((*hand.done, action.colour))))
-            state = evolve(state, bots_left=_set(state.bots_left, ci, state.bots_left[ci] - 1))
+        icon = slot in self.c.boards.icon_slots
         turn = state.turn
         assert turn is not None
-        if slot in self.c.boards.icon_slots:
+        coverage.effect("BF-ASM-REWARD")
+        if count < 3:
+            state = evolve(state, hands=_set(state.hands, seat, evolve(hand, parts=tuple(parts))), columns=columns)
+            state = self._gain(state, seat, 2)
+            turn = state.turn
+            assert turn is not None
+            if icon:
+                coverage.effect("BF-ASM-ICON")
+                return evolve(state, turn=evolve(turn, prompt=("icon",)))
+            return state
+        coverage.effect("BF-ASM-PROJECT")
+        projects = list(hand.projects)
+        projects.remove(action.colour)
+        done = tuple(sorted((*hand.done, action.colour)))
+        built = evolve(hand, parts=tuple(parts), projects=tuple(projects), done=done)
+        if icon:
             coverage.effect("BF-ASM-ICON")
-            return evolve(state, turn=evolve(turn, prompt=("icon",)))
-        return state
+            turn = evolve(turn, prompt=("icon",))
+        return evolve(
+            state,
+            hands=_set(state.hands, seat, built),
+            columns=columns,
+            bots_left=_set(state.bots_left, ci, state.bots_left[ci] - 1),
+            turn=turn,
+        )
 
     def _icon_options(self, state: BotFactoryState, seat: int) -> list[Any]:
         """BF-ASM-ICON: pay a token for the top part of any pile, or decline."""
@@ -119,8 +130,12 @@ class AssemblyRoom(Tokens):
         assert spare is not None
         parts = list(hand.parts)
         parts.remove(action.part)
-        state = self._hand(state, seat, parts=tuple(sorted((*parts, spare))))
-        return evolve(state, spares=_set(state.spares, action.spare, action.part))
+        paid = state.hands[seat]
+        return evolve(
+            state,
+            hands=_set(state.hands, seat, evolve(paid, parts=tuple(sorted((*parts, spare))))),
+            spares=_set(state.spares, action.spare, action.part),
+        )
 
     # --- Sandra ---------------------------------------------------------------------------------------
 

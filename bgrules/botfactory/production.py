@@ -95,10 +95,12 @@ class ProductionRoom(Tokens):
         parts = list(state.hands[seat].parts)
         for p in action.parts:
             parts.remove(p)
-        state = self._hand(state, seat, parts=tuple(parts))
+        ci = self.colour(action.colour)
+        hands = _set(state.hands, seat, evolve(state.hands[seat], parts=tuple(parts)))
+        state = evolve(state, hands=hands, draws=(("part", ci, "hand", seat, 0),), after_discard="action")
         for p in action.parts:
             state = self._discard_part_tile(state, p)
-        return evolve(state, draws=(("part", self.colour(action.colour), "hand", seat, 0),), after_discard="action")
+        return state
 
     # --- Sandra ---------------------------------------------------------------------------------------
 

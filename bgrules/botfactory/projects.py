@@ -76,11 +76,12 @@ class ProjectRoom(Tokens):
             projects.remove(p)
             discard[self.colours.index(p)] += 1
         si = self.slots.index(action.slot)
-        state = self._hand(
-            state, seat, projects=tuple(projects), parts=tuple(sorted((*hand.parts, f"any-{action.slot}")))
-        )
+        after = evolve(hand, projects=tuple(projects), parts=tuple(sorted((*hand.parts, f"any-{action.slot}"))))
         return evolve(
-            state, project_discard=tuple(discard), universal=_set(state.universal, si, state.universal[si] - 1)
+            state,
+            hands=_set(state.hands, seat, after),
+            project_discard=tuple(discard),
+            universal=_set(state.universal, si, state.universal[si] - 1),
         )
 
     # --- Sandra and maintenance: the clear-out ------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The speed paths of Mechanica give the answers of the plain computations they replace (issue 12, item 3).
 
-Along seeded random playouts under every value of every ruling: the board layout each Factory carries on
-from ``with_cell`` / ``with_start`` / ``with_truck`` equals the layout recomputed from its tiles; the
+Along seeded random playouts under every value of every ruling: a board built by ``with_cell`` /
+``with_start`` / ``with_truck`` (slot by slot, without the validators) equals, and hashes as, the one
+``Factory(...)`` builds; the board layout each carries on equals the layout recomputed from its tiles; the
 per-cell placements (``legal_placements``) equal the whole-floor computation (``_legal_placements``, which
 a test of test_mechanica_placement.py holds equal to ``check_install``); the "any time" board options
 (Forks, trucks, demolitions, memoised in parts) equal those recomputed from the board; the sales and the
@@ -99,6 +100,7 @@ def test_speed_paths_agree_along_playouts(field: str, value: object) -> None:
                     continue
                 seen[id(board)] = board
                 fresh = Factory(board.floor, board.start, board.dock)
+                assert board == fresh and hash(board) == hash(fresh)  # with_* build by slots: the same value
                 assert board.layout == fresh.layout
                 assert legal_placements(board, game.variant, "fork") == tuple(
                     _legal_placements(fresh, game.variant, "fork")

@@ -12,6 +12,7 @@ module for it, so the two rule modules form no import circle (factory -> movemen
 from __future__ import annotations
 
 import functools
+import types
 from collections.abc import Callable, Iterable, Iterator
 
 import attrs
@@ -142,7 +143,7 @@ class Factory:
         i = cell_index(row, col)
         floor = list(self.floor)
         floor[i] = placed
-        new = Factory(tuple(floor), self.start, self.dock)
+        new = _same_shape(tuple(floor), self.start, self.dock)
         # the layout passed on (a derived value, no part of equality or hashing): the same tiles but for
         # cell i, whose entry is replaced (the same layout object when only its bots changed)
         layout = self.layout
@@ -156,7 +157,7 @@ class Factory:
     def with_start(self, row: int, slot: StartSlot) -> Factory:
         start = list(self.start)
         start[row] = slot
-        new = Factory(self.floor, tuple(start), self.dock)
+        new = _same_shape(self.floor, tuple(start), self.dock)
         layout = self.layout
         if slot.kind != layout[1][row]:
             kinds = layout[1]
@@ -167,13 +168,42 @@ class Factory:
     def with_truck(self, row: int, truck: Truck) -> Factory:
         dock = list(self.dock)
         dock[row] = truck
-        new = Factory(self.floor, self.start, tuple(dock))
+        new = _same_shape(self.floor, self.start, tuple(dock))
         layout = self.layout
         if truck.kind != layout[2][row]:
             kinds = layout[2]
             layout = (layout[0], layout[1], (*kinds[:row], truck.kind, *kinds[row + 1 :]))
         object.__setattr__(new, "layout", layout)
         return new
+
+
+def _slot_builder() -> Callable[[tuple[Placed | None, ...], tuple[StartSlot, ...], tuple[Truck, ...]], Factory]:
+    """``Factory(floor, start, dock)`` for the ``with_*`` copies, whose parts keep the lengths the validators
+    checked on the original: built by the slots' own descriptors (what the attrs ``__init__`` stores, the
+    hash cache unset), skipping the validators. Checked once against ``__init__`` here; the constructor
+    itself if the two differ (another attrs version)."""
+    slots = {name: Factory.__dict__.get(name) for name in ("floor", "start", "dock", "_attrs_cached_hash")}
+    if not all(isinstance(d, types.MemberDescriptorType) for d in slots.values()):
+        return Factory
+    new = object.__new__
+    set_floor, set_start, set_dock, set_hash = (d.__set__ for d in slots.values())  # type: ignore[union-attr]
+
+    def build(floor: tuple[Placed | None, ...], start: tuple[StartSlot, ...], dock: tuple[Truck, ...]) -> Factory:
+        f = new(Factory)
+        set_floor(f, floor)
+        set_start(f, start)
+        set_dock(f, dock)
+        set_hash(f, None)
+        return f
+
+    probe = Factory((None,) * CELLS, tuple(StartSlot("start_hole", (None,)) for _ in range(ROWS)), (Truck("t"),) * ROWS)
+    built = build(probe.floor, probe.start, probe.dock)
+    missing = object()
+    same = all(getattr(built, n, missing) is getattr(probe, n, missing) for n in slots)
+    return build if same and built == probe and hash(built) == hash(probe) else Factory
+
+
+_same_shape = _slot_builder()
 
 
 def restock(stock: tuple[int, int, int], bots: Iterable[Bot]) -> tuple[int, int, int]:

@@ -148,9 +148,9 @@ def test_a_slot_copy_that_differed_from_init_would_fall_back(monkeypatch: pytest
 
 
 def test_the_memoised_options_are_the_rooms_options() -> None:
-    """The memos of Bot Factory's moves, additional actions, window seats and limit verdicts (keyed on what
-    they read) answer what is computed afresh, at every seat of states of seeded random games, and the legal
-    actions with warm memos are those of a game whose memos are empty."""
+    """The memos of Bot Factory's moves, additional actions, placements, icon and refill offers, window seats
+    and limit verdicts (keyed on what they read) answer what is computed afresh, at every seat of states of
+    seeded random games, and the legal actions with warm memos are those of a game whose memos are empty."""
     from bgrules.botfactory.base import ASSEMBLY, FINANCE, PRODUCTION, PROJECT
 
     game = load_game("botfactory", players=4)
@@ -178,6 +178,10 @@ def test_the_memoised_options_are_the_rooms_options() -> None:
                             assert game._window_seats(state, skip) == game._window_seats_of(state, skip)
                 fresh._limits_memo.clear()
                 assert game._check_limits(state, seat) == fresh._check_limits(state, seat)
+                assert game._placements(state, seat) == tuple(game._placements_of(state, seat))
+                fresh._options_memo.clear()
+                assert game._icon_options(state, seat) == fresh._icon_options(state, seat)
+                assert game._refill_options(state, seat % 2) == fresh._refill_options(state, seat % 2)
             fresh._options_memo.clear()
             fresh._move_memo.clear()
             assert game.legal_actions(state) == fresh._legal_actions(state)

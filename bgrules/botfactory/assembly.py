@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from bgrules.botfactory.base import ASSEMBLY, _set
-from bgrules.botfactory.state import BotFactoryState, PlacePart, Skip, Swap, TakeTop, Turn
+from bgrules.botfactory.state import SKIP, BotFactoryState, PlacePart, Swap, TakeTop, Turn
 from bgrules.botfactory.tokens import Tokens
 from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
@@ -17,9 +17,19 @@ from bgrules.core.fastevolve import evolve
 class AssemblyRoom(Tokens):
     # --- main action: place parts ---------------------------------------------------------------------
 
-    def _placements(self, state: BotFactoryState, seat: int) -> list[PlacePart]:
+    def _placements(self, state: BotFactoryState, seat: int) -> tuple[PlacePart, ...]:
         """BF-ASM: parts from hand onto matching empty spaces; BF-ASM-PROJECT: a bot's last part only with an
-        unfinished Project of its colour (and a bot meeple of that colour left)."""
+        unfinished Project of its colour (and a bot meeple of that colour left). Memoised on what it reads:
+        the hand's parts and Projects, the columns, the bots left."""
+        hand = state.hands[seat]
+        key = ("place", hand.parts, hand.projects, state.columns, state.bots_left)
+        found = self._options_memo.get(key)
+        if found is None:
+            found = self._remember(key, tuple(self._placements_of(state, seat)))
+        return found
+
+    def _placements_of(self, state: BotFactoryState, seat: int) -> list[PlacePart]:
+        """``_placements`` computed."""
         hand = state.hands[seat]
         out = []
         for part in sorted(set(hand.parts)):
@@ -93,8 +103,14 @@ class AssemblyRoom(Tokens):
     def _icon_options(self, state: BotFactoryState, seat: int) -> list[Any]:
         """BF-ASM-ICON: pay a token for the top part of any pile, or decline."""
         if state.hands[seat].tokens < 1:
-            return [Skip()]
-        return [TakeTop(col) for ci, col in enumerate(self.colours) if self._drawable(state, ci)] + [Skip()]
+            return [SKIP]
+        key = ("icon", state.piles, state.discards)
+        found = self._options_memo.get(key)
+        if found is None:
+            found = self._remember(
+                key, tuple(TakeTop(col) for ci, col in enumerate(self.colours) if self._drawable(state, ci))
+            )
+        return [*found, SKIP]
 
     def _take_icon_part(self, state: BotFactoryState, seat: int, action: TakeTop) -> BotFactoryState:
         """BF-ASM-ICON: a token for the top part of the chosen pile (a draw to the hand)."""

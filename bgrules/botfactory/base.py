@@ -63,6 +63,15 @@ class Base(GameBase):
     def _hand(self, state: BotFactoryState, seat: int, **changes: Any) -> BotFactoryState:
         return evolve(state, hands=_set(state.hands, seat, evolve(state.hands[seat], **changes)))
 
+    def _remember(self, key: tuple[Any, ...], value: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Store ``value``, the options of ``key`` (what they read, tagged by kind), in the options memo; the
+        memo is cleared past 50,000 entries."""
+        memo = self._options_memo
+        if len(memo) > 50_000:
+            memo.clear()
+        memo[key] = value
+        return value
+
     def _drawable(self, state: BotFactoryState, ci: int) -> bool:
         return bool(sum(state.piles[ci]) or sum(state.discards[ci]))
 

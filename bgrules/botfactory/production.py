@@ -9,7 +9,7 @@ import itertools
 from typing import Any
 
 from bgrules.botfactory.base import PRODUCTION, _set
-from bgrules.botfactory.state import BotFactoryState, Refill, Rotate, Skip, TakeOutput, Trade, Turn
+from bgrules.botfactory.state import ROTATE, SKIP, BotFactoryState, Refill, TakeOutput, Trade, Turn
 from bgrules.botfactory.tokens import Tokens
 from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
@@ -21,7 +21,7 @@ class ProductionRoom(Tokens):
 
     def _production_options(self, state: BotFactoryState) -> list[Any]:
         """BF-PROD: the Production action's steps: rotate (BF-PROD-ROTATE) or take an output part (BF-PROD-TAKE)."""
-        out: list[Any] = [Rotate()]
+        out: list[Any] = [ROTATE]
         out.extend(TakeOutput(p) for p in self.c.wheel.output if state.wheel[p] is not None)
         return out
 
@@ -69,7 +69,13 @@ class ProductionRoom(Tokens):
 
     def _refill_options(self, state: BotFactoryState, pos: int) -> list[Any]:
         """BF-PROD-ROTATE: refill top space ``pos`` from the top of any pile, or leave it empty."""
-        return [Refill(pos, col) for ci, col in enumerate(self.colours) if self._drawable(state, ci)] + [Skip()]
+        key = ("refill", pos, state.piles, state.discards)
+        found = self._options_memo.get(key)
+        if found is None:
+            found = self._remember(
+                key, tuple(Refill(pos, col) for ci, col in enumerate(self.colours) if self._drawable(state, ci))
+            )
+        return [*found, SKIP]
 
     def _refill(self, state: BotFactoryState, pos: int, action: Any) -> BotFactoryState:
         """BF-PROD-ROTATE: refill top space ``pos`` (a draw) or leave it, then offer the next empty one."""

@@ -8,7 +8,7 @@ import itertools
 from typing import Any
 
 from bgrules.botfactory.base import PROJECT, _set
-from bgrules.botfactory.state import BotFactoryState, Exchange, Job, Skip, TakeProject, Turn
+from bgrules.botfactory.state import SKIP, BotFactoryState, Exchange, Job, TakeProject, Turn
 from bgrules.botfactory.tokens import Tokens
 from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
@@ -24,7 +24,7 @@ class ProjectRoom(Tokens):
 
     def _project_prompt_options(self, state: BotFactoryState) -> list[Any]:
         """BF-FIN-LINE: a value line's reward, a Project tile, or decline."""
-        return [*self._project_options(state), Skip()]
+        return [*self._project_options(state), SKIP]
 
     def _project_main(self, state: BotFactoryState, seat: int, turn: Turn, action: TakeProject) -> BotFactoryState:
         """BF-PROJ: one action takes one Project tile."""

@@ -18,6 +18,9 @@ from bgrules.botfactory.limits import Limits
 from bgrules.botfactory.production import ProductionRoom
 from bgrules.botfactory.projects import ProjectRoom
 from bgrules.botfactory.state import (
+    END_TURN,
+    PAY_SHARE,
+    SKIP,
     BotFactoryState,
     EndTurn,
     Exchange,
@@ -59,7 +62,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             )
         if state.window:
             seat = state.window[0]
-            return (*self._additional_options(state, seat, self._board_of(state, seat)), EndTurn())
+            return (*self._additional_options(state, seat, self._board_of(state, seat)), END_TURN)
         seat = state.order[state.index]
         if state.phase is Phase.MOVE:
             return self._move_options(state, seat)[0]
@@ -99,13 +102,13 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         if turn.prompt:
             return self._prompt_options(state, seat, turn)
         if turn.main == "share" or turn.main == "extra":
-            return ([PayShare()] if hand.tokens >= self._fee(state, seat, turn) else []) + [Skip()]
+            return [PAY_SHARE, SKIP] if hand.tokens >= self._fee(state, seat, turn) else [SKIP]
         out: list[Any] = []
         board = self._board_of(state, seat)
         if turn.main == "open" and turn.left > 0:
             out.extend(self._main_options(state, seat, board, turn))
         out.extend(self._additional_options(state, seat, board))
-        out.append(EndTurn())
+        out.append(END_TURN)
         return out
 
     def _main_options(self, state: BotFactoryState, seat: int, board: int, turn: Turn) -> list[Any]:
@@ -155,8 +158,8 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             return self._icon_options(state, seat)
         if kind in ("place", "place_free"):  # BF-PROD-MARK, BF-PROJ-LEFT (a token), BF-FIN-LINE (free)
             if kind == "place" and state.hands[seat].tokens < 1:
-                return [Skip()]
-            return [*self._placements(state, seat), Skip()]
+                return [SKIP]
+            return [*self._placements(state, seat), SKIP]
         if kind == "refill":  # BF-PROD-ROTATE
             return self._refill_options(state, int(turn.prompt[1]))
         # "project": BF-FIN-LINE, take a Project tile

@@ -131,6 +131,10 @@ class PayShare:
     """BF-SANDRA-SHARE: pay a Speech token to act on the board Sandra stands on."""
 
 
+PAY_SHARE = PayShare()
+"""The one ``PayShare()`` the engine offers."""
+
+
 @attrs.frozen
 class PlacePart:
     """BF-ASM: put part ``part`` from one's hand on the ``colour`` bot of the Assembly board."""
@@ -142,6 +146,10 @@ class PlacePart:
 @attrs.frozen
 class Rotate:
     """BF-PROD-ROTATE: turn the Wheel 90 degrees (two spaces) clockwise."""
+
+
+ROTATE = Rotate()
+"""The one ``Rotate()`` the engine offers."""
 
 
 @attrs.frozen
@@ -214,9 +222,17 @@ class Skip:
     """Decline an optional reward or paid extra (icon part, marked space, line reward, refill, toll)."""
 
 
+SKIP = Skip()
+"""The one ``Skip()`` the engine offers (actions without fields are equal to every other instance)."""
+
+
 @attrs.frozen
 class EndTurn:
     """End one's action turn (the main action's unused actions are lost)."""
+
+
+END_TURN = EndTurn()
+"""The one ``EndTurn()`` the engine offers."""
 
 
 @attrs.frozen

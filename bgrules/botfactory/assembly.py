@@ -29,7 +29,7 @@ class AssemblyRoom(Tokens):
         return found
 
     def _placements_of(self, state: BotFactoryState, seat: int) -> list[PlacePart]:
-        """``_placements`` computed."""
+        """BF-ASM / BF-ASM-PROJECT: ``_placements`` computed."""
         hand = state.hands[seat]
         out = []
         for part in sorted(set(hand.parts)):

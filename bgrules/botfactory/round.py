@@ -384,7 +384,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         return found
 
     def _window_seats_of(self, state: BotFactoryState, skip: tuple[int, ...]) -> tuple[int, ...]:
-        """``_window_seats`` computed."""
+        """BF-ADDITIONAL: ``_window_seats`` computed."""
         n = self._players
         start = (state.order.index(skip[0]) + 1) if skip else 0
         nothing = self.variant.rulings.unpaid_share == "nothing"

@@ -1,6 +1,7 @@
 """Where greedy play's time goes (issue 12, item 3: greedy play at >= 0.5x random play's steps/s).
 
     python benchmarks/profile_agents.py --game botfactory|mechanica [--players 4] [--games 2] [--profile] [--top 30]
+    python benchmarks/profile_agents.py --game botfactory --old COMMIT [--rounds 5]
 
 Plays ``--games`` seeded games (seeds 0..games-1, Bot Factory capped at 40 rounds as in bench_agents.py)
 with greedy in every seat and reports, in CPU time (``time.process_time``):
@@ -13,6 +14,12 @@ with greedy in every seat and reports, in CPU time (``time.process_time``):
   (random's CPU per step) / (applies per step x CPU per apply), whatever the evaluation costs.
 
 ``--profile`` adds the top functions under cProfile (by cumulative and by own time).
+
+``--old COMMIT`` instead compares greedy play by the agent and the game's evaluation as they were at COMMIT
+(bgrules/agents/greedy.py and the evaluation module, read with ``git show``) with the working tree's, the
+rules being the working tree's for both: ``--rounds`` alternating runs of the same games, each with the
+evaluation's memos cleared, in CPU time; it prints the medians and ranges and whether both played the
+same actions.
 """
 
 from __future__ import annotations
@@ -22,8 +29,13 @@ import cProfile
 import importlib
 import io
 import pstats
+import statistics
+import subprocess
+import sys
 import time
+import types
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from bgrules.agents import GreedyAgent
@@ -108,6 +120,52 @@ def counted(game: Any, seeds: range) -> tuple[Counter[str], Counter[str]]:
     return calls, spent
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _module_at(commit: str, path: str, name: str) -> Any:
+    """The module ``path`` of the checkout as it was at ``commit``."""
+    src = subprocess.run(
+        ["git", "show", f"{commit}:{path}"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    module = types.ModuleType(name)
+    module.__file__ = path
+    sys.modules[name] = module
+    exec(compile(src, path, "exec"), module.__dict__)
+    return module
+
+
+def compare(game: Any, seeds: range, commit: str, rounds: int) -> None:
+    from bgrules.agents import greedy
+
+    path = EVALUATIONS[game.info.name].replace(".", "/") + ".py"
+    sides = {
+        "old": (_module_at(commit, "bgrules/agents/greedy.py", "old_greedy"), _module_at(commit, path, "old_eval")),
+        "new": (greedy, importlib.import_module(EVALUATIONS[game.info.name])),
+    }
+    rates: dict[str, list[float]] = {"old": [], "new": []}
+    actions: dict[str, list[Any]] = {}
+    for _ in range(rounds):
+        for side, (agents_module, evaluation) in sides.items():
+            _clear_memos(evaluation)
+            seats = [agents_module.GreedyAgent(evaluation=evaluation.evaluate) for _ in range(game.players)]
+            played: list[Any] = []
+            start = time.process_time()
+            for seed in seeds:
+                played += [a for _b, a, _n in walk(game, seed, max_rounds=_cap(game.info.name), agents=seats)]
+            rates[side].append(len(played) / (time.process_time() - start))
+            actions[side] = played
+    old, new = statistics.median(rates["old"]), statistics.median(rates["new"])
+    print(f"{game.info.name} {game.players}p, seeds {seeds.start}..{seeds.stop - 1}, {rounds} alternating rounds")
+    for side in ("old", "new"):
+        got = rates[side]
+        print(
+            f"  {side} ({commit if side == 'old' else 'working tree'}): median {statistics.median(got):,.0f}"
+            f" steps per CPU s, range {min(got):,.0f}-{max(got):,.0f}"
+        )
+    print(f"  new / old: {new / old:.2f}; the same actions: {actions['old'] == actions['new']}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="botfactory", choices=["botfactory", "mechanica"])
@@ -115,9 +173,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--top", type=int, default=30)
+    parser.add_argument("--old", default=None, help="compare with the agent and evaluation of this commit")
+    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds of --old")
     args = parser.parse_args()
     game = load_game(args.game, players=args.players)
     seeds = range(args.games)
+    if args.old is not None:
+        compare(game, seeds, args.old, args.rounds)
+        return
     module = importlib.import_module(EVALUATIONS[args.game])
 
     _clear_memos(module)

@@ -61,8 +61,8 @@ progress terms, the fits): what :func:`evaluate` reads of a hand's tiles against
 game is kept beside its id and compared by identity (ids are reused)."""
 _CONTRACTS: dict[tuple[int, Any, Any, Any, int], tuple[Any, int]] = {}
 """(id of the game, reserved, display, the seat's bots, seat) -> (the game, its BF-SCORE contract score)."""
-_EMPTY: dict[tuple[Any, Any], tuple[tuple[bool, ...], ...]] = {}
-"""(columns, bots_left) -> the empty spaces still to fill, per column (values alone: no game read)."""
+_EMPTY: dict[tuple[Any, Any], tuple[tuple[tuple[bool, ...], ...], tuple[bool, ...], tuple[int, ...]]] = {}
+"""(columns, bots_left) -> what :func:`_board` reads of the Assembly board (values alone: no game read)."""
 _PARTS: dict[tuple[int, str], tuple[Any, int, int]] = {}
 """(id of the game, part) -> (the game, its colour's index or -1 for "any", its slot's index)."""
 
@@ -81,9 +81,11 @@ def _part(game: Any, part: str) -> tuple[int, int]:
     return got
 
 
-def _empty(columns: Any, bots_left: Any) -> tuple[tuple[bool, ...], ...]:
-    """Per colour's column, its spaces still to fill (none once the colour has no bot left to build or the
-    column is full); memoised on the columns and the bots left."""
+def _board(columns: Any, bots_left: Any) -> tuple[tuple[tuple[bool, ...], ...], tuple[bool, ...], tuple[int, ...]]:
+    """The Assembly board as the evaluation reads it, memoised on the columns and the bots left: per
+    colour's column its spaces still to fill (none once the colour has no bot left to build or the column
+    is full), per slot whether any column still has it to fill, and per column the parts on it if it has a
+    space to fill (else 0)."""
     key = (columns, bots_left)
     found = _EMPTY.get(key)
     if found is not None:
@@ -92,7 +94,9 @@ def _empty(columns: Any, bots_left: Any) -> tuple[tuple[bool, ...], ...]:
     for ci, column in enumerate(columns):
         open_ = bots_left[ci] > 0 and not all(x is not None for x in column)
         empty.append(tuple(open_ and x is None for x in column))
-    got = tuple(empty)
+    open_at = tuple(any(row[si] for row in empty) for si in range(len(empty[0]) if empty else 0))
+    placed = tuple(sum(x is not None for x in columns[ci]) if any(row) else 0 for ci, row in enumerate(empty))
+    got = (tuple(empty), open_at, placed)
     if len(_EMPTY) >= _MEMO_LIMIT:
         _EMPTY.clear()
     _EMPTY[key] = got
@@ -106,27 +110,21 @@ def _held(
     the PART, PART_FIT and PROJECT terms (multiples of 1/2: their sum is exact in any order), the PROGRESS
     terms in the order they are added, and the fits per colour (the empty spaces the held parts can fill)."""
     colours = game.colours
-    n_slots = len(game.slots)
-    exact = 0.0
-    empty = _empty(columns, bots_left)
+    empty, open_at, placed = _board(columns, bots_left)
     held = [_part(game, p) for p in parts]
-    kinds = set(held)  # (colour index or -1, slot index) pairs: ints, no string order involved
-    for ci_, si in held:
-        exact += PART
-        targets = range(len(colours)) if ci_ < 0 else (ci_,)
-        if any(empty[ci][si] for ci in targets):
-            exact += PART_FIT
-    fits = tuple(
-        sum(1 for si in range(n_slots) if empty[ci][si] and ((ci, si) in kinds or (-1, si) in kinds))
-        for ci in range(len(colours))
-    )
-    exact += PROJECT * len(projects)
+    fitting = sum(1 for ci, si in held if (open_at[si] if ci < 0 else empty[ci][si]))
+    exact = PART * len(held) + PART_FIT * fitting + PROJECT * len(projects)
+    wild = {si for ci, si in held if ci < 0}  # slot indices: ints, no string order involved
+    cover = [set(wild) for _ in colours]
+    for ci, si in held:
+        if ci >= 0:
+            cover[ci].add(si)
+    fits = tuple(sum(1 for si in cover[ci] if empty[ci][si]) for ci in range(len(colours)))
     progress = []
     for colour in sorted(set(projects)):  # one bot of a colour at a time: one project's progress
         ci = colours.index(colour)
         if bots_left[ci] > 0:
-            placed = sum(x is not None for x in columns[ci]) if any(empty[ci]) else 0
-            progress.append(PROGRESS * min(values[ci], VALUE_CAP) * min(3, placed + fits[ci]) / 3)
+            progress.append(PROGRESS * min(values[ci], VALUE_CAP) * min(3, placed[ci] + fits[ci]) / 3)
     return exact, tuple(progress), fits
 
 

@@ -242,3 +242,25 @@ def test_a_carried_look_ahead_is_used_only_at_an_equal_state() -> None:
         agent.choose(game, before, random.Random(0))
         assert agent._carry is not None
         assert agent.choose(game, state, random.Random(1)) == GreedyAgent().choose(game, state, random.Random(1))
+
+
+@pytest.mark.parametrize(
+    ("name", "players"), [("botfactory", 2), ("botfactory", 3), ("botfactory", 4), ("mechanica", 3)]
+)
+def test_the_evaluations_give_the_plain_floats_on_random_play(name: str, players: int) -> None:
+    """Random play reaches hands greedy seldom holds (reserved contracts, many parts, bots of several
+    colours): every seat of every fifth state of two seeded games is valued exactly as the reference does."""
+    game = bgrules.load_game(name, players=players)
+    fast = bf_evaluate.evaluate if name == "botfactory" else mc_evaluate.evaluate
+    checked = 0
+    reserved = 0
+    for seed in range(2):
+        for i, (_b, _a, state) in enumerate(walk(game, seed)):
+            if i % 5:
+                continue
+            for seat in range(players):
+                assert fast(game, state, seat) == REFERENCE[name](game, state, seat), (seed, i, seat)
+                checked += 1
+                reserved += name == "botfactory" and any(seat in seats for seats in state.reserved)
+    assert checked > 200
+    assert name != "botfactory" or reserved > 0

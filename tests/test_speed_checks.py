@@ -38,7 +38,7 @@ BF_MEMOISED = (
     "order_is_permutation",
     "projects_conserved",
 )
-MC_MEMOISED = ("improvements_conserved", "bots_conserved", "blueprint_once")
+MC_MEMOISED = ("improvements_conserved", "bots_conserved", "blueprint_once", "money_never_negative")
 
 Corrupt = Callable[[Any, random.Random], Any]
 
@@ -230,6 +230,7 @@ MC_CHANGES: dict[str, tuple[str, Corrupt]] = {
     "improvements_conserved": ("recycler", lambda s, r: evolve(s, recycler=_set(s.recycler, 0, s.recycler[0] + 1))),
     "bots_conserved": ("truck", MC_CORRUPTIONS["truck load"]),
     "blueprint_once": ("completed", MC_CORRUPTIONS["completed twice"]),
+    "money_never_negative": ("wallet", lambda s, r: _seat(s, r, wallet=lambda w: -1)),
 }
 
 

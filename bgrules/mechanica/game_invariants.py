@@ -15,15 +15,27 @@ from bgrules.mechanica.components import Effect
 from bgrules.mechanica.fabricate import Sell
 from bgrules.mechanica.factory import Factory
 from bgrules.mechanica.game import MechanicaGame
-from bgrules.mechanica.state import Buy, BuyFork, BuyTruck, Complete, MechanicaState, Phase
+from bgrules.mechanica.state import Buy, BuyFork, BuyTruck, Complete, MechanicaState, Phase, Seat
 
 
 def money_never_negative(game: MechanicaGame, state: MechanicaState) -> str | None:
     """MC-SCORE: no wallet or vault is ever negative."""
-    for i, seat in enumerate(state.seats):
-        if seat.wallet < 0 or seat.vault < 0:
-            return f"player {i}: wallet {seat.wallet}, vault {seat.vault}"
-    return None
+    m = _MONEY
+    last = m.state
+    if last is not None and m.answer is None:  # every seat of the last state was fine: check the new ones
+        seats = state.seats
+        changed = _Seats.changed(seats, last.seats)
+        if changed is not None:
+            for i in changed:
+                seat = seats[i]
+                if seat.wallet < 0 or seat.vault < 0:
+                    m.clear()
+                    return f"player {i}: wallet {seat.wallet}, vault {seat.vault}"
+            m.state = state
+            return None
+    answer = _Plain.money_never_negative(game, state)
+    m.keep(game, state, answer, ())
+    return answer
 
 
 def _installed(game: MechanicaGame, factory: Factory) -> int:
@@ -70,7 +82,38 @@ class _Memo:
 _IMPROVEMENTS = _Memo()
 _BOTS = _Memo()
 _BLUEPRINTS = _Memo()
-MEMOS = (_IMPROVEMENTS, _BOTS, _BLUEPRINTS)
+_MONEY = _Memo()
+MEMOS = (_IMPROVEMENTS, _BOTS, _BLUEPRINTS, _MONEY)
+
+
+class _Seats:
+    """Which seats of a state are not the very seats of another (the last state's, or a step's before
+    state): the last pair asked about and its answer are kept (holding both tuples), since every
+    predicate of a step asks about the same pair."""
+
+    last: tuple[tuple[Seat, ...], tuple[Seat, ...], tuple[int, ...]] | None = None
+
+    @staticmethod
+    def changed(new: tuple[Seat, ...], old: tuple[Seat, ...]) -> tuple[int, ...] | None:
+        """The indexes (ascending) of the seats of ``new`` that are not those of ``old``; None when the two
+        have different numbers of seats."""
+        kept = _Seats.last
+        if kept is not None and kept[0] is new and kept[1] is old:
+            return kept[2]
+        if len(new) != len(old):
+            return None
+        if new is old:
+            found: tuple[int, ...] = ()
+        else:
+            out = []
+            for i, seat in enumerate(new):
+                if seat is not old[i]:
+                    out.append(i)
+            found = tuple(out)
+        _Seats.last = (new, old, found)
+        return found
+
+
 """Every predicate's memo (tests clear them to check the plain recount)."""
 
 
@@ -93,13 +136,13 @@ def improvements_conserved(game: MechanicaGame, state: MechanicaState) -> str | 
         shop = sum(1 for w in state.wheel if w is not None)
     seats, old = state.seats, last.seats
     if seats is not old:
-        if len(seats) != len(old):
+        changed = _Seats.changed(seats, old)
+        if changed is None:
             return _Fast.improvements(game, state)
-        for seat, was in zip(seats, old, strict=True):
-            if seat is not was:
-                board, before = seat.factory, was.factory
-                if board is not before:
-                    installed += _Board.diff(game, board, before)[3]
+        for i in changed:
+            board, before = seats[i].factory, old[i].factory
+            if board is not before:
+                installed += _Board.diff(game, board, before)[3]
     total = piles + shop + installed + (state.pending is not None) + (state.fallen is not None)
     answer = None if total == game.total_tiles else f"{total} improvements accounted for, not {game.total_tiles}"
     m.keep(game, state, answer, (piles, shop, installed))
@@ -114,7 +157,8 @@ def bots_conserved(game: MechanicaGame, state: MechanicaState) -> str | None:
         return _Plain.bots_conserved(game, state)
     last = m.state if game is m.game else None
     seats = state.seats
-    if last is None or len(seats) != len(last.seats):
+    changed = None if last is None else _Seats.changed(seats, last.seats)
+    if last is None or changed is None:
         counts = [0, 0, 0]
         for seat in seats:
             for g, n in enumerate(seat.factory.bot_counts()):
@@ -128,12 +172,11 @@ def bots_conserved(game: MechanicaGame, state: MechanicaState) -> str | None:
                 m.state = state
                 return m.answer
         else:
-            for seat, was in zip(seats, old, strict=True):
-                if seat is not was:
-                    board, before = seat.factory, was.factory
-                    if board is not before:
-                        d = _Board.diff(game, board, before)
-                        total = (total[0] + d[0], total[1] + d[1], total[2] + d[2])
+            for i in changed:
+                board, before = seats[i].factory, old[i].factory
+                if board is not before:
+                    d = _Board.diff(game, board, before)
+                    total = (total[0] + d[0], total[1] + d[1], total[2] + d[2])
     stock = state.stock
     per = game.variant.rulings.bots_per_grade
     if stock[0] + total[0] == per and stock[1] + total[1] == per and stock[2] + total[2] == per and min(stock) >= 0:
@@ -208,16 +251,22 @@ def blueprint_once(game: MechanicaGame, state: MechanicaState) -> str | None:
     last = m.state if game is m.game else None
     if last is not None:
         seats, old = state.seats, last.seats
-        if seats is old:
-            m.state = state
-            return m.answer
-        if len(seats) == len(old):
-            for seat, before in zip(seats, old, strict=True):
-                if seat.completed is not before.completed:
+        changed = _Seats.changed(seats, old)
+        if changed is not None:
+            answer = m.answer
+            for i in changed:
+                seat = seats[i]
+                if seat.completed is old[i].completed:
+                    continue
+                if answer is not None:  # the last answer may no longer hold: the plain check
                     break
-            else:
+                found = _Plain.completed(game, i, seat)
+                if found is not None:
+                    m.keep(game, state, found, ())
+                    return found
+            else:  # no seat's completed cards changed (or each new one is fine, all the last were)
                 m.state = state
-                return m.answer
+                return answer
     answer = _Plain.blueprint_once(game, state)
     m.keep(game, state, answer, ())
     return answer
@@ -329,11 +378,26 @@ class _Plain:
     @staticmethod
     def blueprint_once(game: MechanicaGame, state: MechanicaState) -> str | None:
         for i, seat in enumerate(state.seats):
-            if len(set(seat.completed)) != len(seat.completed):
-                return f"player {i} completed {seat.completed}"
-            unknown = [c for c in seat.completed if c not in game.cards]
-            if unknown:
-                return f"player {i} completed unknown cards {unknown}"
+            found = _Plain.completed(game, i, seat)
+            if found is not None:
+                return found
+        return None
+
+    @staticmethod
+    def completed(game: MechanicaGame, i: int, seat: Seat) -> str | None:
+        """What is wrong with player ``i``'s completed Blueprints, if anything."""
+        if len(set(seat.completed)) != len(seat.completed):
+            return f"player {i} completed {seat.completed}"
+        unknown = [c for c in seat.completed if c not in game.cards]
+        if unknown:
+            return f"player {i} completed unknown cards {unknown}"
+        return None
+
+    @staticmethod
+    def money_never_negative(game: MechanicaGame, state: MechanicaState) -> str | None:
+        for i, seat in enumerate(state.seats):
+            if seat.wallet < 0 or seat.vault < 0:
+                return f"player {i}: wallet {seat.wallet}, vault {seat.vault}"
         return None
 
 
@@ -392,11 +456,15 @@ def wallet_changes(game: MechanicaGame, before: MechanicaState, action: Any, aft
     purchase at its printed price, or, in a workday run, flight-jump coins (with a Flight Tester)."""
     cat = game.variant.catalogue
     mover = before.current if before.phase in _anytime_phases(game) else -1
-    if before.seats is after.seats and mover < 0:  # no wallet changed and none was to change
-        return None
-    for i, (b, a) in enumerate(zip(before.seats, after.seats, strict=True)):
-        if b is a and i != mover:  # an unchanged seat that was not to change
-            continue
+    seats_before, seats_after = before.seats, after.seats
+    changed = _Seats.changed(seats_after, seats_before)
+    if changed is None:
+        return _Plain.wallet_changes(game, before, action, after)
+    # only the seats that changed, and the mover's, can break the rule
+    if 0 <= mover < len(seats_before) and mover not in changed:
+        changed = tuple(sorted((*changed, mover)))
+    for i in changed:
+        b, a = seats_before[i], seats_after[i]
         delta = a.wallet - b.wallet
         expected = 0
         if i == mover:
@@ -421,11 +489,16 @@ def wallet_changes(game: MechanicaGame, before: MechanicaState, action: Any, aft
 def vault_changes(game: MechanicaGame, before: MechanicaState, action: Any, after: MechanicaState) -> str | None:
     """MC-BP-COMPLETE, MC-GIFT: a vault grows only by a Blueprint's value or, in a run, by Gift Wrappers."""
     complete = isinstance(action, Complete)
-    if before.seats is after.seats and not complete:  # no vault changed and none was to change
-        return None
-    for i, (b, a) in enumerate(zip(before.seats, after.seats, strict=True)):
-        if b is a and (not complete or i != before.current):  # an unchanged seat that was not to change
-            continue
+    seats_before, seats_after = before.seats, after.seats
+    changed = _Seats.changed(seats_after, seats_before)
+    if changed is None:
+        return _Plain.vault_changes(game, before, action, after)
+    # only the seats that changed, and the current player's on a Blueprint, can break the rule
+    cur = before.current
+    if complete and 0 <= cur < len(seats_before) and cur not in changed:
+        changed = tuple(sorted((*changed, cur)))
+    for i in changed:
+        b, a = seats_before[i], seats_after[i]
         delta = a.vault - b.vault
         expected = 0
         if complete and i == before.current and before.phase in _anytime_phases(game):

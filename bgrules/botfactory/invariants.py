@@ -38,6 +38,7 @@ class _Memo:
         self.game, self.state, self.answer, self.extra = None, None, None, None
 
 
+_DISCARD = Phase.DISCARD
 _LIMITS = _Memo()
 _TOKENS = _Memo()
 _PARTS = _Memo()
@@ -104,7 +105,7 @@ def limits(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     m = _LIMITS
     last = m.state if game is m.game else None
     turn = state.turn
-    settling = state.phase is Phase.DISCARD or (turn is not None and bool(turn.prompt)) or bool(state.draws)
+    settling = state.phase is _DISCARD or (turn is not None and bool(turn.prompt)) or bool(state.draws)
     if last is not None and settling is m.extra and m.answer is None:
         hands, old = state.hands, last.hands
         if hands is old:
@@ -142,7 +143,7 @@ def tokens_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None
         last is not None
         and state.supply is last.supply
         and state.reserved is last.reserved
-        and _Same.tokens(state.hands, last.hands)
+        and (state.hands is last.hands or _Same.tokens(state.hands, last.hands))
     ):
         m.state = state
         return m.answer
@@ -163,7 +164,7 @@ def parts_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
         and state.spares is last.spares
         and state.discards is last.discards
         and state.universal is last.universal
-        and _Same.parts(state.hands, last.hands)
+        and (state.hands is last.hands or _Same.parts(state.hands, last.hands))
     ):
         m.state = state
         return m.answer
@@ -196,7 +197,11 @@ def bots_match_projects(game: BotFactoryGame, state: BotFactoryState) -> str | N
     = completed Projects of that colour."""
     m = _BOTS
     last = m.state if game is m.game else None
-    if last is not None and state.bots_left is last.bots_left and _Same.done(state.hands, last.hands):
+    if (
+        last is not None
+        and state.bots_left is last.bots_left
+        and (state.hands is last.hands or _Same.done(state.hands, last.hands))
+    ):
         m.state = state
         return m.answer
     return m.keep(game, state, _Plain.bots_match_projects(game, state))
@@ -233,7 +238,7 @@ def projects_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | No
         state.grid is last.grid
         and state.project_pile is last.project_pile
         and state.project_discard is last.project_discard
-        and _Same.projects(state.hands, last.hands)
+        and (state.hands is last.hands or _Same.projects(state.hands, last.hands))
     ):
         m.state = state
         return m.answer

@@ -28,7 +28,8 @@ class _Memo:
         self.state: BotFactoryState | None = None
         self.answer: str | None = None
         self.extra: Any = None
-        """What else the answer depends on (limits: whether a choice or discard is pending)."""
+        """What else the predicate keeps: limits, whether a choice or discard was pending; parts and
+        Projects conserved, their counts (see ``_Count``)."""
 
     def keep(self, game: BotFactoryGame, state: BotFactoryState, answer: str | None) -> str | None:
         self.game, self.state, self.answer = game, state, answer

@@ -194,20 +194,20 @@ class ShopRoom(MechanicaBase):
 
     # --- step 4: the wheel turns --------------------------------------------------------------------
 
-    def _rotate(self, state: MechanicaState, **changes: Any) -> MechanicaState:
-        """MC-SHOP-ROTATE: the Shop turns one slot; the last slot's tile falls into the Recycler.
-        ``changes``: the other fields the step changes (the state is copied once)."""
+    def _rotate(self, state: MechanicaState) -> MechanicaState:
+        """MC-SHOP-ROTATE: the Shop turns one slot; the last slot's tile falls into the Recycler (one copy of
+        the state)."""
         coverage.effect("MC-SHOP-ROTATE")
         wheel = state.wheel
         fallen = wheel[-1]
         turned = (None, *wheel[:-1])
         if fallen is None:
-            return evolve(state, **changes, wheel=turned, gifts=(), phase=Phase.DRAW)
+            return evolve(state, wheel=turned, gifts=(), phase=Phase.DRAW)
         coverage.effect("MC-SHOP-RECYCLE")
         if self.variant.rulings.shop_recycle == "current":
-            return evolve(state, **changes, wheel=turned, gifts=(), phase=Phase.RECYCLE, fallen=fallen)
+            return evolve(state, wheel=turned, gifts=(), phase=Phase.RECYCLE, fallen=fallen)
         recycler = add_at(state.recycler, self.kind_index[fallen], 1)
-        return evolve(state, **changes, wheel=turned, gifts=(), recycler=recycler, phase=Phase.DRAW)
+        return evolve(state, wheel=turned, gifts=(), recycler=recycler, phase=Phase.DRAW)
 
     def _recycle_fallen(self, state: MechanicaState, action: Any) -> MechanicaState:
         """MC-SHOP-RECYCLE: the current player places the fallen tile's bot (MC-RECYCLE); then the draw."""

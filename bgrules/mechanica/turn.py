@@ -12,7 +12,6 @@ from typing import Any
 from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
-from bgrules.mechanica.base import replace_at
 from bgrules.mechanica.components import Bot
 from bgrules.mechanica.fabricate import Fabricate, Sell, fabricate, put_in_start_hole, sell
 from bgrules.mechanica.shop import ShopRoom
@@ -50,11 +49,10 @@ class TurnRoom(ShopRoom):
         gifts = tuple(
             ((state.current + k) % n, declared) for declared in made if declared > Bot.BASIC for k in range(1, n)
         )
-        seats = replace_at(state.seats, state.current, evolve(seat, factory=factory))
         if gifts:
             coverage.effect("MC-FAB-OVERACTIVE")
-            return evolve(state, seats=seats, stock=stock, gifts=gifts, phase=Phase.GIFT)
-        return self._rotate(state, seats=seats, stock=stock)  # the Shop turns; one copy of the state
+            return self._seat(state, evolve(seat, factory=factory), stock=stock, gifts=gifts, phase=Phase.GIFT)
+        return self._rotate(self._seat(state, evolve(seat, factory=factory), stock=stock))  # then the Shop turns
 
     def _gift(self, state: MechanicaState, action: Any) -> MechanicaState:
         """MC-FAB-OVERACTIVE: the receiving player makes a lower bot into any Start Zone hole, or declines;

@@ -12,6 +12,9 @@ from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
 
+_CHANCE_MEMO_LIMIT = 50_000
+"""Entries of a game's chance memo before it is cleared (the answers are recomputed, never changed)."""
+
 
 class Draws(Base):
     def chance_outcomes(self, state: BotFactoryState) -> tuple[tuple[Any, Fraction], ...]:
@@ -21,6 +24,8 @@ class Draws(Base):
         key = self._chance_key(state)
         found = self._chance_memo.get(key)
         if found is None:
+            if len(self._chance_memo) >= _CHANCE_MEMO_LIMIT:  # bounded: a long campaign meets many piles
+                self._chance_memo.clear()
             found = self._chance_memo[key] = self._outcomes(key[0], key[1])
         return found
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import attrs
 
+from bgrules.core import coverage
 from bgrules.core.errors import InputError
 from bgrules.core.protocol import CHANCE, Game
 
@@ -114,7 +115,8 @@ def walk(
             action = legal[rng.randrange(len(legal))]
         else:
             assert isinstance(mover, int)
-            action = agents[mover].choose(game, state, rng)
+            with coverage.probe():  # an agent's look-ahead is not what the playout applied: no evidence
+                action = agents[mover].choose(game, state, rng)
         nxt = apply(state, action)
         yield state, action, nxt
         state = nxt

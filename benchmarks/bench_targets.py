@@ -1,16 +1,18 @@
 """Issue 12's speed targets in one run: random, checked and greedy play of both games beside python-chess.
 
     python -m pip install chess        # only for the comparison; not a dependency of bgrules
-    python benchmarks/bench_targets.py [--rounds 3] [--games 20] [--greedy-games 3] [--json OUT.json]
+    python benchmarks/bench_targets.py [--seconds 6] [--blocks 6] [--json OUT.json]
 
-Each round times fixed work in CPU seconds (``time.process_time``: the machine's other jobs move wall-clock
-rates far more), in this order: python-chess random play (``--chess-games`` seeded games), then for Mechanica
-and Bot Factory (4 players, default readings): random play of seeds 0..games-1 unchecked; the same number of
-games from seed 100000 with every state and transition invariant of specs/<game>.toml for 4 players checked
-at every step (the loop of bench_cpu.py); greedy play in every seat of seeds 0..greedy-games-1 (Bot Factory
-under the agents' benchmark cap of 100 rounds, as ``bench_agents.py --only speed``). Every ratio is taken
-within its round (python-chess and the game measured minutes apart at most), then the medians and ranges
-over the rounds are reported, beside the targets:
+Seven kinds of play run **in lockstep** in one process, each an endless sequence of seeded games stepped
+one action at a time: python-chess random play; for Mechanica and for Bot Factory (4 players, default
+readings) random play from seed 0, random play from seed 100000 with every state and transition invariant
+of specs/<game>.toml for 4 players checked at every step (the loop of bench_cpu.py), and greedy play in
+every seat from seed 0 (Bot Factory under the agents' benchmark cap of 100 rounds, as
+``bench_agents.py --only speed``). The kind with the least CPU time so far (``time.process_time``) runs
+next, for a slice of about 5 ms, so all seven meet the machine's noise alike (on a shared machine the
+rate of one run alone moves by 2x from one second to the next). After a warm-up second per kind (not
+kept), the run is cut into ``--blocks`` blocks of ``--seconds`` CPU seconds per kind; each ratio is taken
+within a block, and the medians and ranges over the blocks are reported beside the targets:
 
 - Mechanica random play >= 2.0x python-chess steps/s, Bot Factory >= 3.0x;
 - greedy play >= 0.5x random play's steps/s (of the same game);
@@ -24,19 +26,22 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import random
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_cpu import chess_cpu, game_cpu
+from bench_game import ROOT
 
 from bgrules.agents import make_agent
 from bgrules.core.playout import walk
 from bgrules.core.registry import load_game
+from bgrules.core.specs import load_specs, resolve_predicate
 
 TARGETS = {
     "mechanica": {"random_over_chess": 2.0, "greedy_over_random": 0.5, "check_cost": 1.5},
@@ -46,36 +51,88 @@ GREEDY_ROUNDS = {"botfactory": 100, "mechanica": None}
 """The runner's round cap for greedy games (bench_agents.py's ``--rounds`` default for Bot Factory)."""
 
 
-def greedy_cpu(name: str, players: int, games: int) -> tuple[float, int]:
-    """Steps per CPU second of greedy play in every seat, seeds 0..games-1."""
-    game = load_game(name, players=players)
-    agents = [make_agent("greedy") for _ in range(players)]
-    steps = 0
-    start = time.process_time()
-    for seed in range(games):
-        for _ in walk(game, seed, agents=agents, max_rounds=GREEDY_ROUNDS[name]):
-            steps += 1
-    return steps / (time.process_time() - start), steps
+def chess_steps() -> Iterator[None]:
+    """python-chess random play (legal moves, a random choice, push, game-over test), one step a yield."""
+    import chess
+
+    rng = random.Random(1)
+    while True:
+        board = chess.Board()
+        while not board.is_game_over() and board.fullmove_number < 300:
+            board.push(rng.choice(list(board.legal_moves)))
+            yield
 
 
-def one_round(args: argparse.Namespace) -> dict[str, Any]:
-    chess_rate = chess_cpu(args.chess_games)
-    out: dict[str, Any] = {"chess_steps_per_cpu_second": round(chess_rate, 1)}
+def game_steps(name: str, mode: str) -> Iterator[None]:
+    """Seeded 4-player games of ``name``, one step a yield: ``random``, ``checked`` (every state and
+    transition invariant of the specs at every step, fresh seeds from 100000) or ``greedy``."""
+    game = load_game(name, players=4)
+    preds = []
+    if mode == "checked":
+        for spec in load_specs(ROOT / "specs"):
+            if spec.game == name and spec.players == 4 and spec.kind in ("state", "transition"):
+                preds.append((spec.kind, resolve_predicate(spec.predicate)))
+    agents = [make_agent("greedy") for _ in range(4)] if mode == "greedy" else None
+    rounds = GREEDY_ROUNDS[name] if mode == "greedy" else None
+    seed = 100_000 if mode == "checked" else 0
+    while True:
+        for before, action, after in walk(game, seed, agents=agents, max_rounds=rounds):
+            for kind, pred in preds:
+                msg = pred(game, after) if kind == "state" else pred(game, before, action, after)
+                if msg:
+                    raise AssertionError(f"{name} seed {seed}: {msg}")
+            yield
+        seed += 1
+
+
+KINDS = ("chess", *(f"{g} {m}" for g in ("mechanica", "botfactory") for m in ("random", "checked", "greedy")))
+SLICE = 0.005
+"""CPU seconds a kind runs before the scheduler looks again."""
+
+
+def lockstep(seconds: float, blocks: int) -> list[dict[str, Any]]:
+    """Per block, each kind's steps and CPU seconds (about ``seconds`` each)."""
+    clock = time.process_time
+    gens: dict[str, Iterator[None]] = {"chess": chess_steps()}
+    for kind in KINDS[1:]:
+        name, mode = kind.split()
+        gens[kind] = game_steps(name, mode)
+    out = []
+    for block in range(-1, blocks):  # block -1 warms up (imports, first games, memos) and is not kept
+        steps = dict.fromkeys(KINDS, 0)
+        used = dict.fromkeys(KINDS, 0.0)
+        while min(used.values()) < (min(seconds, 1.0) if block < 0 else seconds):
+            kind = min(KINDS, key=lambda k: used[k])
+            gen, n = gens[kind], 0
+            start = clock()
+            stop = start + SLICE
+            now = start
+            while now < stop:
+                next(gen)
+                n += 1
+                now = clock()
+            steps[kind] += n
+            used[kind] += now - start
+        if block < 0:
+            continue
+        out.append({k: {"steps": steps[k], "cpu_seconds": round(used[k], 4)} for k in KINDS})
+        print(f"block: { {k: round(steps[k] / used[k]) for k in KINDS} }", file=sys.stderr, flush=True)
+    return out
+
+
+def ratios(block: dict[str, Any]) -> dict[str, Any]:
+    rate = {k: v["steps"] / v["cpu_seconds"] for k, v in block.items()}
+    out: dict[str, Any] = {"chess_steps_per_cpu_second": round(rate["chess"], 1)}
     for name in ("mechanica", "botfactory"):
-        unchecked, steps = game_cpu(name, 4, args.games, False, 0)
-        checked, _ = game_cpu(name, 4, args.games, True, 100_000)
-        greedy, greedy_steps = greedy_cpu(name, 4, args.greedy_games)
+        unchecked, checked, greedy = (rate[f"{name} {m}"] for m in ("random", "checked", "greedy"))
         out[name] = {
-            "steps": steps,
-            "greedy_steps": greedy_steps,
             "random": round(unchecked, 1),
             "checked": round(checked, 1),
             "greedy": round(greedy, 1),
-            "random_over_chess": round(unchecked / chess_rate, 3),
+            "random_over_chess": round(unchecked / rate["chess"], 3),
             "check_cost": round(unchecked / checked, 3),
             "greedy_over_random": round(greedy / unchecked, 4),
         }
-        print(f"round: {name} {out[name]} (chess {chess_rate:.0f})", file=sys.stderr, flush=True)
     return out
 
 
@@ -102,7 +159,7 @@ def table(result: dict[str, Any]) -> str:
         "greedy_over_random": "greedy play, steps/s over random play's",
         "check_cost": "check cost (unchecked rate / every-invariant-checked rate)",
     }
-    lines = ["| measure (medians of the rounds, ranges in brackets) | Mechanica | Bot Factory |", "|---|---|---|"]
+    lines = ["| measure (medians of the blocks, ranges in brackets) | Mechanica | Bot Factory |", "|---|---|---|"]
     for key in ("random", "checked", "greedy"):
         row = [f"{key} play, steps per CPU second" if key != "checked" else "checked play, steps per CPU second"]
         for name in ("mechanica", "botfactory"):
@@ -127,25 +184,23 @@ def table(result: dict[str, Any]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--games", type=int, default=20, help="random games per game and round (as many checked)")
-    parser.add_argument("--greedy-games", type=int, default=3, help="greedy games per game and round")
-    parser.add_argument("--chess-games", type=int, default=40)
+    parser.add_argument("--seconds", type=float, default=6.0, help="CPU seconds per kind and block")
+    parser.add_argument("--blocks", type=int, default=6)
     parser.add_argument("--json", type=Path, default=None, help="also write the JSON here")
     args = parser.parse_args()
-    for name in ("rounds", "games", "greedy_games", "chess_games"):
-        if getattr(args, name) < 1:
-            parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    if args.blocks < 1 or not args.seconds > 0:
+        parser.error("--blocks must be at least 1 and --seconds above 0")
     started = time.perf_counter()
-    rounds = [one_round(args) for _ in range(args.rounds)]
+    blocks = lockstep(args.seconds, args.blocks)
+    rounds = [ratios(b) for b in blocks]
     result: dict[str, Any] = {
         "python": platform.python_version(),
         "machine": platform.machine(),
-        "rounds": len(rounds),
-        "games": args.games,
-        "greedy_games": args.greedy_games,
+        "blocks": len(blocks),
+        "seconds_per_kind_and_block": args.seconds,
         "summary": summary(rounds),
-        "per_round": rounds,
+        "per_block": rounds,
+        "raw": blocks,
         "seconds": round(time.perf_counter() - started, 1),
     }
     text = json.dumps(result, indent=2)

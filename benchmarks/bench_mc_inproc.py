@@ -3,6 +3,7 @@ ONE process, step by step: a shared machine's load then falls on both sides alik
 across processes.
 
     python benchmarks/bench_mc_inproc.py --old REV [--new REV] [--rounds 8] [--games 20] [--players 4]
+                                                    [--game mechanica|botfactory]
 
 The old commit's package is exported (``git archive``) and renamed ``bgrules_old`` (its imports rewritten),
 so both import side by side. Each round plays seeds 0..games-1 (4-player uniform random play, ``walk``) on a
@@ -34,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 MEMOS = {
     "mechanica.factory": ("_PLACEMENTS", "_ROTATIONS", "_CELL_PLACEMENTS"),
     "mechanica.movement": ("_TABLES",),
+    "core.playout": ("_CUMULATIVE",),
 }
 
 
@@ -56,14 +58,14 @@ def side(package: str) -> tuple[Any, Any, list[ModuleType]]:
     return walk, load_game, mods
 
 
-def fresh(walk: Any, load_game: Any, mods: list[ModuleType], players: int) -> tuple[Any, Any]:
+def fresh(walk: Any, load_game: Any, mods: list[ModuleType], players: int, game: str) -> tuple[Any, Any]:
     """A new game object of one side, with that side's module-level memos emptied."""
     for mod, names in zip(mods, MEMOS.values(), strict=True):
         for name in names:
             memo = getattr(mod, name, None)
             if memo is not None:
                 memo.clear()
-    return walk, load_game("mechanica", players=players)
+    return walk, load_game(game, players=players)
 
 
 def lockstep(games: dict[str, tuple[Any, Any]], seed: int, flip: bool) -> tuple[dict[str, int], dict[str, float]]:
@@ -99,6 +101,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--game", default="mechanica", choices=["mechanica", "botfactory"])
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         export_renamed(args.old, Path(tmp))
@@ -111,7 +114,7 @@ def main() -> None:
         rates: dict[str, list[float]] = {"old": [], "new": []}
         ratios = []
         for i in range(args.rounds):
-            games = {name: fresh(*sides[name], args.players) for name in sides}
+            games = {name: fresh(*sides[name], args.players, args.game) for name in sides}
             steps = {"old": 0, "new": 0}
             secs = {"old": 0.0, "new": 0.0}
             for seed in range(args.games):

@@ -7,6 +7,8 @@ when the fact holds, or what is wrong.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from bgrules.botfactory.game import BotFactoryGame
@@ -53,51 +55,25 @@ MEMOS = (_LIMITS, _TOKENS, _PARTS, _SLOTS, _BOTS, _RESERVED, _ORDER, _PROJECTS)
 
 
 class _Same:
-    """Whether the hands of two states hold the very same parts (tokens, part tiles, Projects...)."""
+    """Whether the hands of two states hold the very same part (tokens, part tiles, Projects...): ``get``
+    reads that part of a hand (``operator.attrgetter``)."""
 
     @staticmethod
-    def tokens(hands: tuple[Hand, ...], old: tuple[Hand, ...]) -> bool:
+    def held(hands: tuple[Hand, ...], old: tuple[Hand, ...], get: Callable[[Hand], object]) -> bool:
         if hands is old:
             return True
         if len(hands) != len(old):
             return False
         for h, o in zip(hands, old, strict=True):  # noqa: SIM110 (a loop: all() over a generator costs more)
-            if h.tokens is not o.tokens:
+            if get(h) is not get(o):
                 return False
         return True
 
-    @staticmethod
-    def parts(hands: tuple[Hand, ...], old: tuple[Hand, ...]) -> bool:
-        if hands is old:
-            return True
-        if len(hands) != len(old):
-            return False
-        for h, o in zip(hands, old, strict=True):  # noqa: SIM110 (a loop: all() over a generator costs more)
-            if h.parts is not o.parts:
-                return False
-        return True
 
-    @staticmethod
-    def done(hands: tuple[Hand, ...], old: tuple[Hand, ...]) -> bool:
-        if hands is old:
-            return True
-        if len(hands) != len(old):
-            return False
-        for h, o in zip(hands, old, strict=True):  # noqa: SIM110 (a loop: all() over a generator costs more)
-            if h.done is not o.done:
-                return False
-        return True
-
-    @staticmethod
-    def projects(hands: tuple[Hand, ...], old: tuple[Hand, ...]) -> bool:
-        if hands is old:
-            return True
-        if len(hands) != len(old):
-            return False
-        for h, o in zip(hands, old, strict=True):  # noqa: SIM110 (a loop: all() over a generator costs more)
-            if h.projects is not o.projects or h.done is not o.done:
-                return False
-        return True
+_HAND_TOKENS = attrgetter("tokens")
+_HAND_PARTS = attrgetter("parts")
+_HAND_PROJECTS = attrgetter("projects")
+_HAND_DONE = attrgetter("done")
 
 
 def limits(game: BotFactoryGame, state: BotFactoryState) -> str | None:
@@ -144,7 +120,7 @@ def tokens_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None
         last is not None
         and state.supply is last.supply
         and state.reserved is last.reserved
-        and (state.hands is last.hands or _Same.tokens(state.hands, last.hands))
+        and (state.hands is last.hands or _Same.held(state.hands, last.hands, _HAND_TOKENS))
     ):
         m.state = state
         return m.answer
@@ -165,7 +141,7 @@ def parts_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
         and state.spares is last.spares
         and state.discards is last.discards
         and state.universal is last.universal
-        and (state.hands is last.hands or _Same.parts(state.hands, last.hands))
+        and (state.hands is last.hands or _Same.held(state.hands, last.hands, _HAND_PARTS))
     ):
         m.state = state
         return m.answer
@@ -201,7 +177,7 @@ def bots_match_projects(game: BotFactoryGame, state: BotFactoryState) -> str | N
     if (
         last is not None
         and state.bots_left is last.bots_left
-        and (state.hands is last.hands or _Same.done(state.hands, last.hands))
+        and (state.hands is last.hands or _Same.held(state.hands, last.hands, _HAND_DONE))
     ):
         m.state = state
         return m.answer
@@ -239,7 +215,10 @@ def projects_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | No
         state.grid is last.grid
         and state.project_pile is last.project_pile
         and state.project_discard is last.project_discard
-        and (state.hands is last.hands or _Same.projects(state.hands, last.hands))
+        and (
+            state.hands is last.hands
+            or (_Same.held(state.hands, last.hands, _HAND_PROJECTS) and _Same.held(state.hands, last.hands, _HAND_DONE))
+        )
     ):
         m.state = state
         return m.answer

@@ -338,42 +338,62 @@ class _Plain:
 
     @staticmethod
     def wallet_changes(game: MechanicaGame, before: MechanicaState, action: Any, after: MechanicaState) -> str | None:
-        cat = game.variant.catalogue
-        for i, (b, a) in enumerate(zip(before.seats, after.seats, strict=True)):
-            delta = a.wallet - b.wallet
-            expected = 0
-            if i == before.current and before.phase in _anytime_phases(game):
-                if isinstance(action, Sell):
-                    expected = cat.sale(action.bot)
-                elif isinstance(action, Buy):
-                    expected = -game.prices[action.slot]
-                elif isinstance(action, BuyFork):
-                    expected = -(cat.tile("fork").price or 0)
-                elif isinstance(action, BuyTruck):
-                    kind = cat.tile(action.kind)
-                    upgrade = kind.upgrade_from is not None and b.factory.dock[action.row].kind == kind.upgrade_from
-                    expected = -((kind.upgrade_price if upgrade else kind.price) or 0)
-            if delta == expected:
-                continue
-            if delta > expected and _runs_in_step(before, after) and _has(game, b.factory, Effect.FLIGHT):
-                continue
-            return f"player {i}'s wallet changed by {delta} on {action!r}; expected {expected}"
+        mover = before.current if before.phase in _anytime_phases(game) else -1
+        for i in range(len(before.seats)):
+            found = _Plain.wallet_of(game, i, mover, before, action, after)
+            if found is not None:
+                return found
         return None
 
     @staticmethod
+    def wallet_of(
+        game: MechanicaGame, i: int, mover: int, before: MechanicaState, action: Any, after: MechanicaState
+    ) -> str | None:
+        """What is wrong with player ``i``'s wallet change in this step, if anything (``mover``: the seat that
+        may sell, buy or complete in it, or -1). The plain check and the fast path both ask it."""
+        b, a = before.seats[i], after.seats[i]
+        delta = a.wallet - b.wallet
+        expected = 0
+        if i == mover:
+            cat = game.variant.catalogue
+            if isinstance(action, Sell):
+                expected = cat.sale(action.bot)
+            elif isinstance(action, Buy):
+                expected = -game.prices[action.slot]
+            elif isinstance(action, BuyFork):
+                expected = -(cat.tile("fork").price or 0)
+            elif isinstance(action, BuyTruck):
+                kind = cat.tile(action.kind)
+                upgrade = kind.upgrade_from is not None and b.factory.dock[action.row].kind == kind.upgrade_from
+                expected = -((kind.upgrade_price if upgrade else kind.price) or 0)
+        if delta == expected:
+            return None
+        if delta > expected and _runs_in_step(before, after) and _has(game, b.factory, Effect.FLIGHT):
+            return None
+        return f"player {i}'s wallet changed by {delta} on {action!r}; expected {expected}"
+
+    @staticmethod
     def vault_changes(game: MechanicaGame, before: MechanicaState, action: Any, after: MechanicaState) -> str | None:
-        for i, (b, a) in enumerate(zip(before.seats, after.seats, strict=True)):
-            delta = a.vault - b.vault
-            expected = 0
-            if isinstance(action, Complete) and i == before.current and before.phase in _anytime_phases(game):
-                card = before.bp_top[action.pile]
-                expected = game.cards[card].value if card is not None else 0
-            if delta == expected:
-                continue
-            if delta > expected and _runs_in_step(before, after) and _has(game, b.factory, Effect.GIFT):
-                continue
-            return f"player {i}'s vault changed by {delta} on {action!r}; expected {expected}"
+        for i in range(len(before.seats)):
+            found = _Plain.vault_of(game, i, before, action, after)
+            if found is not None:
+                return found
         return None
+
+    @staticmethod
+    def vault_of(game: MechanicaGame, i: int, before: MechanicaState, action: Any, after: MechanicaState) -> str | None:
+        """What is wrong with player ``i``'s vault change in this step, if anything."""
+        b, a = before.seats[i], after.seats[i]
+        delta = a.vault - b.vault
+        expected = 0
+        if isinstance(action, Complete) and i == before.current and before.phase in _anytime_phases(game):
+            card = before.bp_top[action.pile]
+            expected = game.cards[card].value if card is not None else 0
+        if delta == expected:
+            return None
+        if delta > expected and _runs_in_step(before, after) and _has(game, b.factory, Effect.GIFT):
+            return None
+        return f"player {i}'s vault changed by {delta} on {action!r}; expected {expected}"
 
     @staticmethod
     def blueprint_once(game: MechanicaGame, state: MechanicaState) -> str | None:
@@ -454,61 +474,35 @@ _EVERY_STEP = (*_STEPS_1_3, Phase.PLACE, Phase.RECYCLE)
 def wallet_changes(game: MechanicaGame, before: MechanicaState, action: Any, after: MechanicaState) -> str | None:
     """MC-SELL, MC-SHOP-BUY, MC-FORK-BUY, MC-TRUCK-BUY, MC-FLIGHT-JUMP: a wallet changes only by a sale, a
     purchase at its printed price, or, in a workday run, flight-jump coins (with a Flight Tester)."""
-    cat = game.variant.catalogue
     mover = before.current if before.phase in _anytime_phases(game) else -1
-    seats_before, seats_after = before.seats, after.seats
-    changed = _Seats.changed(seats_after, seats_before)
+    seats_before = before.seats
+    changed = _Seats.changed(after.seats, seats_before)
     if changed is None:
         return _Plain.wallet_changes(game, before, action, after)
     # only the seats that changed, and the mover's, can break the rule
     if 0 <= mover < len(seats_before) and mover not in changed:
         changed = tuple(sorted((*changed, mover)))
     for i in changed:
-        b, a = seats_before[i], seats_after[i]
-        delta = a.wallet - b.wallet
-        expected = 0
-        if i == mover:
-            if isinstance(action, Sell):
-                expected = cat.sale(action.bot)
-            elif isinstance(action, Buy):
-                expected = -game.prices[action.slot]
-            elif isinstance(action, BuyFork):
-                expected = -(cat.tile("fork").price or 0)
-            elif isinstance(action, BuyTruck):
-                kind = cat.tile(action.kind)
-                upgrade = kind.upgrade_from is not None and b.factory.dock[action.row].kind == kind.upgrade_from
-                expected = -((kind.upgrade_price if upgrade else kind.price) or 0)
-        if delta == expected:
-            continue
-        if delta > expected and _runs_in_step(before, after) and _has(game, b.factory, Effect.FLIGHT):
-            continue
-        return f"player {i}'s wallet changed by {delta} on {action!r}; expected {expected}"
+        found = _Plain.wallet_of(game, i, mover, before, action, after)
+        if found is not None:
+            return found
     return None
 
 
 def vault_changes(game: MechanicaGame, before: MechanicaState, action: Any, after: MechanicaState) -> str | None:
     """MC-BP-COMPLETE, MC-GIFT: a vault grows only by a Blueprint's value or, in a run, by Gift Wrappers."""
-    complete = isinstance(action, Complete)
-    seats_before, seats_after = before.seats, after.seats
-    changed = _Seats.changed(seats_after, seats_before)
+    seats_before = before.seats
+    changed = _Seats.changed(after.seats, seats_before)
     if changed is None:
         return _Plain.vault_changes(game, before, action, after)
     # only the seats that changed, and the current player's on a Blueprint, can break the rule
     cur = before.current
-    if complete and 0 <= cur < len(seats_before) and cur not in changed:
+    if isinstance(action, Complete) and 0 <= cur < len(seats_before) and cur not in changed:
         changed = tuple(sorted((*changed, cur)))
     for i in changed:
-        b, a = seats_before[i], seats_after[i]
-        delta = a.vault - b.vault
-        expected = 0
-        if complete and i == before.current and before.phase in _anytime_phases(game):
-            card = before.bp_top[action.pile]
-            expected = game.cards[card].value if card is not None else 0
-        if delta == expected:
-            continue
-        if delta > expected and _runs_in_step(before, after) and _has(game, b.factory, Effect.GIFT):
-            continue
-        return f"player {i}'s vault changed by {delta} on {action!r}; expected {expected}"
+        found = _Plain.vault_of(game, i, before, action, after)
+        if found is not None:
+            return found
     return None
 
 

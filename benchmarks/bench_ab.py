@@ -2,7 +2,10 @@
 ``bgrules`` (exported with ``git archive``) and on the working tree, each beside python-chess in the same
 run, timed in CPU seconds on the same fixed seeds, so the ratios compare fairly on a shared machine.
 
-    python benchmarks/bench_ab.py --old HEAD [--game mechanica] [--rounds 3] [--games 20]
+    python benchmarks/bench_ab.py --old HEAD [--new REV] [--game mechanica] [--rounds 3] [--games 20]
+
+``--new REV`` takes the other side from a commit too, so uncommitted work in the checkout stays out of the
+comparison (``--old X~1 --new X`` measures commit X alone).
 
 Prints one line per run (which side, chess steps per CPU second, unchecked and checked steps/s and their ratios to
 chess) and the median ratio of each side.
@@ -13,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -31,6 +35,19 @@ def export(rev: str, into: Path) -> Path:
     with tarfile.open(archive) as tar:
         tar.extractall(into, filter="data")
     return into
+
+
+def export_as(rev: str, into: Path, name: str) -> None:
+    """The ``bgrules`` package of commit ``rev`` unpacked under ``into`` as package ``name`` (every ``bgrules``
+    module name in its sources renamed), so that two versions import side by side in one process."""
+    archive = into / f"{name}.tar"
+    subprocess.run(["git", "-C", str(ROOT), "archive", "-o", str(archive), rev, "bgrules"], check=True)
+    with tarfile.open(archive) as tar:
+        tar.extractall(into / f"{name}.tmp", filter="data")
+    (into / f"{name}.tmp" / "bgrules").rename(into / name)
+    pattern = re.compile(r"\bbgrules(?=[.\s]|$)", re.M)
+    for path in (into / name).rglob("*.py"):
+        path.write_text(pattern.sub(name, path.read_text()))
 
 
 def run(game: str, games: int, pythonpath: str | None) -> dict[str, float]:
@@ -54,15 +71,21 @@ def run(game: str, games: int, pythonpath: str | None) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--old", default="HEAD")
+    parser.add_argument("--new", default=None, help="a commit instead of the working tree (measures commits alone)")
     parser.add_argument("--game", default="mechanica", choices=["mechanica", "botfactory"])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--games", type=int, default=20)
     args = parser.parse_args()
     ratios: dict[str, dict[str, list[float]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        old = str(export(args.old, Path(tmp)))
+        (Path(tmp) / "old").mkdir()
+        old = str(export(args.old, Path(tmp) / "old"))
+        new: str | None = None
+        if args.new is not None:  # both sides commits: uncommitted work in the checkout stays out
+            (Path(tmp) / "new").mkdir()
+            new = str(export(args.new, Path(tmp) / "new"))
         for i in range(args.rounds):
-            for side, path in (("old", old), ("new", None)) if i % 2 == 0 else (("new", None), ("old", old)):
+            for side, path in (("old", old), ("new", new)) if i % 2 == 0 else (("new", new), ("old", old)):
                 d = run(args.game, args.games, path)
                 chess = d["chess_steps_per_cpu_second"]
                 u = d["steps_per_cpu_second_unchecked"] / chess

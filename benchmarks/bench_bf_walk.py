@@ -17,29 +17,16 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import re
 import statistics
-import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-
-def export_as(rev: str, into: Path, name: str) -> None:
-    """The ``bgrules`` package of ``rev`` unpacked under ``into`` as package ``name``."""
-    archive = into / f"{name}.tar"
-    subprocess.run(["git", "-C", str(ROOT), "archive", "-o", str(archive), rev, "bgrules"], check=True)
-    with tarfile.open(archive) as tar:
-        tar.extractall(into / "tmp", filter="data")
-    (into / "tmp" / "bgrules").rename(into / name)
-    pattern = re.compile(r"\bbgrules(?=[.\s]|$)", re.M)
-    for path in (into / name).rglob("*.py"):
-        path.write_text(pattern.sub(name, path.read_text()))
+from bench_ab import export_as
 
 
 def side(package: str, game_name: str) -> tuple[Any, Any]:

@@ -22,11 +22,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_game import ROOT
+from bench_game import spec_invariants
 
 from bgrules.core.playout import walk
 from bgrules.core.registry import load_game
-from bgrules.core.specs import load_specs, resolve_predicate
 
 
 def chess_cpu(games: int) -> float:
@@ -45,11 +44,7 @@ def chess_cpu(games: int) -> float:
 
 def game_cpu(name: str, players: int, games: int, check: bool, first_seed: int) -> tuple[float, int]:
     game = load_game(name, players=players)
-    preds = []
-    if check:
-        for spec in load_specs(ROOT / "specs"):
-            if spec.game == name and spec.players == players and spec.kind in ("state", "transition"):
-                preds.append((spec.kind, resolve_predicate(spec.predicate)))
+    preds = spec_invariants(name, players) if check else []
     steps = 0
     start = time.process_time()
     for seed in range(first_seed, first_seed + games):

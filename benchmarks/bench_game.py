@@ -20,9 +20,16 @@ from typing import Any
 
 from bgrules.core.playout import walk
 from bgrules.core.registry import load_game
-from bgrules.core.specs import load_specs, resolve_predicate
+from bgrules.core.specs import default_invariants
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def spec_invariants(name: str, players: int) -> list[tuple[str, Any]]:
+    """(kind, predicate) of every state and transition invariant of specs/ for this game and player count on
+    its default rules: what ``bgrules simulate`` checks at every step (``default_invariants``)."""
+    found = default_invariants(name, players, ROOT / "specs")
+    return [(kind, pred) for _id, kind, pred in found if kind in ("state", "transition")]
 
 
 def chess_random_play(seconds: float) -> dict[str, float] | None:
@@ -45,11 +52,7 @@ def chess_random_play(seconds: float) -> dict[str, float] | None:
 
 def random_play(name: str, players: int, seconds: float, check: bool, first_seed: int) -> dict[str, Any]:
     game = load_game(name, players=players)
-    preds = []
-    if check:
-        for spec in load_specs(ROOT / "specs"):
-            if spec.game == name and spec.players == players and spec.kind in ("state", "transition"):
-                preds.append((spec.kind, resolve_predicate(spec.predicate)))
+    preds = spec_invariants(name, players) if check else []
     steps = games = 0
     seed = first_seed
     start = time.perf_counter()

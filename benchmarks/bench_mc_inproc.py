@@ -20,35 +20,23 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
-import re
 import statistics
-import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_ab import export_as
+
 MEMOS = {
     "mechanica.factory": ("_PLACEMENTS", "_ROTATIONS", "_CELL_PLACEMENTS"),
     "mechanica.movement": ("_TABLES",),
     "core.playout": ("_CUMULATIVE",),
 }
-
-
-def export_renamed(rev: str, into: Path, name: str = "bgrules_old") -> None:
-    """``bgrules`` of commit ``rev`` as package ``name`` under ``into``."""
-    archive = into / "old.tar"
-    subprocess.run(["git", "-C", str(ROOT), "archive", "-o", str(archive), rev, "bgrules"], check=True)
-    with tarfile.open(archive) as tar:
-        tar.extractall(into, filter="data")
-    (into / "bgrules").rename(into / name)
-    for path in (into / name).rglob("*.py"):
-        text = path.read_text()
-        path.write_text(re.sub(r"\bbgrules\b(?=[.\s])", name, text))
 
 
 def side(package: str) -> tuple[Any, Any, list[ModuleType]]:
@@ -104,11 +92,9 @@ def main() -> None:
     parser.add_argument("--game", default="mechanica", choices=["mechanica", "botfactory"])
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        export_renamed(args.old, Path(tmp))
+        export_as(args.old, Path(tmp), "bgrules_old")
         if args.new is not None:
-            (Path(tmp) / "n").mkdir()
-            export_renamed(args.new, Path(tmp) / "n", "bgrules_new")
-            sys.path.insert(0, str(Path(tmp) / "n"))
+            export_as(args.new, Path(tmp), "bgrules_new")
         sys.path.insert(0, tmp)
         sides = {"old": side("bgrules_old"), "new": side("bgrules" if args.new is None else "bgrules_new")}
         rates: dict[str, list[float]] = {"old": [], "new": []}

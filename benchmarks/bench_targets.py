@@ -36,12 +36,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_game import ROOT
+from bench_game import spec_invariants
 
 from bgrules.agents import make_agent
 from bgrules.core.playout import walk
 from bgrules.core.registry import load_game
-from bgrules.core.specs import load_specs, resolve_predicate
 
 TARGETS = {
     "mechanica": {"random_over_chess": 2.0, "greedy_over_random": 0.5, "check_cost": 1.5},
@@ -67,11 +66,7 @@ def game_steps(name: str, mode: str) -> Iterator[None]:
     """Seeded 4-player games of ``name``, one step a yield: ``random``, ``checked`` (every state and
     transition invariant of the specs at every step, fresh seeds from 100000) or ``greedy``."""
     game = load_game(name, players=4)
-    preds = []
-    if mode == "checked":
-        for spec in load_specs(ROOT / "specs"):
-            if spec.game == name and spec.players == 4 and spec.kind in ("state", "transition"):
-                preds.append((spec.kind, resolve_predicate(spec.predicate)))
+    preds = spec_invariants(name, 4) if mode == "checked" else []
     agents = [make_agent("greedy") for _ in range(4)] if mode == "greedy" else None
     rounds = GREEDY_ROUNDS[name] if mode == "greedy" else None
     seed = 100_000 if mode == "checked" else 0

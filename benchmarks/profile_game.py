@@ -18,11 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_game import ROOT
+from bench_game import spec_invariants
 
 from bgrules.core.playout import walk
 from bgrules.core.registry import load_game
-from bgrules.core.specs import load_specs, resolve_predicate
 
 
 def main() -> None:
@@ -34,11 +33,7 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=25)
     args = parser.parse_args()
     game = load_game(args.game, players=args.players)
-    preds = []
-    if args.check:
-        for spec in load_specs(ROOT / "specs"):
-            if spec.game == args.game and spec.players == args.players and spec.kind in ("state", "transition"):
-                preds.append((spec.kind, resolve_predicate(spec.predicate)))
+    preds = spec_invariants(args.game, args.players) if args.check else []
 
     def run() -> int:
         steps = 0

@@ -48,6 +48,8 @@ class Base(GameBase):
     _limits_memo: dict[tuple[int, int, int, bool], bool]
     _window_memo: dict[tuple[Any, ...], tuple[int, ...]]
     _chance_sets: dict[tuple[Any, ...], frozenset[Any]]
+    _draw_actions: dict[tuple[str, int], Any]
+    _fractions: dict[tuple[int, int], Fraction]
 
     def colour(self, name: str) -> int:
         try:

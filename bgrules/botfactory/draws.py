@@ -52,14 +52,33 @@ class Draws(Base):
         return action in found
 
     def _outcomes(self, what: str, counts: tuple[int, ...]) -> tuple[tuple[Any, Fraction], ...]:
+        """The outcomes of a draw from ``counts`` (the contract ids left, or the tiles of each colour or
+        slot): each outcome object and probability built once per game and shared by every answer
+        (``_draw_actions``, ``_fraction``), as a memo miss meets the same few again and again."""
+        acts = self._draw_actions
+        if not acts:
+            acts.update({("contract", i): DrawContract(i) for i in self.contracts})
+            acts.update({("project", i): DrawProject(col) for i, col in enumerate(self.colours)})
+            acts.update({("part", i): DrawPart(slot) for i, slot in enumerate(self.slots)})
+        fraction = self._fraction
         if what == "contract":
-            return tuple((DrawContract(i), Fraction(1, len(counts))) for i in counts)
+            p = fraction(1, len(counts))
+            return tuple([(acts.get((what, i)) or DrawContract(i), p) for i in counts])
         total = sum(counts)
-        if what == "project":
-            return tuple(
-                (DrawProject(col), Fraction(k, total)) for col, k in zip(self.colours, counts, strict=True) if k
-            )
-        return tuple((DrawPart(slot), Fraction(k, total)) for slot, k in zip(self.slots, counts, strict=True) if k)
+        kinds = self.colours if what == "project" else self.slots
+        if len(counts) != len(kinds):  # zip(strict=True)'s refusal of a malformed pile
+            raise ValueError(f"{what} counts {counts!r} do not match {kinds!r}")
+        return tuple([(acts[what, i], fraction(k, total)) for i, k in enumerate(counts) if k])
+
+    def _fraction(self, k: int, n: int) -> Fraction:
+        """``Fraction(k, n)``, one shared object per game for each pair (bounded: cleared past 10,000)."""
+        table = self._fractions
+        found = table.get((k, n))
+        if found is None:
+            if len(table) > 10_000:
+                table.clear()
+            found = table[k, n] = Fraction(k, n)
+        return found
 
     @staticmethod
     def _source(state: BotFactoryState, source: int) -> int:

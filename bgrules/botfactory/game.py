@@ -131,6 +131,9 @@ class BotFactoryGame(RoundFlow):
         self._limits_memo: dict[tuple[int, int, int, bool], bool] = {}
         self._window_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
         self._chance_sets: dict[tuple[Any, ...], frozenset[Any]] = {}
+        self._draw_actions: dict[tuple[str, int], Any] = {}
+        """The chance outcomes' action objects, by kind and index (built on the first draw, shared)."""
+        self._fractions: dict[tuple[int, int], Fraction] = {}
         self._guard = ActionGuard(ACTION_TYPES, "BF-ROUND")
         self._round_apply = RoundFlow.apply.__get__(self)  # the round's dispatch, behind the guard
         self._info = GameInfo(

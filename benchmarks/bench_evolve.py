@@ -5,9 +5,11 @@
 For a Bot Factory and a Mechanica state (one step into a seeded game) it times ``n`` copies changing one
 field, and ``n`` changing three, with each function in turn, ``rounds`` times, and prints the median
 microseconds per copy: ``attrs.evolve``; fastevolve's generated copy through the class's ``__init__`` (its
-path for classes with validators or converters, and its only path before the slot copy); its generated slot
-copy that skips ``__init__`` (the path for these two states); and ``fastevolve.evolve`` itself (the slot copy
-plus the look-up of the generated function). Each is called as ``fn(state, changes)``.
+path for classes with validators or converters, and its only path before the slot copy); its slot copy that
+skips ``__init__`` setting each slot through the slot descriptor's ``__set__`` (0.7.0's path, now the
+fallback); its slot copy by plain stores into the class's builder (the path for these two states); and
+``fastevolve.evolve`` itself (the slot copy plus the look-up of the generated function). Each is called as
+``fn(state, changes)``.
 """
 
 from __future__ import annotations
@@ -46,11 +48,14 @@ def main() -> None:
         for fields in (one, three):
             changes = {f: getattr(state, f) for f in fields}
             via_init = fastevolve._maker_init(type(state), fields)
+            by_descriptor = fastevolve._maker(type(state), fields, use_builder=False)
             slot_copy = fastevolve._maker(type(state), fields)
-            assert via_init(state, changes) == slot_copy(state, changes) == attrs.evolve(state, **changes)
+            expected = attrs.evolve(state, **changes)
+            assert via_init(state, changes) == by_descriptor(state, changes) == slot_copy(state, changes) == expected
             funcs: dict[str, Callable[[Any, dict[str, Any]], Any]] = {
                 "attrs.evolve": lambda s, ch: attrs.evolve(s, **ch),
                 "via __init__": via_init,
+                "slot copy by descriptors": by_descriptor,
                 "slot copy": slot_copy,
                 "fastevolve.evolve": lambda s, ch: evolve(s, **ch),
             }

@@ -45,3 +45,75 @@ def test_the_chance_outcomes_are_the_plain_ones() -> None:
                 assert [type(p) for _a, p in fresh] == [Fraction] * len(plain)
                 seen += 1
     assert seen > 1000
+
+
+def test_the_builder_copy_is_the_descriptor_copy_and_the_attrs_copy() -> None:
+    """fastevolve's plain stores into a builder give, on states of seeded 4-player games (Bot Factory's
+    three hot classes and Mechanica's states), the object the slot descriptors and ``attrs.evolve`` give:
+    the class itself (never the builder), the very same objects in every slot, an unset hash cache, equal
+    and frozen."""
+    import random
+
+    import attrs
+    import pytest
+
+    from bgrules.core import fastevolve
+    from bgrules.core.registry import load_game
+
+    rng = random.Random(17)
+    for name in ("botfactory", "mechanica"):
+        game = load_game(name, players=4)
+        objs: list[Any] = []
+        for seed in range(2):
+            for i, (_before, _action, after) in enumerate(walk(game, seed)):
+                if i % 20 == 0:
+                    objs.append(after)
+                    objs.extend(getattr(after, "hands", ())[:1])
+                    if getattr(after, "turn", None) is not None:
+                        objs.append(after.turn)
+        for obj in objs:
+            cls = type(obj)
+            names = [a.name for a in attrs.fields(cls)]
+            changed = tuple(rng.sample(names, rng.randint(0, min(4, len(names)))))
+            other = rng.choice([o for o in objs if type(o) is cls])
+            changes = {n: getattr(other, n) for n in changed}
+            built = fastevolve._maker(cls, changed)(obj, changes)
+            by_descriptor = fastevolve._maker(cls, changed, use_builder=False)(obj, changes)
+            expected = attrs.evolve(obj, **changes)
+            assert fastevolve._BUILDERS[cls] is not None
+            assert type(built) is cls and type(by_descriptor) is cls
+            for n in (*names, "_attrs_cached_hash"):
+                assert getattr(built, n, None) is getattr(expected, n, None) is getattr(by_descriptor, n, None)
+            assert built == expected and hash(built) == hash(expected)
+            with pytest.raises(attrs.exceptions.FrozenInstanceError):
+                setattr(built, names[0], None)
+
+
+def test_a_field_name_not_resolving_to_its_slot_keeps_the_descriptors() -> None:
+    """A class whose field name resolves (on its builder) to something other than its slot descriptor, here
+    a property of a subclass: no builder (its stores would not fill the slot), so such a class would be
+    copied through the slot descriptors; a plain attrs class has one and its copy equals the class's own."""
+    import attrs
+
+    from bgrules.core import fastevolve
+    from bgrules.core.fastevolve import evolve
+
+    @attrs.frozen
+    class Base:
+        x: int
+        y: int = 0
+
+    class Shadowing(Base):
+        __slots__ = ()
+
+        @property
+        def y(self) -> int:  # type: ignore[override]
+            return 42
+
+    obj = Base(1, 2)
+    assert evolve(obj, x=3) == Base(3, 2)
+    assert fastevolve._BUILDERS[Base] is not None
+    slots = fastevolve._slot_setters(Base)
+    assert slots is not None and set(slots) == {"x", "y"}
+    assert fastevolve._builder(Shadowing, slots) is None
+    assert fastevolve._BUILDERS[Shadowing] is None

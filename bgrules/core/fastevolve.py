@@ -7,13 +7,17 @@ For each class and each set of changed fields (in the order given) a small funct
 cost of an ``apply`` (docs/speed.md).
 
 A class whose ``__init__`` only stores its arguments (an attrs-generated ``__init__`` with no validator,
-converter, ``__attrs_pre_init__`` or ``__attrs_post_init__``, and slots) is built without calling it: the
-generated function takes a bare ``object.__new__(cls)`` and sets each slot through the slot's own
-descriptor (``o.a`` from ``inst.a``, ``o.b`` from the changes, ...), and the attrs hash cache (classes with
-``cache_hash=True``) to None, exactly what the attrs ``__init__`` would store; it skips the frozen
-``__setattr__`` lookup by name of each field. That the two give the same object (every slot, the hash
-cache included) is checked on the first copy of each class: any difference and the class keeps the
-``__init__`` path."""
+converter, ``__attrs_pre_init__`` or ``__attrs_post_init__``, and slots) is built without calling it, and
+without its frozen ``__setattr__``: the object is born an instance of the class's *builder*, a subclass with
+no slots of its own (the same memory layout) whose attribute stores are the plain slot stores, takes every
+slot (``o.a = inst.a``, ``o.b = changes["b"]``, ..., and the attrs hash cache of a ``cache_hash=True`` class
+None, exactly what the attrs ``__init__`` would store), then becomes an instance of the class itself
+(``o.__class__ = cls``, which Python allows between classes of one layout). A slot store is then one
+specialised bytecode instead of a call of the slot descriptor's ``__set__`` (a Bot Factory state copy about
+2.5x cheaper). Where the builder cannot be made (another interpreter, a class whose field names resolve to
+something other than its slots), each slot is set through the slot's own descriptor (``set0(o, inst.a)``,
+...). That the copy is the object ``__init__`` builds (its class, every slot, the hash cache included) is
+checked on the first copy of each class: any difference and the class keeps the ``__init__`` path."""
 
 from __future__ import annotations
 
@@ -29,6 +33,8 @@ _NAMES: dict[type, tuple[str, ...]] = {}
 _MAKERS: dict[tuple[type, tuple[str, ...]], Callable[[Any, dict[str, Any]], Any]] = {}
 _SLOTS: dict[type, dict[str, Any] | None] = {}
 """Per class: its slot descriptors by name when it can be built without ``__init__``; None when not."""
+_BUILDERS: dict[type, type | None] = {}
+"""Per class built without ``__init__``: its builder subclass (plain slot stores), or None where there is none."""
 _VERIFIED: set[type] = set()
 """The classes whose slot copy has been compared with their ``__init__``'s (on their first copy)."""
 
@@ -91,8 +97,42 @@ def _same_slots(a: Any, b: Any, slots: dict[str, Any]) -> bool:
     return all(getattr(a, n, missing) is getattr(b, n, missing) for n in slots)
 
 
-def _maker(cls: type, changed: tuple[str, ...]) -> Callable[[Any, dict[str, Any]], Any]:
-    """The generated copy of ``cls`` with the fields ``changed`` taken from the changes."""
+def _builder(cls: type, slots: dict[str, Any]) -> type | None:
+    """The builder of ``cls``: a subclass without slots of its own whose ``__setattr__`` and ``__delattr__``
+    are ``object``'s (so a store into a slot is the plain one, not the frozen refusal), made once per class.
+    None unless every slot name resolves on it to the very slot descriptor of ``cls``, its layout is the
+    class's, and an object of it can become an instance of ``cls`` (``__class__`` assignment)."""
+    if cls in _BUILDERS:
+        return _BUILDERS[cls]
+    found: type | None = None
+    try:
+        builder = type(
+            f"{cls.__name__}Builder",
+            (cls,),
+            {
+                "__slots__": (),
+                "__setattr__": object.__setattr__,
+                "__delattr__": object.__delattr__,
+                "__module__": cls.__module__,
+                "__qualname__": f"{cls.__qualname__}Builder",
+            },
+        )
+        resolved = all(
+            next((k.__dict__[n] for k in builder.__mro__ if n in k.__dict__), None) is d for n, d in slots.items()
+        )
+        if resolved and builder.__basicsize__ == cls.__basicsize__:
+            probe: Any = object.__new__(builder)
+            probe.__class__ = cls
+            found = builder if type(probe) is cls else None
+    except (TypeError, AttributeError, ValueError):
+        found = None
+    _BUILDERS[cls] = found
+    return found
+
+
+def _maker(cls: type, changed: tuple[str, ...], use_builder: bool = True) -> Callable[[Any, dict[str, Any]], Any]:
+    """The generated copy of ``cls`` with the fields ``changed`` taken from the changes (``use_builder=False``:
+    through the slot descriptors even where a builder exists, the comparison ``bench_evolve.py`` makes)."""
     names = _names(cls)
     unknown = sorted(set(changed).difference(names))
     if unknown:
@@ -102,14 +142,23 @@ def _maker(cls: type, changed: tuple[str, ...]) -> Callable[[Any, dict[str, Any]
     if slots is None:
         return _maker_init(cls, changed)
     namespace: dict[str, Any] = {"cls": cls, "new": object.__new__}
-    lines = ["def make(inst, changes):", "    o = new(cls)"]
-    for i, n in enumerate(names):
-        namespace[f"set{i}"] = slots[n].__set__
-        lines.append(f"    set{i}(o, changes[{n!r}])" if n in changed else f"    set{i}(o, inst.{n})")
-    if _HASH_CACHE in slots:
-        namespace["set_hash"] = slots[_HASH_CACHE].__set__
-        lines.append("    set_hash(o, None)")
-    lines.append("    return o")
+    builder = _builder(cls, slots) if use_builder else None
+    if builder is not None:  # plain slot stores into an object of the builder, then the class itself
+        namespace["builder"] = builder
+        lines = ["def make(inst, changes):", "    o = new(builder)"]
+        lines += [f"    o.{n} = changes[{n!r}]" if n in changed else f"    o.{n} = inst.{n}" for n in names]
+        if _HASH_CACHE in slots:
+            lines.append(f"    o.{_HASH_CACHE} = None")
+        lines += ["    o.__class__ = cls", "    return o"]
+    else:  # each slot through its descriptor's __set__
+        lines = ["def make(inst, changes):", "    o = new(cls)"]
+        for i, n in enumerate(names):
+            namespace[f"set{i}"] = slots[n].__set__
+            lines.append(f"    set{i}(o, changes[{n!r}])" if n in changed else f"    set{i}(o, inst.{n})")
+        if _HASH_CACHE in slots:
+            namespace["set_hash"] = slots[_HASH_CACHE].__set__
+            lines.append("    set_hash(o, None)")
+        lines.append("    return o")
     exec(compile("\n".join(lines) + "\n", f"<fastevolve {cls.__qualname__}>", "exec"), namespace)
     return cast("Callable[[Any, dict[str, Any]], Any]", namespace["make"])
 
@@ -121,7 +170,8 @@ def _checked(cls: type, inst: Any, changes: dict[str, Any]) -> Callable[[Any, di
     slots = _SLOTS.get(cls)
     if slots is not None and cls not in _VERIFIED:
         reference = _maker_init(cls, tuple(changes))(inst, changes)
-        if not _same_slots(make(inst, changes), reference, slots):
+        copy = make(inst, changes)
+        if type(copy) is not cls or not _same_slots(copy, reference, slots):
             _SLOTS[cls] = None
             _MAKERS.clear()
             make = _maker(cls, tuple(changes))
@@ -147,6 +197,7 @@ def evolve(inst: T, **changes: Any) -> T:
         if len(_MAKERS) > 10_000:  # bounded: the call sites give a few hundred change sets
             _MAKERS.clear()
             _SLOTS.clear()
+            _BUILDERS.clear()
             _VERIFIED.clear()
         make = _MAKERS[key] = _checked(key[0], inst, changes)
     return make(inst, changes)

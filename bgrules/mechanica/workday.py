@@ -9,8 +9,9 @@ are taken automatically, so every node the caller sees is a real choice.
 from __future__ import annotations
 
 import enum
+import types
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
@@ -18,7 +19,18 @@ from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
 from bgrules.mechanica.components import Bot, Dir, Effect
-from bgrules.mechanica.factory import COLS, DOCK_COL, ROWS, Factory, Placed, Truck, cell_index, on_floor, restock
+from bgrules.mechanica.factory import (
+    COLS,
+    DOCK_COL,
+    ROWS,
+    Factory,
+    Placed,
+    Truck,
+    cell_index,
+    empty_factory,
+    on_floor,
+    restock,
+)
 from bgrules.mechanica.movement import LAND, TRUCK_BIN, Node, Step, launch_nodes, node_code, options, options_table
 from bgrules.mechanica.variant import MechanicaVariant
 
@@ -127,6 +139,65 @@ class Run:
     collisions: int = 0
 
 
+_RUN_FIELDS: tuple[str, ...] = tuple(a.name for a in attrs.fields(Run))
+_RUN_COPIES: dict[tuple[str, ...], Callable[[Run, dict[str, Any]], Run]] = {}
+
+
+def _copier(changed: tuple[str, ...], by_slots: bool) -> Callable[[Run, dict[str, Any]], Run]:
+    """The copy of a run with the fields ``changed`` taken from the changes: built slot by slot (what the
+    attrs ``__init__`` stores, the hash cache unset) when ``by_slots``, else through ``Run.__init__``."""
+    unknown = sorted(set(changed).difference(_RUN_FIELDS))
+    if unknown:
+        raise TypeError(f"Run has no field(s) {', '.join(unknown)}")
+    values = [f"changes[{n!r}]" if n in changed else f"run.{n}" for n in _RUN_FIELDS]
+    namespace: dict[str, Any] = {"Run": Run, "new": object.__new__}
+    if by_slots:
+        lines = ["    o = new(Run)"]
+        for i, (n, v) in enumerate(zip(_RUN_FIELDS, values, strict=True)):
+            namespace[f"set{i}"] = Run.__dict__[n].__set__
+            lines.append(f"    set{i}(o, {v})")
+        namespace["set_hash"] = Run.__dict__["_attrs_cached_hash"].__set__
+        lines += ["    set_hash(o, None)", "    return o"]
+    else:
+        lines = [f"    return Run({', '.join(values)})"]
+    source = "def copy(run, changes):\n" + "\n".join(lines) + "\n"
+    exec(compile(source, "<workday run copy>", "exec"), namespace)
+    return cast("Callable[[Run, dict[str, Any]], Run]", namespace["copy"])
+
+
+def _slot_copies() -> bool:
+    """Whether a run can be copied slot by slot: every field and the hash cache are slots of ``Run``, and a
+    slot copy stores what ``Run.__init__`` does (compared on a probe: every slot holds an equal value of
+    the same type; the stock's converter returns an equal new tuple)."""
+    names = (*_RUN_FIELDS, "_attrs_cached_hash")
+    if not all(isinstance(Run.__dict__.get(n), types.MemberDescriptorType) for n in names):
+        return False
+    probe = Run(empty_factory(), (1, 2, 3), (Moving(Bot.PLUS, (1, 0, 1), 4),), ((3, Bot.DELUXE),), cursor=5)
+    changes: dict[str, Any] = {"stock": (4, 5, 6), "cursor": 7, "phase": RunPhase.COLLIDE}
+    slow = _copier(tuple(changes), by_slots=False)(probe, changes)
+    fast = _copier(tuple(changes), by_slots=True)(probe, changes)
+    missing = object()
+    pairs = [(getattr(fast, n, missing), getattr(slow, n, missing)) for n in names]
+    same = all(type(a) is type(b) and a == b for a, b in pairs)
+    return same and fast == slow and hash(fast) == hash(slow)
+
+
+_BY_SLOTS = _slot_copies()
+
+
+def _copy(run: Run, **changes: Any) -> Run:
+    """``evolve(run, **changes)`` for values already of their fields' types (the stock a tuple of three
+    ints): ``Run``'s converter would return them unchanged, so the copy skips it (slot by slot when
+    ``_BY_SLOTS``). One generated copy per change set (a dozen call sites; bounded all the same)."""
+    key = tuple(changes)
+    copy = _RUN_COPIES.get(key)
+    if copy is None:
+        if len(_RUN_COPIES) > 1000:
+            _RUN_COPIES.clear()
+        copy = _RUN_COPIES[key] = _copier(key, _BY_SLOTS)
+    return copy(run, changes)
+
+
 # --- stock helpers (MC-STOCK) -----------------------------------------------------------------------
 
 
@@ -153,23 +224,23 @@ def start_run(factory: Factory, stock: tuple[int, int, int], variant: MechanicaV
     if not launches and not any(p is not None and p.inputs for p in factory.floor):
         return Run(factory, stock, phase=RunPhase.DONE, cursor=len(factory.floor))
     moving = []
-    floor = list(factory.floor)
-    start = list(factory.start)
+    board = factory
     for area, index, _hole, node in launches:
         if area == "start":
             slot = factory.start[index]
             bot = slot.holes[_hole]
-            start[index] = evolve(slot, holes=(None,) * len(slot.holes))
+            board = board.with_start(index, evolve(slot, holes=(None,) * len(slot.holes)))
         else:
             placed = factory.floor[index]
             assert placed is not None
             bot = placed.outputs[_hole]
-            floor[index] = evolve(placed, outputs=(None,) * len(placed.outputs))
+            r, c = divmod(index, COLS)
+            board = board.with_cell(r, c, evolve(placed, outputs=(None,) * len(placed.outputs)))
         assert bot is not None
         moving.append(Moving(bot, node, 0))
         coverage.effect("MC-MOVE-SRC")
         coverage.effect("MC-MOVE")
-    run = Run(evolve(factory, floor=tuple(floor), start=tuple(start)), stock, tuple(moving))
+    run = Run(board, stock, tuple(moving))
     return advance(run, variant)
 
 
@@ -212,8 +283,34 @@ class _Mover:
             self.stock[head.bot] += 1
             self.destroyed += 1
 
+    def take(self, route: _Route) -> bool:
+        """The head bot follows ``route`` (its forced steps, as :meth:`follow` takes them one by one);
+        True when it then faces a decision (it stays at the head, moved to the route's end)."""
+        rules, gift, jump, charges, end, node, visited = route
+        for rule in rules:
+            coverage.effect(rule)
+        self.vault += gift
+        self.wallet += jump
+        if charges:
+            if self.charges is None:
+                self.charges = list(self.run.charges)
+            for i in charges:
+                self.charges[i] += 1
+        head = self.moving[0]
+        if node is not None:
+            if rules:  # it moved on to the decision
+                self.moving[0] = Moving(head.bot, node, visited)
+            return True
+        del self.moving[0]
+        if end is not None:
+            self.arrived.append((end, head.bot))
+        else:
+            self.stock[head.bot] += 1
+            self.destroyed += 1
+        return False
+
     def to_run(self) -> Run:
-        return evolve(
+        return _copy(
             self.run,
             moving=tuple(self.moving),
             arrived=tuple(self.arrived),
@@ -225,6 +322,62 @@ class _Mover:
         )
 
 
+_Route = tuple[tuple[str, ...], int, int, tuple[int, ...], int | None, Node | None, int]
+"""A bot's forced steps from a node: the rules they report (in order), the coins they pay to the vault
+(MC-GIFT) and the wallet (MC-FLIGHT-JUMP), the Static Chargers passed (MC-CHARGE, one entry a pass), and
+where the bot ends: the bin it arrives in (or None: destroyed), or the node and visited set where it
+faces a decision (None, ... when it stopped)."""
+
+_ROUTES: dict[int, tuple[dict[Node, tuple[Step, ...]], dict[tuple[Node, int], _Route]]] = {}
+
+
+def _routes(factory: Factory, variant: MechanicaVariant) -> dict[tuple[Node, int], _Route]:
+    """The memo of :func:`_route` for the floor layout of ``factory``: one per options table (the same key,
+    :func:`options_table`), kept with the table it belongs to (compared by ``is``: ids are reused)."""
+    table = options_table(factory, variant)
+    found = _ROUTES.get(id(table))
+    if found is not None and found[0] is table:
+        return found[1]
+    if len(_ROUTES) > 4096:
+        _ROUTES.clear()
+    routes: dict[tuple[Node, int], _Route] = {}
+    _ROUTES[id(table)] = (table, routes)
+    return routes
+
+
+def _route(factory: Factory, variant: MechanicaVariant, node: Node, visited: int) -> _Route:
+    """The forced steps of a bot about to enter ``node`` having left the nodes of ``visited``, as
+    :meth:`_Mover.follow` takes them, up to its first decision or its stop (MC-MOVE-LOOP first, as
+    :func:`head_options`)."""
+    table = options_table(factory, variant)
+    rules: list[str] = []
+    gift = jump = 0
+    charges: list[int] = []
+    while True:
+        r, c, _h = node
+        if on_floor(r, c) and visited >> node_code(node) & 1:
+            step = _LOOP_STEP
+        else:
+            steps = table.get(node)
+            if steps is None:
+                steps = table[node] = options(factory, variant, node)
+            if len(steps) > 1:
+                return (tuple(rules), gift, jump, tuple(charges), None, node, visited)
+            step = steps[0]
+        rules.append(step.rule)
+        gift += step.gift
+        jump += step.jump
+        if step.jump:
+            rules.append("MC-FLIGHT-JUMP")
+        if step.charge is not None:
+            charges.append(step.charge)
+        if step.then is None:
+            return (tuple(rules), gift, jump, tuple(charges), step.arrive, None, visited)
+        if on_floor(r, c):
+            visited |= 1 << node_code(node)
+        node = step.then
+
+
 def _follow(run: Run, step: Step) -> Run:
     mover = _Mover(run)
     mover.follow(step)
@@ -232,22 +385,18 @@ def _follow(run: Run, step: Step) -> Run:
 
 
 def _move_forced(run: Run, variant: MechanicaVariant) -> Run:
-    """Take forced movement steps until a bot faces a decision or every bot has stopped."""
+    """Take forced movement steps until a bot faces a decision or every bot has stopped: each bot's forced
+    steps at once, by its route from where it stands (memoised per floor layout, :func:`_routes`)."""
     mover = _Mover(run)
-    table = options_table(run.factory, variant)
+    routes = _routes(run.factory, variant)
     while mover.moving:
         head = mover.moving[0]
-        node = head.node
-        r, c, _h = node
-        if 0 <= r < ROWS and 0 <= c < COLS and head.visited >> node_code(node) & 1:
-            mover.follow(_LOOP_STEP)
-            continue
-        steps = table.get(node)
-        if steps is None:
-            steps = table[node] = options(run.factory, variant, node)
-        if len(steps) > 1:
+        key = (head.node, head.visited)
+        route = routes.get(key)
+        if route is None:
+            route = routes[key] = _route(run.factory, variant, head.node, head.visited)
+        if mover.take(route):
             break
-        mover.follow(steps[0])
     return mover.to_run()
 
 
@@ -270,18 +419,17 @@ def head_options(run: Run, variant: MechanicaVariant) -> tuple[Step, ...]:
 
 def _pour(run: Run) -> Run:
     """All bots have moved: put each arrived bot into its bin (crowding allowed until MC-COLLIDE)."""
-    floor = list(run.factory.floor)
-    dock = list(run.factory.dock)
+    factory = run.factory  # the bots change, not the tiles: the with_* copies pass the board's layout on
     for bin_id, bot in run.arrived:
         if bin_id >= TRUCK_BIN:
-            t = dock[bin_id - TRUCK_BIN]
-            dock[bin_id - TRUCK_BIN] = Truck(t.kind, (*t.load, bot))
+            t = factory.dock[bin_id - TRUCK_BIN]
+            factory = factory.with_truck(bin_id - TRUCK_BIN, Truck(t.kind, (*t.load, bot)))
         else:
-            p = floor[bin_id]
+            p = factory.floor[bin_id]
             assert p is not None
-            floor[bin_id] = evolve(p, inputs=tuple(sorted((*p.inputs, bot))))
-    factory = evolve(run.factory, floor=tuple(floor), dock=tuple(dock))
-    return evolve(run, factory=factory, arrived=(), phase=RunPhase.COLLIDE)
+            r, c = divmod(bin_id, COLS)
+            factory = factory.with_cell(r, c, evolve(p, inputs=tuple(sorted((*p.inputs, bot)))))
+    return _copy(run, factory=factory, arrived=(), phase=RunPhase.COLLIDE)
 
 
 def _bins(run: Run, variant: MechanicaVariant) -> list[tuple[int, int, int, tuple[Bot, ...]]]:
@@ -425,7 +573,7 @@ def _activate(run: Run, variant: MechanicaVariant, choice: Bot | int | None) -> 
             inputs = p.inputs
     r, c = divmod(i, COLS)
     factory = run.factory.with_cell(r, c, evolve(p, inputs=inputs, outputs=tuple(outputs)))
-    return evolve(run, factory=factory, stock=stock, cursor=i + 1)
+    return _copy(run, factory=factory, stock=stock, cursor=i + 1)
 
 
 # --- the driver -------------------------------------------------------------------------------------
@@ -447,20 +595,20 @@ def advance(run: Run, variant: MechanicaVariant) -> Run:
             crowded = sum(1 for _r, _c, cap, bots in _bins(run, variant) if len(bots) > cap)
             if crowded:  # MC-HOLE: more bots than the holes hold
                 coverage.effect("MC-HOLE")
-            run = evolve(run, collisions=run.collisions + crowded)
+            run = _copy(run, collisions=run.collisions + crowded)
         elif run.phase is RunPhase.COLLIDE:
             run, choices = _collision_choices(run, variant)
             if choices:
                 return run
-            run = evolve(_place_charges(run, variant), phase=RunPhase.ACTIVATE)
+            run = _copy(_place_charges(run, variant), phase=RunPhase.ACTIVATE)
         elif run.phase is RunPhase.ACTIVATE:
             floor = run.factory.floor
             i = run.cursor
             while i < len(floor) and not _holds_inputs(floor[i]):
                 i += 1
             if i >= len(floor):
-                return evolve(run, cursor=len(floor), phase=RunPhase.DONE)
-            run = evolve(run, cursor=i)
+                return _copy(run, cursor=len(floor), phase=RunPhase.DONE)
+            run = _copy(run, cursor=i)
             p = floor[i]
             assert p is not None
             if _needs_choice(p, variant):

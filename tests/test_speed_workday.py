@@ -1,0 +1,156 @@
+"""The speed paths of Mechanica's workday run give the answers of the plain computations (issue 12, item 3).
+
+Along seeded random playouts under every value of every ruling, every call of ``workday._move_forced``
+(each bot's forced steps taken at once by its memoised route, :func:`workday._route`) is compared with the
+plain step-by-step reading (``movement.options`` at each node, ``_Mover.follow`` for each step, the
+MC-MOVE-LOOP check first): the same run, and the same effects counted for coverage, rule by rule. Every
+run copy made by ``workday._copy`` (slot by slot, the stock's converter skipped) equals, slot for slot,
+the copy ``Run.__init__`` makes; and the boards of the runs (built by ``with_*``, which pass the layout
+on) carry the layout their tiles give.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections import Counter
+from typing import Any
+
+import attrs
+import pytest
+
+from bgrules.core import coverage
+from bgrules.core.playout import walk
+from bgrules.mechanica import workday
+from bgrules.mechanica.board import empty_factory, on_floor
+from bgrules.mechanica.factory import Factory
+from bgrules.mechanica.game import MechanicaGame
+from bgrules.mechanica.movement import node_code, options
+from bgrules.mechanica.variant import MechanicaVariant, Rulings
+from bgrules.mechanica.workday import Run
+
+
+def _ruling_values() -> list[tuple[str, object]]:
+    """(field, value) for every value of every Literal or bool ruling other than its default."""
+    hints = typing.get_type_hints(Rulings)
+    out: list[tuple[str, object]] = [("default", None)]
+    for field in attrs.fields(Rulings):
+        hint = hints[field.name]
+        values: tuple[object, ...] = ()
+        if typing.get_origin(hint) is typing.Literal:
+            values = typing.get_args(hint)
+        elif hint is bool:
+            values = (True, False)
+        out.extend((field.name, v) for v in values if v != field.default)
+    return out
+
+
+RULINGS = _ruling_values()
+
+
+def _game(field: str, value: object, players: int) -> MechanicaGame:
+    rulings = Rulings() if field == "default" else Rulings(**{field: value})
+    return MechanicaGame(players=players, variant=MechanicaVariant(rulings=rulings))
+
+
+def _plain_move_forced(run: Run, variant: MechanicaVariant) -> Run:
+    """The movement phase one step at a time, every node's options computed afresh (no memo)."""
+    mover = workday._Mover(run)
+    while mover.moving:
+        head = mover.moving[0]
+        r, c, _h = head.node
+        if on_floor(r, c) and head.visited >> node_code(head.node) & 1:
+            mover.follow(workday._LOOP_STEP)
+            continue
+        steps = options(run.factory, variant, head.node)
+        if len(steps) > 1:
+            break
+        mover.follow(steps[0])
+    return mover.to_run()
+
+
+_NAMES = (*(a.name for a in attrs.fields(Run)), "_attrs_cached_hash")
+
+
+def _same_slots(a: Run, b: Run) -> bool:
+    missing = object()
+    return all(getattr(a, n, missing) == getattr(b, n, missing) for n in _NAMES)
+
+
+def _check_layout(board: Factory) -> None:
+    """The layout a run's board carries (passed on by ``with_*``) is the one its tiles give."""
+    fresh = Factory(board.floor, board.start, board.dock)
+    assert board == fresh and hash(board) == hash(fresh) and board.layout == fresh.layout
+
+
+class _Watch:
+    """Wraps ``_move_forced`` and ``_copy`` (module globals, as ``advance`` and the step functions call
+    them) to compare each call with the plain computation."""
+
+    def __init__(self, variant: MechanicaVariant) -> None:
+        self.variant = variant
+        self.moves = 0
+        self.copies: Counter[tuple[str, ...]] = Counter()
+        self.real_move = workday._move_forced
+        self.real_copy = workday._copy
+
+    def move_forced(self, run: Run, variant: MechanicaVariant) -> Run:
+        with coverage.probe() as plain_counts:
+            plain = _plain_move_forced(run, variant)
+        with coverage.probe() as counts:
+            got = self.real_move(run, variant)
+        assert got == plain
+        assert got.moving == plain.moving and got.stock == plain.stock and got.charges == plain.charges
+        assert counts.effects == plain_counts.effects
+        _check_layout(run.factory)
+        self.moves += 1
+        return self.real_move(run, variant)  # again, outside the probes: counted as the caller counts it
+
+    def copy(self, run: Run, **changes: Any) -> Run:
+        got = self.real_copy(run, **changes)
+        reference = attrs.evolve(run, **changes)
+        assert _same_slots(got, reference) and got == reference and hash(got) == hash(reference)
+        assert type(got.stock) is tuple and all(type(n) is int for n in got.stock)
+        _check_layout(got.factory)
+        self.copies[tuple(changes)] += 1
+        return got
+
+
+@pytest.mark.parametrize(("field", "value"), RULINGS, ids=[f"{f}={v}" for f, v in RULINGS])
+def test_workday_speed_paths_agree_along_playouts(field: str, value: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    players = 4 if field != "default" else 3
+    game = _game(field, value, players)
+    watch = _Watch(game.variant)
+    monkeypatch.setattr(workday, "_move_forced", watch.move_forced)
+    monkeypatch.setattr(workday, "_copy", watch.copy)
+    steps = 80 if field == "loop" else 400  # under loop = "forbid" every placement looks for a loop: slow
+    for seed in range(3):
+        for _before, _action, _after in walk(game, seed, max_steps=steps):
+            pass
+    assert watch.moves > 10
+    assert len(watch.copies) >= 4
+
+
+def test_runs_are_copied_by_their_slots() -> None:
+    """The slot copy is in use on this attrs, and it would be refused if it stored anything else."""
+    assert workday._BY_SLOTS is True
+    assert workday._slot_copies() is True
+
+
+def test_a_slot_copy_that_differs_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = workday._copier
+
+    def wrong(changed: tuple[str, ...], by_slots: bool) -> Any:
+        copy = real(changed, by_slots)
+        if not by_slots:
+            return copy
+        return lambda run, changes: attrs.evolve(copy(run, changes), vault=run.vault + 1)
+
+    monkeypatch.setattr(workday, "_copier", wrong)
+    assert workday._slot_copies() is False
+
+
+def test_the_copies_reject_unknown_fields() -> None:
+    run = Run(empty_factory(), (1, 1, 1))
+    with pytest.raises(TypeError, match="Run has no field"):
+        workday._copy(run, nonsense=1)
+    assert workday._copier(("cursor",), by_slots=False)(run, {"cursor": 3}) == attrs.evolve(run, cursor=3)

@@ -5,11 +5,15 @@ and the run's converters."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import attrs
 import pytest
 
 from bgrules import IllegalAction
 from bgrules.core import coverage
 from bgrules.mechanica import workday
+from bgrules.mechanica.board import empty_factory
 from bgrules.mechanica.components import Bot, Dir
 from bgrules.mechanica.factory import Factory
 from bgrules.mechanica.notation import parse_factory
@@ -459,3 +463,45 @@ def test_rule_coverage_counts_each_effect_where_it_is_applied(play, effects: dic
         play()
     assert dict(counts.effects) == effects
     assert dict(counts.refusals) == {}
+
+
+# --- the run's copies (workday._copy, slot by slot; docs/speed.md) -----------------------------------
+
+
+def _probe() -> Run:
+    return Run(F(board(r0="hole[P] | DU0 . . . | truck")), (1, 2, 3), (Moving(P, (1, 0, 1), 4),), ((3, D),), cursor=5)
+
+
+def test_runs_are_copied_by_their_slots() -> None:
+    """A copy sets the slots (the stock kept as it is, not rebuilt by its converter) and equals, slot for
+    slot, the copy ``Run.__init__`` makes."""
+    run = _probe()
+    for changes in ({"cursor": 7}, {"stock": (4, 5, 6), "phase": RunPhase.COLLIDE}, {"moving": (), "vault": 2}):
+        got, reference = workday._copy(run, **changes), attrs.evolve(run, **changes)
+        assert all(getattr(got, n) == getattr(reference, n) for n in workday._RUN_SLOTS)  # hash caches unset
+        assert got == reference and hash(got) == hash(reference)
+        assert got.stock is changes.get("stock", run.stock)
+    assert workday._RUN_SLOTS[-1] == "_attrs_cached_hash" and len(workday._RUN_SLOTS) == 12
+
+
+def test_a_slot_copy_that_differs_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = workday._copier
+
+    def wrong(changed: tuple[str, ...], by_slots: bool) -> Any:
+        copy = real(changed, by_slots)
+        if not by_slots:
+            return copy
+        return lambda run, changes: attrs.evolve(copy(run, changes), vault=run.vault + 1)
+
+    monkeypatch.setattr(workday, "_copier", wrong)
+    run = _probe()
+    copy = workday._checked_copier(run, {"cursor": 1})
+    assert copy(run, {"cursor": 1}).vault == run.vault
+    assert copy(run, {"cursor": 1}).stock is not run.stock  # the __init__ copy: its converter's tuple
+
+
+def test_the_copies_reject_unknown_fields() -> None:
+    run = Run(empty_factory(), (1, 1, 1))
+    with pytest.raises(TypeError, match=r"^Run has no field\(s\) nonsense, other$"):
+        workday._copy(run, nonsense=1, other=2, cursor=1)
+    assert workday._copier(("cursor",), by_slots=False)(run, {"cursor": 3}) == attrs.evolve(run, cursor=3)

@@ -21,7 +21,7 @@ import pytest
 from bgrules.core import coverage
 from bgrules.core.playout import walk
 from bgrules.mechanica import workday
-from bgrules.mechanica.board import empty_factory, on_floor
+from bgrules.mechanica.board import on_floor
 from bgrules.mechanica.factory import Factory
 from bgrules.mechanica.game import MechanicaGame
 from bgrules.mechanica.movement import node_code, options
@@ -128,29 +128,3 @@ def test_workday_speed_paths_agree_along_playouts(field: str, value: object, mon
             pass
     assert watch.moves > 10
     assert len(watch.copies) >= 4
-
-
-def test_runs_are_copied_by_their_slots() -> None:
-    """The slot copy is in use on this attrs, and it would be refused if it stored anything else."""
-    assert workday._BY_SLOTS is True
-    assert workday._slot_copies() is True
-
-
-def test_a_slot_copy_that_differs_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = workday._copier
-
-    def wrong(changed: tuple[str, ...], by_slots: bool) -> Any:
-        copy = real(changed, by_slots)
-        if not by_slots:
-            return copy
-        return lambda run, changes: attrs.evolve(copy(run, changes), vault=run.vault + 1)
-
-    monkeypatch.setattr(workday, "_copier", wrong)
-    assert workday._slot_copies() is False
-
-
-def test_the_copies_reject_unknown_fields() -> None:
-    run = Run(empty_factory(), (1, 1, 1))
-    with pytest.raises(TypeError, match="Run has no field"):
-        workday._copy(run, nonsense=1)
-    assert workday._copier(("cursor",), by_slots=False)(run, {"cursor": 3}) == attrs.evolve(run, cursor=3)

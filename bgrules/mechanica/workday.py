@@ -27,7 +27,6 @@ from bgrules.mechanica.factory import (
     Placed,
     Truck,
     cell_index,
-    empty_factory,
     on_floor,
     restock,
 )
@@ -140,24 +139,26 @@ class Run:
 
 
 _RUN_FIELDS: tuple[str, ...] = tuple(a.name for a in attrs.fields(Run))
+_RUN_SLOTS: tuple[str, ...] = (*_RUN_FIELDS, "_attrs_cached_hash")
+"""The slots an attrs ``__init__`` of ``Run`` sets: its fields, then the hash cache (None)."""
 _RUN_COPIES: dict[tuple[str, ...], Callable[[Run, dict[str, Any]], Run]] = {}
 
 
 def _copier(changed: tuple[str, ...], by_slots: bool) -> Callable[[Run, dict[str, Any]], Run]:
     """The copy of a run with the fields ``changed`` taken from the changes: built slot by slot (what the
-    attrs ``__init__`` stores, the hash cache unset) when ``by_slots``, else through ``Run.__init__``."""
+    attrs ``__init__`` stores, the hash cache unset) when ``by_slots`` and every slot is a plain slot of
+    ``Run``; else through ``Run.__init__``."""
     unknown = sorted(set(changed).difference(_RUN_FIELDS))
     if unknown:
         raise TypeError(f"Run has no field(s) {', '.join(unknown)}")
     values = [f"changes[{n!r}]" if n in changed else f"run.{n}" for n in _RUN_FIELDS]
     namespace: dict[str, Any] = {"Run": Run, "new": object.__new__}
-    if by_slots:
+    if by_slots and all(isinstance(Run.__dict__.get(n), types.MemberDescriptorType) for n in _RUN_SLOTS):
         lines = ["    o = new(Run)"]
-        for i, (n, v) in enumerate(zip(_RUN_FIELDS, values, strict=True)):
+        for i, (n, v) in enumerate(zip(_RUN_SLOTS, [*values, "None"], strict=True)):
             namespace[f"set{i}"] = Run.__dict__[n].__set__
             lines.append(f"    set{i}(o, {v})")
-        namespace["set_hash"] = Run.__dict__["_attrs_cached_hash"].__set__
-        lines += ["    set_hash(o, None)", "    return o"]
+        lines.append("    return o")
     else:
         lines = [f"    return Run({', '.join(values)})"]
     source = "def copy(run, changes):\n" + "\n".join(lines) + "\n"
@@ -165,36 +166,27 @@ def _copier(changed: tuple[str, ...], by_slots: bool) -> Callable[[Run, dict[str
     return cast("Callable[[Run, dict[str, Any]], Run]", namespace["copy"])
 
 
-def _slot_copies() -> bool:
-    """Whether a run can be copied slot by slot: every field and the hash cache are slots of ``Run``, and a
-    slot copy stores what ``Run.__init__`` does (compared on a probe: every slot holds an equal value of
-    the same type; the stock's converter returns an equal new tuple)."""
-    names = (*_RUN_FIELDS, "_attrs_cached_hash")
-    if not all(isinstance(Run.__dict__.get(n), types.MemberDescriptorType) for n in names):
-        return False
-    probe = Run(empty_factory(), (1, 2, 3), (Moving(Bot.PLUS, (1, 0, 1), 4),), ((3, Bot.DELUXE),), cursor=5)
-    changes: dict[str, Any] = {"stock": (4, 5, 6), "cursor": 7, "phase": RunPhase.COLLIDE}
-    slow = _copier(tuple(changes), by_slots=False)(probe, changes)
-    fast = _copier(tuple(changes), by_slots=True)(probe, changes)
-    missing = object()
-    pairs = [(getattr(fast, n, missing), getattr(slow, n, missing)) for n in names]
-    same = all(type(a) is type(b) and a == b for a, b in pairs)
-    return same and fast == slow and hash(fast) == hash(slow)
-
-
-_BY_SLOTS = _slot_copies()
+def _checked_copier(run: Run, changes: dict[str, Any]) -> Callable[[Run, dict[str, Any]], Run]:
+    """The slot copy for this change set, compared on its first use with the copy ``Run.__init__`` makes:
+    every slot must hold an equal value of the same type (the stock's converter only returns an equal new
+    tuple); if not, the ``__init__`` copy (another attrs version)."""
+    fast = _copier(tuple(changes), by_slots=True)
+    slow = _copier(tuple(changes), by_slots=False)
+    a, b = fast(run, changes), slow(run, changes)
+    same = all(type(x) is type(y) and x == y for x, y in ((getattr(a, n), getattr(b, n)) for n in _RUN_SLOTS))
+    return fast if same else slow
 
 
 def _copy(run: Run, **changes: Any) -> Run:
     """``evolve(run, **changes)`` for values already of their fields' types (the stock a tuple of three
-    ints): ``Run``'s converter would return them unchanged, so the copy skips it (slot by slot when
-    ``_BY_SLOTS``). One generated copy per change set (a dozen call sites; bounded all the same)."""
+    ints): ``Run``'s converter would return an equal tuple, so the copy skips it and sets the slots. One
+    generated copy per change set (a dozen call sites; bounded all the same)."""
     key = tuple(changes)
     copy = _RUN_COPIES.get(key)
     if copy is None:
         if len(_RUN_COPIES) > 1000:
             _RUN_COPIES.clear()
-        copy = _RUN_COPIES[key] = _copier(key, _BY_SLOTS)
+        copy = _RUN_COPIES[key] = _checked_copier(run, changes)
     return copy(run, changes)
 
 

@@ -117,3 +117,98 @@ def test_a_field_name_not_resolving_to_its_slot_keeps_the_descriptors() -> None:
     assert slots is not None and set(slots) == {"x", "y"}
     assert fastevolve._builder(Shadowing, slots) is None
     assert fastevolve._BUILDERS[Shadowing] is None
+
+
+def test_a_copier_gives_evolves_copy() -> None:
+    """``fastevolve.copier(cls, *fields)(inst, *values)`` is ``evolve(inst, **dict(zip(fields, values)))`` on
+    states of seeded games (random field sets, values from other states): the class itself, the very same
+    objects in every slot, an unset hash cache; a subclass's instance goes through ``evolve`` (its own
+    class kept); a class checked onto its ``__init__`` keeps the copier on ``evolve``; an unknown or
+    repeated field is refused."""
+    import random
+
+    import attrs
+    import pytest
+
+    from bgrules.core import fastevolve
+    from bgrules.core.fastevolve import copier, evolve
+    from bgrules.core.registry import load_game
+
+    game = load_game("botfactory", players=4)
+    states = [after for seed in range(2) for i, (_b, _a, after) in enumerate(walk(game, seed)) if i % 15 == 0]
+    names = [a.name for a in attrs.fields(BotFactoryState)]
+    rng = random.Random(5)
+    for state in states:
+        fields = tuple(rng.sample(names, rng.randint(0, 5)))
+        other = rng.choice(states)
+        values = [getattr(other, n) for n in fields]
+        copy = copier(BotFactoryState, *fields)
+        for _ in range(2):  # the first call may take evolve's path (the class's check), the next the copier's
+            fast = copy(state, *values)
+            slow = evolve(state, **dict(zip(fields, values, strict=True)))
+            assert type(fast) is BotFactoryState
+            for n in (*names, "_attrs_cached_hash"):
+                assert getattr(fast, n, None) is getattr(slow, n, None)
+            assert fast == slow and hash(fast) == hash(slow)
+
+    @attrs.frozen(cache_hash=True)
+    class Point:
+        x: int
+        y: int = 0
+
+    class Sub(Point):
+        __slots__ = ()
+
+    move = copier(Point, "y")
+    assert move(Point(1, 2), 5) == Point(1, 5) and type(move(Point(1, 2), 5)) is Point
+    sub = move(Sub(1, 2), 7)
+    assert type(sub) is Sub and (sub.x, sub.y) == (1, 7)
+
+    @attrs.frozen
+    class Odd:
+        x: int
+        y: int = 0
+
+    odd = copier(Odd, "x")
+    real_same = fastevolve._same_slots
+    try:
+        fastevolve._same_slots = lambda a, b, slots: False  # the check finds a difference: __init__ for good
+        assert odd(Odd(1, 2), 3) == Odd(3, 2)
+    finally:
+        fastevolve._same_slots = real_same
+    assert fastevolve._SLOTS[Odd] is None
+    assert odd(Odd(1, 2), 4) == Odd(4, 2)
+    assert odd.__globals__["slow"] is True
+    with pytest.raises(TypeError, match="no field"):
+        copier(Point, "z")
+    with pytest.raises(TypeError, match="twice"):
+        copier(Point, "x", "x")
+
+
+def test_the_memoised_openings_are_the_plain_ones() -> None:
+    """The turn a space opens with (``_opening_on``, memoised by the space and Sandra's) is the one computed
+    from the state's toll (``_sharing``, ``_extra``, ``_toll``) under both ``last_space_toll`` readings,
+    for every seat at every action-phase state of seeded games."""
+    from bgrules.botfactory.state import Turn
+    from bgrules.botfactory.variant import BotFactoryVariant, Rulings
+
+    seen = 0
+    for toll in ("separate", "combined"):
+        variant = BotFactoryVariant(rulings=Rulings(last_space_toll=toll))
+        for players in (2, 4):
+            game = BotFactoryGame(players=players, variant=variant)
+            for seed in range(3):
+                for before, _action, _after in walk(game, seed):
+                    if None in before.workers:
+                        continue
+                    for seat in range(players):
+                        where = before.workers[seat]
+                        n = game.spaces[where][2]
+                        if toll == "combined":
+                            plain = Turn(n, "share" if game._toll(before, seat) else "open")
+                        else:
+                            sharing, extra = game._sharing(before, seat), game._extra(before, seat)
+                            plain = Turn(n, "share" if sharing else "extra" if extra else "open")
+                        assert game._opening(before, seat) == plain
+                        seen += 1
+    assert seen > 5000

@@ -155,14 +155,15 @@ class AssemblyRoom(Tokens):
 
     # --- Sandra ---------------------------------------------------------------------------------------
 
-    def _sandra_assembly(self, state: BotFactoryState) -> BotFactoryState:
-        """BF-ASM-SANDRA: clear the spares, draw two by the Distribution marker."""
+    def _sandra_assembly(self, state: BotFactoryState, **changes: Any) -> BotFactoryState:
+        """BF-ASM-SANDRA: clear the spares, draw two by the Distribution marker (``changes``: fields it does not
+        read, in the same copy)."""
         coverage.effect("BF-ASM-SANDRA")
         for p in state.spares:
             if p is not None:
                 state = self._discard_part_tile(state, p)
         jobs = tuple(("part", -1, "spare", i, 0) for i in range(len(state.spares)))
-        return evolve(state, spares=(None,) * len(state.spares), draws=jobs)
+        return evolve(state, spares=(None,) * len(state.spares), draws=jobs, **changes)
 
 
 __all__ = ["ASSEMBLY", "AssemblyRoom"]

@@ -49,6 +49,7 @@ class Base(GameBase):
     _window_memo: dict[tuple[Any, ...], tuple[int, ...]]
     _chance_sets: dict[tuple[Any, ...], frozenset[Any]]
     _draw_actions: dict[tuple[str, int], Any]
+    _opening_memo: dict[tuple[int, int], Any]
     _fractions: dict[tuple[int, int], Fraction]
 
     def colour(self, name: str) -> int:

@@ -80,14 +80,15 @@ class FinanceRoom(Tokens):
 
     # --- Sandra ---------------------------------------------------------------------------------------
 
-    def _sandra_finance(self, state: BotFactoryState) -> BotFactoryState:
-        """BF-FIN-SANDRA: the lowest value(s) rise by one; none when all tie."""
+    def _sandra_finance(self, state: BotFactoryState, **changes: Any) -> BotFactoryState:
+        """BF-FIN-SANDRA: the lowest value(s) rise by one; none when all tie (``changes``: fields it does not
+        read, in the same copy)."""
         coverage.effect("BF-FIN-SANDRA")
         low = min(state.values)
         if all(v == low for v in state.values):
-            return state
+            return evolve(state, **changes) if changes else state
         values = tuple(v + 1 if v == low else v for v in state.values)
-        return evolve(state, values=values)
+        return evolve(state, values=values, **changes)
 
 
 __all__ = ["FINANCE", "FinanceRoom"]

@@ -110,13 +110,14 @@ class ProductionRoom(Tokens):
 
     # --- Sandra ---------------------------------------------------------------------------------------
 
-    def _sandra_production(self, state: BotFactoryState) -> BotFactoryState:
-        """BF-PROD-SANDRA: fill every empty space clockwise from left of the outputs, by the marker."""
+    def _sandra_production(self, state: BotFactoryState, **changes: Any) -> BotFactoryState:
+        """BF-PROD-SANDRA: fill every empty space clockwise from left of the outputs, by the marker
+        (``changes``: fields it does not read, in the same copy)."""
         coverage.effect("BF-PROD-SANDRA")
         start = self.c.wheel.sandra_start
         order = [(start + k) % 8 for k in range(8)]
         jobs = tuple(("part", -1, "wheel", pos, 0) for pos in order if state.wheel[pos] is None)
-        return evolve(state, draws=jobs)
+        return evolve(state, draws=jobs, **changes)
 
 
 __all__ = ["PRODUCTION", "ProductionRoom"]

@@ -41,7 +41,14 @@ from bgrules.botfactory.state import (
 )
 from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
-from bgrules.core.fastevolve import evolve
+from bgrules.core.fastevolve import copier, evolve
+
+# the hottest copies of the round, by position (``fastevolve.copier``: ``evolve`` without its keywords)
+_MOVED = copier(BotFactoryState, "workers", "index")
+_ALL_MOVED = copier(BotFactoryState, "workers", "sandra", "phase", "index", "turn")
+_NEXT_TURN = copier(BotFactoryState, "turn", "index")
+_INTO_WINDOW = copier(BotFactoryState, "turn", "index", "window")
+_NEXT_ROUND = copier(BotFactoryState, "round", "order", "index", "phase", "after_discard")
 
 
 class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, Limits):
@@ -229,10 +236,10 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         coverage.effect("BF-MOVE")
         workers = _set(state.workers, seat, action.space)
         if state.index + 1 < self._players:
-            return evolve(state, workers=workers, index=state.index + 1)
+            return _MOVED(state, workers, state.index + 1)
         sandra = self._sandra_target(state.sandra, workers) if state.round > 1 else state.sandra
-        state = evolve(state, workers=workers, sandra=sandra, phase=Phase.ACTION, index=0)
-        return self._start_turn(state)
+        # the action phase and its first turn (``_start_turn``) in one copy
+        return _ALL_MOVED(state, workers, sandra, Phase.ACTION, 0, self._opening_on(workers, sandra, state.order[0]))
 
     def _sandra_target(self, sandra: int, workers: tuple[int | None, ...]) -> int:
         """BF-SANDRA-MOVE: where Sandra moves from ``sandra`` once the workers stand on ``workers``: to the
@@ -255,13 +262,30 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
 
     def _opening(self, state: BotFactoryState, seat: int) -> Turn:
         """BF-ROUND: the turn ``seat`` opens with (``_start_turn``; it reads the workers and Sandra only)."""
-        where = state.workers[seat]
+        return self._opening_on(state.workers, state.sandra, seat)
+
+    def _opening_on(self, workers: tuple[int | None, ...], sandra: int, seat: int) -> Turn:
+        """BF-ROUND: the turn ``seat`` opens with when the workers stand on ``workers`` and Sandra on ``sandra``:
+        the space's action count, "share" while Sandra's toll is due (BF-SANDRA-SHARE; ruling
+        ``last_space_toll = "combined"``: also for the last Assembly space's extra token), "extra" while
+        only that token is (BF-ASM-LAST), else "open". One shared ``Turn`` per space and Sandra's space
+        (memoised; bounded: cleared past 10,000)."""
+        where = workers[seat]
         assert where is not None
-        n = self.spaces[where][2]
-        if self.variant.rulings.last_space_toll == "combined":
-            return Turn(n, "share" if self._toll(state, seat) else "open")
-        main = "share" if self._sharing(state, seat) else "extra" if self._extra(state, seat) else "open"
-        return Turn(n, main)
+        key = (where, sandra)
+        found = self._opening_memo.get(key)
+        if found is None:
+            board, space, n = self.spaces[where]
+            sharing = self.spaces[sandra][0] == board  # _sharing
+            extra = self._last_space_cost(space) if board == ASSEMBLY else 0  # _extra
+            if self.variant.rulings.last_space_toll == "combined":
+                found = Turn(n, "share" if (1 if sharing else 0) + extra else "open")  # _toll
+            else:
+                found = Turn(n, "share" if sharing else "extra" if extra else "open")
+            if len(self._opening_memo) > 10_000:
+                self._opening_memo.clear()
+            self._opening_memo[key] = found
+        return found
 
     def _act(self, state: BotFactoryState, action: Any) -> BotFactoryState:
         """BF-ROUND: an action of the turn: a window's (BF-ADDITIONAL), a reward's answer, the fees (BF-SANDRA-SHARE,
@@ -400,11 +424,12 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             out.append(seat)
         return tuple(out)
 
-    def _open_window(self, state: BotFactoryState, skip: tuple[int, ...]) -> BotFactoryState:
-        """BF-ADDITIONAL: open a window (or go on at once when nobody is offered one)."""
+    def _open_window(self, state: BotFactoryState, skip: tuple[int, ...], **changes: Any) -> BotFactoryState:
+        """BF-ADDITIONAL: open a window (or go on at once when nobody is offered one); ``changes`` (fields the
+        window's seats and options do not read) go into the copy it makes."""
         if self.variant.rulings.additional_actions != "any_time":
-            return self._close_window(state)
-        return self._next_in_window(state, self._window_seats(state, skip))
+            return self._close_window(state, **changes)
+        return self._next_in_window(state, self._window_seats(state, skip), **changes)
 
     def _window_left(self, state: BotFactoryState, window: tuple[int, ...]) -> tuple[int, ...]:
         """BF-ADDITIONAL: the window from its first seat with an additional action to take (the options read
@@ -422,20 +447,30 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         window = self._window_left(state, state.window if window is None else window)
         if window:
             return evolve(state, window=window, **changes) if window != state.window or changes else state
-        return self._close_window(evolve(state, window=(), **changes) if state.window or changes else state)
+        if state.window:
+            changes["window"] = ()
+        return self._close_window(state, **changes)
 
-    def _close_window(self, state: BotFactoryState) -> BotFactoryState:
+    def _close_window(self, state: BotFactoryState, **changes: Any) -> BotFactoryState:
         """After a window: the next turn; after the last turn Sandra acts (BF-SANDRA-ACT, not in round 1)
-        and a last window opens before maintenance (``index`` one past the players marks it)."""
+        and a last window opens before maintenance (``index`` one past the players marks it); after that
+        window (or the last turn of round 1), maintenance (BF-MAINT). ``changes`` (the turn, the window, the
+        index, after_discard: fields that neither the next turn's opening, Sandra's action nor maintenance
+        read) are the state's first, made in the same copy: the result is ``_close_window(evolve(state,
+        **changes))``'s."""
         n = self._players
-        if state.index < n:
-            return self._start_turn(state)
-        if state.index == n and state.round > 1:
-            state = self._sandra_act(state)  # Sandra's actions read neither the index nor after_discard
-            if self.variant.rulings.additional_actions == "any_time":
-                return evolve(state, index=n + 1, after_discard="window")
-            return evolve(state, index=n + 1, after_discard="maintenance")
-        return evolve(state, after_discard="maintenance")
+        index = changes.get("index", state.index)
+        if index < n:  # the next turn (``_start_turn``)
+            changes["turn"] = self._opening(state, state.order[index])
+            return evolve(state, **changes)
+        if index == n and state.round > 1:  # Sandra's actions read neither the index nor after_discard
+            resume = "window" if self.variant.rulings.additional_actions == "any_time" else "maintenance"
+            changes.update(index=n + 1, after_discard=resume)
+            return self._sandra_act(state, **changes)
+        if not state.draws and state.phase is Phase.ACTION:  # what ``_settle`` does next: maintenance at once
+            return self._maintenance(state, **changes)
+        changes["after_discard"] = "maintenance"
+        return evolve(state, **changes)
 
     def _window_act(self, state: BotFactoryState, action: Any) -> BotFactoryState:
         """BF-ADDITIONAL: in a window, the deciding player's board's additional actions, or ``EndTurn()``
@@ -464,44 +499,46 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             # the window's seats and options read neither the turn nor its index: asked before the one copy
             window = self._window_left(state, self._window_seats(state, (ended,) if nxt is None else (ended, nxt)))
             if window:
-                return evolve(state, turn=None, index=index, window=window)
+                return _INTO_WINDOW(state, None, index, window)
             if nxt is None:
-                return self._close_window(evolve(state, turn=None, index=index))
+                return self._close_window(state, turn=None, index=index)
         if nxt is not None:  # the next turn (``_start_turn``) in the same copy
-            return evolve(state, turn=self._opening(state, nxt), index=index)
-        state = evolve(state, turn=None, index=index)
-        if state.round > 1:  # BF-SANDRA-ACT (not in round 1)
-            state = self._sandra_act(state)
-        return evolve(state, after_discard="maintenance")
+            return _NEXT_TURN(state, self._opening(state, nxt), index)
+        if state.round > 1:  # BF-SANDRA-ACT (not in round 1; it reads neither the turn nor the index)
+            return self._sandra_act(state, turn=None, index=index, after_discard="maintenance")
+        return evolve(state, turn=None, index=index, after_discard="maintenance")
 
-    def _sandra_act(self, state: BotFactoryState) -> BotFactoryState:
-        """BF-SANDRA-ACT: Sandra takes the action of the board she stands on (its room's Sandra action)."""
+    def _sandra_act(self, state: BotFactoryState, **changes: Any) -> BotFactoryState:
+        """BF-SANDRA-ACT: Sandra takes the action of the board she stands on (its room's Sandra action);
+        ``changes`` (fields no Sandra action reads: the turn, the index, after_discard) in the same copy."""
         coverage.effect("BF-SANDRA-ACT")
         board = self.spaces[state.sandra][0]
         if board == ASSEMBLY:
-            return self._sandra_assembly(state)
+            return self._sandra_assembly(state, **changes)
         if board == PRODUCTION:
-            return self._sandra_production(state)
+            return self._sandra_production(state, **changes)
         if board == PROJECT:
             coverage.effect("BF-PROJ-SANDRA")
-            return self._slide_projects(state)
-        return self._sandra_finance(state)
+            state = self._slide_projects(state)  # its one-state form: the hook the mutation tests patch
+            return evolve(state, **changes) if changes else state
+        return self._sandra_finance(state, **changes)
 
-    def _maintenance(self, state: BotFactoryState) -> BotFactoryState:
+    def _maintenance(self, state: BotFactoryState, **changes: Any) -> BotFactoryState:
         """BF-MAINT: completed bots' parts to the discard and their value down one; the Project board slides
-        and refills."""
+        and refills. ``changes`` (fields maintenance does not read) go into the bots' copy."""
         coverage.effect("BF-MAINT")
         columns = list(state.columns)
         values = list(state.values)
         for ci, column in enumerate(columns):
-            if all(x is not None for x in column):
+            if None not in column:
                 for p in column:
                     assert p is not None
                     state = self._discard_part_tile(state, p)
                 columns[ci] = (None, None, None)
                 values[ci] = max(0, values[ci] - 1)
         # the clear-out reads the Project board only: after_discard is set in the same copy as the bots
-        state = evolve(state, columns=tuple(columns), values=tuple(values), after_discard="round_end")
+        changes["after_discard"] = "round_end"
+        state = evolve(state, columns=tuple(columns), values=tuple(values), **changes)
         return self._slide_projects(state)
 
     def _round_end(self, state: BotFactoryState) -> BotFactoryState:
@@ -525,7 +562,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         coverage.effect("BF-ROUND")
         coverage.effect("BF-ORDER")
         order = tuple(sorted(range(self._players), key=lambda s: state.workers[s] or 0))
-        return evolve(state, round=state.round + 1, order=order, index=0, phase=Phase.MOVE, after_discard="")
+        return _NEXT_ROUND(state, state.round + 1, order, 0, Phase.MOVE, "")
 
     def end_trigger(self, state: BotFactoryState) -> str | None:
         """BF-END: the rule that ended a terminal state: "BF-END-COLOUR" (a colour's bots all built; also when
@@ -575,7 +612,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
                 else:
                     state = evolve(state, after_discard="")
             elif resume == "window":  # BF-ADDITIONAL: the window after Sandra's action, before maintenance
-                state = self._open_window(evolve(state, after_discard=""), ())
+                state = self._open_window(state, (), after_discard="")
             elif resume == "maintenance":
                 state = self._maintenance(state)
             elif resume == "round_end":

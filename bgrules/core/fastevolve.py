@@ -143,24 +143,75 @@ def _maker(cls: type, changed: tuple[str, ...], use_builder: bool = True) -> Cal
         return _maker_init(cls, changed)
     namespace: dict[str, Any] = {"cls": cls, "new": object.__new__}
     builder = _builder(cls, slots) if use_builder else None
-    if builder is not None:  # plain slot stores into an object of the builder, then the class itself
-        namespace["builder"] = builder
-        lines = ["def make(inst, changes):", "    o = new(builder)"]
-        lines += [f"    o.{n} = changes[{n!r}]" if n in changed else f"    o.{n} = inst.{n}" for n in names]
-        if _HASH_CACHE in slots:
-            lines.append(f"    o.{_HASH_CACHE} = None")
-        lines += ["    o.__class__ = cls", "    return o"]
-    else:  # each slot through its descriptor's __set__
-        lines = ["def make(inst, changes):", "    o = new(cls)"]
-        for i, n in enumerate(names):
-            namespace[f"set{i}"] = slots[n].__set__
-            lines.append(f"    set{i}(o, changes[{n!r}])" if n in changed else f"    set{i}(o, inst.{n})")
-        if _HASH_CACHE in slots:
-            namespace["set_hash"] = slots[_HASH_CACHE].__set__
-            lines.append("    set_hash(o, None)")
-        lines.append("    return o")
-    exec(compile("\n".join(lines) + "\n", f"<fastevolve {cls.__qualname__}>", "exec"), namespace)
+    body = _body(cls, {n: f"changes[{n!r}]" for n in changed}, slots, builder, namespace)
+    source = "def make(inst, changes):\n" + "".join(f"    {line}\n" for line in body)
+    exec(compile(source, f"<fastevolve {cls.__qualname__}>", "exec"), namespace)
     return cast("Callable[[Any, dict[str, Any]], Any]", namespace["make"])
+
+
+def _body(
+    cls: type, values: dict[str, str], slots: dict[str, Any], builder: type | None, namespace: dict[str, Any]
+) -> list[str]:
+    """The statements of a slot copy of ``cls`` whose changed fields take the expressions ``values`` (the
+    others ``inst.<name>``): plain stores into a ``builder`` object, then its class set to ``cls``; or,
+    without a builder, each slot through its descriptor's ``__set__`` (put into ``namespace``)."""
+    names = _names(cls)
+    if builder is not None:
+        namespace["builder"] = builder
+        lines = ["o = new(builder)"]
+        lines += [f"o.{n} = {values[n]}" if n in values else f"o.{n} = inst.{n}" for n in names]
+        if _HASH_CACHE in slots:
+            lines.append(f"o.{_HASH_CACHE} = None")
+        return [*lines, "o.__class__ = cls", "return o"]
+    lines = ["o = new(cls)"]
+    for i, n in enumerate(names):
+        namespace[f"set{i}"] = slots[n].__set__
+        lines.append(f"set{i}(o, {values[n]})" if n in values else f"set{i}(o, inst.{n})")
+    if _HASH_CACHE in slots:
+        namespace["set_hash"] = slots[_HASH_CACHE].__set__
+        lines.append("set_hash(o, None)")
+    return [*lines, "return o"]
+
+
+def copier(cls: type[T], *changed: str) -> Callable[..., T]:
+    """``copier(cls, "a", "b")`` is a function ``copy(inst, x, y)`` that returns ``evolve(inst, a=x, b=y)``
+    without the keyword arguments, the dict and the look-up of the generated function: for the hottest call
+    sites, made once (at import). It takes the path ``evolve`` takes for ``cls`` (the builder's plain stores,
+    the slot descriptors or ``__init__``), and calls ``evolve`` itself for an instance of another class (a
+    subclass) and until the first copy of ``cls`` has been checked against its ``__init__`` (``evolve``'s
+    first copy of each class) - for good if the check sent the class to its ``__init__``."""
+    names = _names(cls)
+    unknown = sorted(set(changed).difference(names))
+    if unknown:
+        raise TypeError(f"{cls.__name__} has no field(s) {', '.join(unknown)}")
+    if len(set(changed)) != len(changed):
+        raise TypeError(f"{cls.__name__}: a field changed twice in {changed!r}")
+    params = [f"v{i}" for i in range(len(changed))]
+    values = dict(zip(changed, params, strict=True))
+    slots = _slot_setters(cls)
+    builder = None if slots is None else _builder(cls, slots)
+    namespace: dict[str, Any] = {"cls": cls, "new": object.__new__, "slow": slots is not None}
+
+    def slow_copy(inst: T, *args: Any) -> T:
+        out = evolve(inst, **dict(zip(changed, args, strict=True)))
+        checked = cls in _VERIFIED and _SLOTS.get(cls) is not None and _BUILDERS.get(cls) is builder
+        namespace["slow"] = not checked
+        return out
+
+    namespace["slow_copy"] = slow_copy
+    if slots is None:
+        body = [f"return cls({', '.join(values.get(n, f'inst.{n}') for n in names)})"]
+    else:
+        body = _body(cls, values, slots, builder, namespace)
+    args = "".join(f", {p}" for p in params)
+    lines = [
+        f"def copy(inst{args}):",
+        "    if slow or inst.__class__ is not cls:",
+        f"        return slow_copy(inst{args})",
+    ]
+    source = "\n".join(lines) + "\n" + "".join(f"    {line}\n" for line in body)
+    exec(compile(source, f"<fastevolve copier {cls.__qualname__}>", "exec"), namespace)
+    return cast("Callable[..., T]", namespace["copy"])
 
 
 def _checked(cls: type, inst: Any, changes: dict[str, Any]) -> Callable[[Any, dict[str, Any]], Any]:
@@ -196,8 +247,7 @@ def evolve(inst: T, **changes: Any) -> T:
     if make is None:
         if len(_MAKERS) > 10_000:  # bounded: the call sites give a few hundred change sets
             _MAKERS.clear()
-            _SLOTS.clear()
-            _BUILDERS.clear()
+            _SLOTS.clear()  # (the builders stay: one per class, and the copiers hold theirs)
             _VERIFIED.clear()
         make = _MAKERS[key] = _checked(key[0], inst, changes)
     return make(inst, changes)

@@ -1,11 +1,14 @@
 """The fast paths of Bot Factory's third speed session (issue 12, item 3) give the answers of the plain
 computations they replace, along seeded random playouts: the chance outcomes built from shared action
-objects and Fractions."""
+objects and Fractions, fastevolve's builder copies and copiers, the memoised turn openings, the offers
+(additional and main actions) from shared action objects."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 from typing import Any
+
+import attrs
 
 from bgrules.botfactory.game import BotFactoryGame
 from bgrules.botfactory.state import BotFactoryState, DrawContract, DrawPart, DrawProject
@@ -211,4 +214,86 @@ def test_the_memoised_openings_are_the_plain_ones() -> None:
                             plain = Turn(n, "share" if sharing else "extra" if extra else "open")
                         assert game._opening(before, seat) == plain
                         seen += 1
+    assert seen > 5000
+
+
+def _plain_additional(game: BotFactoryGame, state: BotFactoryState, seat: int, board: int) -> tuple[Any, ...]:
+    """BF-ASM-SWAP / BF-PROD-TRADE / BF-PROJ-TRADE as 0.7.0 offered them (new objects, no memo)."""
+    import itertools
+
+    from bgrules.botfactory.base import ASSEMBLY, PRODUCTION, PROJECT
+    from bgrules.botfactory.state import Exchange, Swap, Trade
+
+    hand = state.hands[seat]
+    if board == ASSEMBLY:
+        if hand.tokens < 1:
+            return ()
+        return tuple(
+            Swap(p, i) for p in sorted(set(hand.parts)) for i, s in enumerate(state.spares) if s is not None and s != p
+        )
+    out: list[Any] = []
+    if board == PRODUCTION and len(hand.parts) >= 3:
+        for three in sorted(set(itertools.combinations(hand.parts, 3))):
+            out.extend(
+                Trade(three, c) for ci, c in enumerate(game.colours) if sum(state.piles[ci]) or sum(state.discards[ci])
+            )
+    if board == PROJECT and len(hand.projects) >= 2:
+        for two in sorted(set(itertools.combinations(hand.projects, 2))):
+            out.extend(Exchange(two, slot) for si, slot in enumerate(game.slots) if state.universal[si])
+    return tuple(out)
+
+
+def _plain_main(game: BotFactoryGame, state: BotFactoryState, seat: int, board: int) -> list[Any]:
+    """The Production, Project and Finance main actions as 0.7.0 offered them (new objects)."""
+    from bgrules.botfactory import arith
+    from bgrules.botfactory.base import PRODUCTION, PROJECT
+    from bgrules.botfactory.state import ROTATE, Raise, Reserve, TakeOutput, TakeProject
+
+    if board == PRODUCTION:
+        return [ROTATE, *(TakeOutput(p) for p in game.c.wheel.output if state.wheel[p] is not None)]
+    if board == PROJECT:
+        return [TakeProject(c, r) for c in range(2) for r, t in enumerate(state.grid[c]) if t is not None]
+    hand, turn = state.hands[seat], state.turn
+    assert turn is not None
+    out: list[Any] = []
+    if hand.tokens >= 1:
+        out.extend(Raise(c) for ci, c in enumerate(game.colours) if state.values[ci] < game.c.finance.track_max)
+    costs = game.c.finance.reservation_costs
+    for slot, seats in enumerate(state.reserved):
+        if state.display[slot] is None or seat in seats or len(seats) >= len(costs):
+            continue
+        cost = costs[len(seats)]
+        if (
+            arith.can_afford_reservation(hand.tokens, cost, game.variant.rulings.reservation_tokens)
+            and turn.left >= cost
+        ):
+            out.append(Reserve(slot))
+    return out
+
+
+def test_the_offers_are_the_plain_ones() -> None:
+    """The additional actions (early answers without a token, part or Project; memo keyed on the drawable
+    piles; shared action objects) and the main actions of Production, Project and Finance (shared action
+    objects) equal 0.7.0's fresh computation at every seat of every state of seeded games under both
+    ``additional_actions`` readings; the drawable piles are ``_drawable``'s."""
+    from bgrules.botfactory.base import ASSEMBLY, PRODUCTION, PROJECT
+    from bgrules.botfactory.state import Turn
+    from bgrules.botfactory.variant import BotFactoryVariant, Rulings
+
+    seen = 0
+    for reading in ("any_time", "own_turn"):
+        game = BotFactoryGame(players=4, variant=BotFactoryVariant(rulings=Rulings(additional_actions=reading)))
+        for seed in range(4):
+            for before, _action, _after in walk(game, seed):
+                assert game._drawables(before) == tuple(game._drawable(before, ci) for ci in range(4))
+                for seat in range(4):
+                    if before.workers[seat] is None:
+                        continue
+                    board = game._board_of(before, seat)
+                    assert game._additional_options(before, seat, board) == _plain_additional(game, before, seat, board)
+                    if board != ASSEMBLY:
+                        turn = before.turn if before.turn is not None else Turn(3, "open")
+                        probe = before if before.turn is not None else attrs.evolve(before, turn=turn)
+                        assert game._main_options(probe, seat, board, turn) == _plain_main(game, probe, seat, board)
+                    seen += board in (PRODUCTION, PROJECT)
     assert seen > 5000

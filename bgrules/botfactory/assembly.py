@@ -130,8 +130,9 @@ class AssemblyRoom(Tokens):
         hand = state.hands[seat]
         if hand.tokens < 1:
             return []
+        action = self._action
         return [
-            Swap(part, i)
+            action(Swap, part, i)
             for part in sorted(set(hand.parts))
             for i, spare in enumerate(state.spares)
             if spare is not None and spare != part

@@ -11,13 +11,15 @@ the round flow (:mod:`~bgrules.botfactory.round`).
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from bgrules.botfactory.state import BotFactoryState
 from bgrules.botfactory.variant import BotFactoryVariant, Components, Contract
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
 from bgrules.core.protocol import GameBase
+
+A = TypeVar("A")
 
 GAME_NAME = "botfactory"
 ASSEMBLY, PRODUCTION, PROJECT, FINANCE = range(4)
@@ -50,6 +52,7 @@ class Base(GameBase):
     _chance_sets: dict[tuple[Any, ...], frozenset[Any]]
     _draw_actions: dict[tuple[str, int], Any]
     _opening_memo: dict[tuple[int, int], Any]
+    _action_memo: dict[tuple[Any, ...], Any]
     _fractions: dict[tuple[int, int], Fraction]
 
     def colour(self, name: str) -> int:
@@ -77,6 +80,22 @@ class Base(GameBase):
 
     def _drawable(self, state: BotFactoryState, ci: int) -> bool:
         return bool(sum(state.piles[ci]) or sum(state.discards[ci]))
+
+    def _drawables(self, state: BotFactoryState) -> tuple[bool, ...]:
+        """``_drawable`` of each colour, in colour order."""
+        return tuple([bool(sum(p) or sum(d)) for p, d in zip(state.piles, state.discards, strict=True)])
+
+    def _action(self, cls: type[A], *args: Any) -> A:
+        """The action ``cls(*args)``, one shared object per game for each class and arguments (actions are
+        frozen values: an offer made again offers an equal object; bounded: cleared past 50,000)."""
+        key = (cls, *args)
+        memo = self._action_memo
+        found: A | None = memo.get(key)
+        if found is None:
+            if len(memo) > 50_000:
+                memo.clear()
+            found = memo[key] = cls(*args)
+        return found
 
     def _discard_part_tile(self, state: BotFactoryState, part: str) -> BotFactoryState:
         """A discarded part goes to its colour's discard pile; a Universal part back to its supply."""

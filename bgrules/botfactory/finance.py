@@ -24,7 +24,8 @@ class FinanceRoom(Tokens):
         hand = state.hands[seat]
         out: list[Any] = []
         if hand.tokens >= 1:
-            out.extend(Raise(col) for ci, col in enumerate(self.colours) if state.values[ci] < self.c.finance.track_max)
+            top = self.c.finance.track_max
+            out.extend(self._action(Raise, col) for ci, col in enumerate(self.colours) if state.values[ci] < top)
         costs = self.c.finance.reservation_costs
         mode = self.variant.rulings.reservation_tokens
         for slot, seats in enumerate(state.reserved):
@@ -32,7 +33,7 @@ class FinanceRoom(Tokens):
                 continue
             cost = costs[len(seats)]
             if arith.can_afford_reservation(hand.tokens, cost, mode) and turn.left >= cost:
-                out.append(Reserve(slot))
+                out.append(self._action(Reserve, slot))
         return out
 
     def _raise(self, state: BotFactoryState, seat: int, turn: Turn, action: Raise) -> BotFactoryState:

@@ -135,6 +135,8 @@ class BotFactoryGame(RoundFlow):
         """The chance outcomes' action objects, by kind and index (built on the first draw, shared)."""
         self._fractions: dict[tuple[int, int], Fraction] = {}
         self._opening_memo: dict[tuple[int, int], Any] = {}
+        self._action_memo: dict[tuple[Any, ...], Any] = {}
+        """The offered actions' objects, by class and arguments (``_action``)."""
         """The turn each space opens with, by the space and Sandra's space (``_opening_on``)."""
         self._guard = ActionGuard(ACTION_TYPES, "BF-ROUND")
         self._round_apply = RoundFlow.apply.__get__(self)  # the round's dispatch, behind the guard

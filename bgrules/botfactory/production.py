@@ -22,7 +22,7 @@ class ProductionRoom(Tokens):
     def _production_options(self, state: BotFactoryState) -> list[Any]:
         """BF-PROD: the Production action's steps: rotate (BF-PROD-ROTATE) or take an output part (BF-PROD-TAKE)."""
         out: list[Any] = [ROTATE]
-        out.extend(TakeOutput(p) for p in self.c.wheel.output if state.wheel[p] is not None)
+        out.extend(self._action(TakeOutput, p) for p in self.c.wheel.output if state.wheel[p] is not None)
         return out
 
     def _rotate(self, state: BotFactoryState, turn: Turn) -> BotFactoryState:
@@ -91,8 +91,9 @@ class ProductionRoom(Tokens):
         hand = state.hands[seat]
         out: list[Any] = []
         if len(hand.parts) >= 3:
+            colours = [col for ci, col in enumerate(self.colours) if self._drawable(state, ci)]
             for three in sorted(set(itertools.combinations(hand.parts, 3))):
-                out.extend(Trade(three, col) for ci, col in enumerate(self.colours) if self._drawable(state, ci))
+                out.extend(self._action(Trade, three, col) for col in colours)
         return out
 
     def _trade(self, state: BotFactoryState, seat: int, action: Trade) -> BotFactoryState:

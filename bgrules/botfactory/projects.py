@@ -20,7 +20,10 @@ class ProjectRoom(Tokens):
 
     def _project_options(self, state: BotFactoryState) -> list[Any]:
         """BF-PROJ: every Project tile on the board may be taken."""
-        return [TakeProject(col, row) for col in range(2) for row, t in enumerate(state.grid[col]) if t is not None]
+        action = self._action
+        return [
+            action(TakeProject, col, row) for col in range(2) for row, t in enumerate(state.grid[col]) if t is not None
+        ]
 
     def _project_prompt_options(self, state: BotFactoryState) -> list[Any]:
         """BF-FIN-LINE: a value line's reward, a Project tile, or decline."""
@@ -62,8 +65,9 @@ class ProjectRoom(Tokens):
         hand = state.hands[seat]
         out: list[Any] = []
         if len(hand.projects) >= 2:
+            slots = [slot for si, slot in enumerate(self.slots) if state.universal[si]]
             for two in sorted(set(itertools.combinations(hand.projects, 2))):
-                out.extend(Exchange(two, slot) for si, slot in enumerate(self.slots) if state.universal[si])
+                out.extend(self._action(Exchange, two, slot) for slot in slots)
         return out
 
     def _exchange(self, state: BotFactoryState, seat: int, action: Exchange) -> BotFactoryState:

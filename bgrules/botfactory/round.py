@@ -130,16 +130,23 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
 
     def _additional_options(self, state: BotFactoryState, seat: int, board: int) -> tuple[Any, ...]:
         """BF-ADDITIONAL: the additional action of the board one stands on, any number of times. Memoised by
-        what each board's options read (bounded: cleared past 20,000 entries): BF-ASM-SWAP the hand's parts,
-        whether it holds a token, the spares; BF-PROD-TRADE the parts and the piles and discards (which
-        can be drawn from); BF-PROJ-TRADE the unfinished Projects and the Universal supply."""
+        what each board's options read (bounded: cleared past 20,000 entries): BF-ASM-SWAP the hand's parts
+        and the spares (none without a token or a part); BF-PROD-TRADE the parts and which piles can be
+        drawn from (none under three parts); BF-PROJ-TRADE the unfinished Projects and the Universal supply
+        (none under two Projects)."""
         hand = state.hands[seat]
         key: tuple[Any, ...]
         if board == ASSEMBLY:
-            key = (ASSEMBLY, hand.tokens >= 1, hand.parts, state.spares)
+            if hand.tokens < 1 or not hand.parts:  # BF-ASM-SWAP: a token and a part are needed
+                return ()
+            key = (ASSEMBLY, hand.parts, state.spares)
         elif board == PRODUCTION:
-            key = (PRODUCTION, hand.parts, state.piles, state.discards)
+            if len(hand.parts) < 3:  # BF-PROD-TRADE: three parts are needed
+                return ()
+            key = (PRODUCTION, hand.parts, self._drawables(state))
         elif board == PROJECT:
+            if len(hand.projects) < 2:  # BF-PROJ-TRADE: two unfinished Projects are needed
+                return ()
             key = (PROJECT, hand.projects, state.universal)
         else:
             return ()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bgrules.botfactory.base import ASSEMBLY, _set
+from bgrules.botfactory.base import _HAND_PARTS, _TURN_LEFT, _TURN_PROMPT, _WITH_TURN, ASSEMBLY, _set
 from bgrules.botfactory.state import SKIP, BotFactoryState, PlacePart, Swap, TakeTop, Turn
 from bgrules.botfactory.tokens import Tokens
 from bgrules.core import coverage
@@ -49,7 +49,7 @@ class AssemblyRoom(Tokens):
     def _assembly_main(self, state: BotFactoryState, seat: int, turn: Turn, action: PlacePart) -> BotFactoryState:
         """BF-ASM: one action places one part."""
         coverage.effect("BF-ASM")
-        state = evolve(state, turn=evolve(turn, left=turn.left - 1))
+        state = _WITH_TURN(state, _TURN_LEFT(turn, turn.left - 1))
         return self._place(state, seat, action, "BF-ASM")
 
     def _place(self, state: BotFactoryState, seat: int, action: PlacePart, rule: str) -> BotFactoryState:
@@ -76,13 +76,13 @@ class AssemblyRoom(Tokens):
         assert turn is not None
         coverage.effect("BF-ASM-REWARD")
         if count < 3:
-            state = evolve(state, hands=_set(state.hands, seat, evolve(hand, parts=tuple(parts))), columns=columns)
+            state = evolve(state, hands=_set(state.hands, seat, _HAND_PARTS(hand, tuple(parts))), columns=columns)
             state = self._gain(state, seat, 2)
             turn = state.turn
             assert turn is not None
             if icon:
                 coverage.effect("BF-ASM-ICON")
-                return evolve(state, turn=evolve(turn, prompt=("icon",)))
+                return _WITH_TURN(state, _TURN_PROMPT(turn, ("icon",)))
             return state
         coverage.effect("BF-ASM-PROJECT")
         projects = list(hand.projects)
@@ -91,7 +91,7 @@ class AssemblyRoom(Tokens):
         built = evolve(hand, parts=tuple(parts), projects=tuple(projects), done=done)
         if icon:
             coverage.effect("BF-ASM-ICON")
-            turn = evolve(turn, prompt=("icon",))
+            turn = _TURN_PROMPT(turn, ("icon",))
         return evolve(
             state,
             hands=_set(state.hands, seat, built),
@@ -150,7 +150,7 @@ class AssemblyRoom(Tokens):
         paid = state.hands[seat]
         return evolve(
             state,
-            hands=_set(state.hands, seat, evolve(paid, parts=tuple(sorted((*parts, spare))))),
+            hands=_set(state.hands, seat, _HAND_PARTS(paid, tuple(sorted((*parts, spare))))),
             spares=_set(state.spares, action.spare, action.part),
         )
 

@@ -13,16 +13,28 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, TypeVar
 
-from bgrules.botfactory.state import BotFactoryState
+from bgrules.botfactory.state import BotFactoryState, Hand, Turn
 from bgrules.botfactory.variant import BotFactoryVariant, Components, Contract
 from bgrules.core.errors import IllegalAction
-from bgrules.core.fastevolve import evolve
+from bgrules.core.fastevolve import copier, evolve
 from bgrules.core.protocol import GameBase
 
 A = TypeVar("A")
 
 GAME_NAME = "botfactory"
 ASSEMBLY, PRODUCTION, PROJECT, FINANCE = range(4)
+
+# the rooms' most frequent copies, by position (``fastevolve.copier``: ``evolve`` without its keywords)
+_HAND_PARTS = copier(Hand, "parts")
+_HAND_TOKENS = copier(Hand, "tokens")
+_HAND_PROJECTS = copier(Hand, "projects")
+_TURN_LEFT = copier(Turn, "left")
+_TURN_PROMPT = copier(Turn, "prompt")
+_TURN_MAIN = copier(Turn, "main")
+_WITH_TURN = copier(BotFactoryState, "turn")
+_WITH_DISCARDS = copier(BotFactoryState, "discards")
+_WITH_UNIVERSAL = copier(BotFactoryState, "universal")
+_WITH_HANDS_SUPPLY = copier(BotFactoryState, "hands", "supply")
 
 
 def _set(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
@@ -102,7 +114,7 @@ class Base(GameBase):
         colour, slot = part.split("-")
         si = self.slots.index(slot)
         if colour == "any":
-            return evolve(state, universal=_set(state.universal, si, state.universal[si] + 1))
+            return _WITH_UNIVERSAL(state, _set(state.universal, si, state.universal[si] + 1))
         ci = self.colours.index(colour)
         d = state.discards[ci]
-        return evolve(state, discards=_set(state.discards, ci, _set(d, si, d[si] + 1)))
+        return _WITH_DISCARDS(state, _set(state.discards, ci, _set(d, si, d[si] + 1)))

@@ -6,11 +6,17 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from bgrules.botfactory.base import Base, _set
+from bgrules.botfactory.base import _HAND_PARTS, Base, _set
 from bgrules.botfactory.state import BotFactoryState, DrawContract, DrawPart, DrawProject
 from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
-from bgrules.core.fastevolve import evolve
+from bgrules.core.fastevolve import copier, evolve
+
+# a draw's copies, by position (``fastevolve.copier``)
+_DRAWN_PROJECT = copier(BotFactoryState, "draws", "project_pile", "grid")
+_DRAWN_TO_WHEEL = copier(BotFactoryState, "draws", "piles", "marker", "wheel")
+_DRAWN_TO_SPARE = copier(BotFactoryState, "draws", "piles", "marker", "spares")
+_DRAWN_TO_HAND = copier(BotFactoryState, "draws", "piles", "marker", "hands")
 
 _CHANCE_MEMO_LIMIT = 50_000
 """Entries of a game's chance memo before it is cleared (the answers are recomputed, never changed)."""
@@ -118,7 +124,7 @@ class Draws(Base):
             ci = self.colour(action.colour)
             column = _set(state.grid[a], b, action.colour)
             project_pile = _set(state.project_pile, ci, state.project_pile[ci] - 1)
-            return evolve(state, draws=draws, project_pile=project_pile, grid=_set(state.grid, a, column))
+            return _DRAWN_PROJECT(state, draws, project_pile, _set(state.grid, a, column))
         assert isinstance(action, DrawPart)
         coverage.effect("BF-PILE")
         ci = self._source(state, source)
@@ -129,9 +135,9 @@ class Draws(Base):
         marker = (state.marker + 1) % 4 if source < 0 else state.marker
         part = f"{self.colours[ci]}-{action.slot}"
         if dest == "wheel":
-            return evolve(state, draws=draws, piles=piles, marker=marker, wheel=_set(state.wheel, a, part))
+            return _DRAWN_TO_WHEEL(state, draws, piles, marker, _set(state.wheel, a, part))
         if dest == "spare":
-            return evolve(state, draws=draws, piles=piles, marker=marker, spares=_set(state.spares, a, part))
+            return _DRAWN_TO_SPARE(state, draws, piles, marker, _set(state.spares, a, part))
         hand = state.hands[a]
-        hands = _set(state.hands, a, evolve(hand, parts=tuple(sorted((*hand.parts, part)))))
-        return evolve(state, draws=draws, piles=piles, marker=marker, hands=hands)
+        hands = _set(state.hands, a, _HAND_PARTS(hand, tuple(sorted((*hand.parts, part)))))
+        return _DRAWN_TO_HAND(state, draws, piles, marker, hands)

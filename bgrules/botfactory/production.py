@@ -8,12 +8,15 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from bgrules.botfactory.base import PRODUCTION, _set
+from bgrules.botfactory.base import _HAND_PARTS, _TURN_LEFT, _TURN_PROMPT, PRODUCTION, _set
 from bgrules.botfactory.state import ROTATE, SKIP, BotFactoryState, Refill, TakeOutput, Trade, Turn
 from bgrules.botfactory.tokens import Tokens
 from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
-from bgrules.core.fastevolve import evolve
+from bgrules.core.fastevolve import copier, evolve
+
+_OUTPUT_TAKEN = copier(BotFactoryState, "hands", "wheel", "turn")
+"""An output taken (``fastevolve.copier``: the copy by position)."""
 
 
 class ProductionRoom(Tokens):
@@ -31,7 +34,7 @@ class ProductionRoom(Tokens):
         coverage.effect("BF-PROD")
         coverage.effect("BF-PROD-ROTATE")
         wheel = tuple(state.wheel[(i - 2) % 8] for i in range(8))
-        return self._next_refill(state, -1, wheel=wheel, turn=evolve(turn, left=turn.left - 1))
+        return self._next_refill(state, -1, wheel=wheel, turn=_TURN_LEFT(turn, turn.left - 1))
 
     def _take_output(self, state: BotFactoryState, seat: int, turn: Turn, action: TakeOutput) -> BotFactoryState:
         """BF-PROD-TAKE: take an output part; BF-PROD-MARK: a marked space offers a paid placement."""
@@ -42,12 +45,12 @@ class ProductionRoom(Tokens):
         coverage.effect("BF-PROD")
         coverage.effect("BF-PROD-TAKE")
         hand = state.hands[seat]
-        hands = _set(state.hands, seat, evolve(hand, parts=tuple(sorted((*hand.parts, part)))))
-        after = evolve(turn, left=turn.left - 1)
+        hands = _set(state.hands, seat, _HAND_PARTS(hand, tuple(sorted((*hand.parts, part)))))
+        after = _TURN_LEFT(turn, turn.left - 1)
         if action.position in self.c.wheel.marked:
             coverage.effect("BF-PROD-MARK")
-            after = evolve(after, prompt=("place",))
-        return evolve(state, hands=hands, wheel=_set(state.wheel, action.position, None), turn=after)
+            after = _TURN_PROMPT(after, ("place",))
+        return _OUTPUT_TAKEN(state, hands, _set(state.wheel, action.position, None), after)
 
     def _next_refill(
         self,
@@ -64,8 +67,8 @@ class ProductionRoom(Tokens):
         assert turn is not None
         for pos in self.c.wheel.top:
             if pos > after and wheel[pos] is None:
-                return evolve(state, wheel=wheel, turn=evolve(turn, prompt=("refill", str(pos))), **changes)
-        return evolve(state, wheel=wheel, turn=evolve(turn, prompt=()), **changes)
+                return evolve(state, wheel=wheel, turn=_TURN_PROMPT(turn, ("refill", str(pos))), **changes)
+        return evolve(state, wheel=wheel, turn=_TURN_PROMPT(turn, ()), **changes)
 
     def _refill_options(self, state: BotFactoryState, pos: int) -> list[Any]:
         """BF-PROD-ROTATE: refill top space ``pos`` from the top of any pile, or leave it empty."""
@@ -103,7 +106,7 @@ class ProductionRoom(Tokens):
         for p in action.parts:
             parts.remove(p)
         ci = self.colour(action.colour)
-        hands = _set(state.hands, seat, evolve(state.hands[seat], parts=tuple(parts)))
+        hands = _set(state.hands, seat, _HAND_PARTS(state.hands[seat], tuple(parts)))
         state = evolve(state, hands=hands, draws=(("part", ci, "hand", seat, 0),), after_discard="action")
         for p in action.parts:
             state = self._discard_part_tile(state, p)

@@ -7,12 +7,16 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from bgrules.botfactory.base import PROJECT, _set
+from bgrules.botfactory.base import _HAND_PROJECTS, _TURN_LEFT, _TURN_PROMPT, PROJECT, _set
 from bgrules.botfactory.state import SKIP, BotFactoryState, Exchange, Job, TakeProject, Turn
 from bgrules.botfactory.tokens import Tokens
 from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
-from bgrules.core.fastevolve import evolve
+from bgrules.core.fastevolve import copier, evolve
+
+# the board's copies, by position (``fastevolve.copier``)
+_TAKEN = copier(BotFactoryState, "hands", "grid", "turn")
+_SLID = copier(BotFactoryState, "grid", "project_discard", "draws")
 
 
 class ProjectRoom(Tokens):
@@ -31,7 +35,7 @@ class ProjectRoom(Tokens):
 
     def _project_main(self, state: BotFactoryState, seat: int, turn: Turn, action: TakeProject) -> BotFactoryState:
         """BF-PROJ: one action takes one Project tile."""
-        return self._take_project(state, seat, action, evolve(turn, left=turn.left - 1))
+        return self._take_project(state, seat, action, _TURN_LEFT(turn, turn.left - 1))
 
     def _take_project(
         self, state: BotFactoryState, seat: int, action: TakeProject, turn: Turn | None = None
@@ -45,14 +49,14 @@ class ProjectRoom(Tokens):
         assert colour is not None
         coverage.effect("BF-PROJ")
         hand = state.hands[seat]
-        hands = _set(state.hands, seat, evolve(hand, projects=tuple(sorted((*hand.projects, colour)))))
+        hands = _set(state.hands, seat, _HAND_PROJECTS(hand, tuple(sorted((*hand.projects, colour)))))
         grid = _set(state.grid, col, _set(state.grid[col], row, None))
         turn = state.turn if turn is None else turn
         assert turn is not None
         if row == 0 and col == 0:
             coverage.effect("BF-PROJ-LEFT")
-            return evolve(state, hands=hands, grid=grid, turn=evolve(turn, prompt=("place",)))
-        state = evolve(state, hands=hands, grid=grid, turn=turn)
+            return _TAKEN(state, hands, grid, _TURN_PROMPT(turn, ("place",)))
+        state = _TAKEN(state, hands, grid, turn)
         if row == 0 and col == 1:
             coverage.effect("BF-PROJ-RIGHT")
             return self._gain(state, seat, 1)
@@ -105,7 +109,7 @@ class ProjectRoom(Tokens):
             new = tuple(rest + [None] * (len(column) - len(rest)))
             grid.append(new)
             jobs.extend(("project", -1, "grid", col, row) for row in range(len(rest), len(column)))
-        return evolve(state, grid=tuple(grid), project_discard=tuple(discard), draws=(*state.draws, *jobs))
+        return _SLID(state, tuple(grid), tuple(discard), (*state.draws, *jobs))
 
 
 __all__ = ["PROJECT", "ProjectRoom"]

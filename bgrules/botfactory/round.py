@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Any
 
 from bgrules.botfactory.assembly import AssemblyRoom
-from bgrules.botfactory.base import ASSEMBLY, FINANCE, PRODUCTION, PROJECT, _set
+from bgrules.botfactory.base import _TURN_MAIN, _TURN_PROMPT, _WITH_TURN, ASSEMBLY, FINANCE, PRODUCTION, PROJECT, _set
 from bgrules.botfactory.draws import Draws
 from bgrules.botfactory.finance import FinanceRoom
 from bgrules.botfactory.limits import Limits
@@ -265,7 +265,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
     def _start_turn(self, state: BotFactoryState) -> BotFactoryState:
         """BF-ROUND: the action turn opens with the space's action count and its fees (BF-SANDRA-SHARE, BF-ASM-LAST;
         ruling ``last_space_toll``)."""
-        return evolve(state, turn=self._opening(state, state.order[state.index]))
+        return _WITH_TURN(state, self._opening(state, state.order[state.index]))
 
     def _opening(self, state: BotFactoryState, seat: int) -> Turn:
         """BF-ROUND: the turn ``seat`` opens with (``_start_turn``; it reads the workers and Sandra only)."""
@@ -310,19 +310,19 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
                 coverage.effect("BF-SANDRA-SHARE")
                 separate = self.variant.rulings.last_space_toll == "separate"
                 main = "extra" if separate and self._extra(state, seat) else "open"
-                return evolve(state, turn=evolve(turn, main=main))
+                return _WITH_TURN(state, _TURN_MAIN(turn, main))
             if isinstance(action, Skip):
                 if self._sharing(state, seat) and self.variant.rulings.unpaid_share == "nothing":
                     return self._end_turn(state)
-                return evolve(state, turn=evolve(turn, main="closed"))
+                return _WITH_TURN(state, _TURN_MAIN(turn, "closed"))
             raise IllegalAction("BF-SANDRA-SHARE", f"{action!r}: pay the toll first (PayShare) or Skip")
         if turn.main == "extra":  # BF-ASM-LAST: unpaid, no part is placed but the additional action stays
             if isinstance(action, PayShare):
                 state = self._pay(state, seat, self._fee(state, seat, turn), "BF-ASM-LAST")
                 coverage.effect("BF-ASM-LAST")
-                return evolve(state, turn=evolve(turn, main="open"))
+                return _WITH_TURN(state, _TURN_MAIN(turn, "open"))
             if isinstance(action, Skip):
-                return evolve(state, turn=evolve(turn, main="closed"))
+                return _WITH_TURN(state, _TURN_MAIN(turn, "closed"))
             raise IllegalAction("BF-ASM-LAST", f"{action!r}: pay the last space's token first (PayShare) or Skip")
         if isinstance(action, EndTurn):
             return self._end_turn(state)
@@ -380,8 +380,8 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         if kind == "refill":  # the refill sets the turn's next prompt (or none) itself
             return self._refill(state, int(turn.prompt[1]), action)
         if kind == "project" and isinstance(action, TakeProject):  # the tile taken in the same copy
-            return self._take_project(state, seat, action, evolve(turn, prompt=()))
-        cleared = evolve(state, turn=evolve(turn, prompt=()))
+            return self._take_project(state, seat, action, _TURN_PROMPT(turn, ()))
+        cleared = _WITH_TURN(state, _TURN_PROMPT(turn, ()))
         if isinstance(action, Skip):
             return cleared
         if kind == "icon":

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bgrules.botfactory import arith
-from bgrules.botfactory.base import Base, _set
+from bgrules.botfactory.base import _HAND_TOKENS, _WITH_HANDS_SUPPLY, Base, _set
 from bgrules.botfactory.state import BotFactoryState
 from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
@@ -29,10 +29,10 @@ class Tokens(Base):
         taken = held - hand.tokens
         if held < hand.tokens + n:  # BF-LIMIT-TOKENS: the cap (or the colour's supply) cuts the gain
             coverage.effect("BF-LIMIT-TOKENS")
-        return evolve(
+        return _WITH_HANDS_SUPPLY(
             state,
-            hands=_set(state.hands, seat, evolve(hand, tokens=held)),
-            supply=_set(state.supply, seat, state.supply[seat] - taken),
+            _set(state.hands, seat, _HAND_TOKENS(hand, held)),
+            _set(state.supply, seat, state.supply[seat] - taken),
         )
 
     def _pay(self, state: BotFactoryState, seat: int, n: int, rule: str, to_supply: bool = True) -> BotFactoryState:
@@ -40,7 +40,7 @@ class Tokens(Base):
         hand = state.hands[seat]
         if not arith.can_pay(hand.tokens, n):
             raise IllegalAction(rule, f"it costs {n} Speech token(s); the player holds {hand.tokens}")
-        hands = _set(state.hands, seat, evolve(hand, tokens=arith.pay(hand.tokens, n)))
+        hands = _set(state.hands, seat, _HAND_TOKENS(hand, arith.pay(hand.tokens, n)))
         if to_supply:
-            return evolve(state, hands=hands, supply=_set(state.supply, seat, state.supply[seat] + n))
+            return _WITH_HANDS_SUPPLY(state, hands, _set(state.supply, seat, state.supply[seat] + n))
         return evolve(state, hands=hands)

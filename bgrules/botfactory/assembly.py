@@ -39,9 +39,10 @@ class AssemblyRoom(Tokens):
             for col in targets:
                 ci = self.colours.index(col)
                 column = state.columns[ci]
-                if column[si] is not None or all(x is not None for x in column):
+                if column[si] is not None or None not in column:
                     continue
-                if sum(x is not None for x in column) == 2 and (col not in hand.projects or not state.bots_left[ci]):
+                placed = len(column) - column.count(None)
+                if placed == 2 and (col not in hand.projects or not state.bots_left[ci]):
                     continue
                 out.append(PlacePart(part, col))
         return out

@@ -65,6 +65,7 @@ class Base(GameBase):
     _draw_actions: dict[tuple[str, int], Any]
     _opening_memo: dict[tuple[int, int], Any]
     _action_memo: dict[tuple[Any, ...], Any]
+    _move_candidates: dict[int | None, tuple[int, ...]]
     _fractions: dict[tuple[int, int], Fraction]
 
     def colour(self, name: str) -> int:

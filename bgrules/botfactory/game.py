@@ -136,6 +136,8 @@ class BotFactoryGame(RoundFlow):
         self._fractions: dict[tuple[int, int], Fraction] = {}
         self._opening_memo: dict[tuple[int, int], Any] = {}
         self._action_memo: dict[tuple[Any, ...], Any] = {}
+        self._move_candidates: dict[int | None, tuple[int, ...]] = {}
+        """BF-MOVE: per space a worker stands on (None: not yet placed), the spaces of the other boards."""
         """The offered actions' objects, by class and arguments (``_action``)."""
         """The turn each space opens with, by the space and Sandra's space (``_opening_on``)."""
         self._guard = ActionGuard(ACTION_TYPES, "BF-ROUND")

@@ -24,9 +24,9 @@ class ProductionRoom(Tokens):
 
     def _production_options(self, state: BotFactoryState) -> list[Any]:
         """BF-PROD: the Production action's steps: rotate (BF-PROD-ROTATE) or take an output part (BF-PROD-TAKE)."""
-        out: list[Any] = [ROTATE]
-        out.extend(self._action(TakeOutput, p) for p in self.c.wheel.output if state.wheel[p] is not None)
-        return out
+        wheel = state.wheel
+        action = self._action
+        return [ROTATE, *[action(TakeOutput, p) for p in self.c.wheel.output if wheel[p] is not None]]
 
     def _rotate(self, state: BotFactoryState, turn: Turn) -> BotFactoryState:
         """BF-PROD-ROTATE: the Wheel turns 90 degrees (two spaces) clockwise, then its empty top spaces may

@@ -92,13 +92,18 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
 
     def _move_targets(self, state: BotFactoryState, seat: int) -> list[int]:
         """BF-MOVE: an empty action space on another board (round 1: any empty space)."""
-        taken = {w for w in state.workers if w is not None} | {state.sandra}
+        taken = set(state.workers)  # (None among them is no space)
+        taken.add(state.sandra)
         here = state.workers[seat]
-        return [
-            i
-            for i in range(len(self.spaces))
-            if i not in taken and (here is None or self.spaces[i][0] != self.spaces[here][0])
-        ]
+        candidates = self._move_candidates.get(here)
+        if candidates is None:  # the spaces not on the board of ``here`` (all of them in round 1), per game
+            candidates = tuple(
+                i for i in range(len(self.spaces)) if here is None or self.spaces[i][0] != self.spaces[here][0]
+            )
+            if len(self._move_candidates) > 1_000:
+                self._move_candidates.clear()
+            self._move_candidates[here] = candidates
+        return [i for i in candidates if i not in taken]
 
     def _turn_options(self, state: BotFactoryState, seat: int) -> list[Any]:
         """BF-ROUND: the action turn: a pending reward, the fees (BF-SANDRA-SHARE, BF-ASM-LAST), the main action while

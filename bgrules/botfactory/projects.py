@@ -23,11 +23,16 @@ class ProjectRoom(Tokens):
     # --- main action: take Project tiles ----------------------------------------------------------------
 
     def _project_options(self, state: BotFactoryState) -> list[Any]:
-        """BF-PROJ: every Project tile on the board may be taken."""
-        action = self._action
-        return [
-            action(TakeProject, col, row) for col in range(2) for row, t in enumerate(state.grid[col]) if t is not None
-        ]
+        """BF-PROJ: every Project tile on the board may be taken. Memoised on the board (bounded)."""
+        key = ("take", state.grid)
+        found = self._options_memo.get(key)
+        if found is None:
+            grid = state.grid
+            found = self._remember(
+                key,
+                tuple(TakeProject(col, row) for col in range(2) for row, t in enumerate(grid[col]) if t is not None),
+            )
+        return list(found)
 
     def _project_prompt_options(self, state: BotFactoryState) -> list[Any]:
         """BF-FIN-LINE: a value line's reward, a Project tile, or decline."""

@@ -115,13 +115,14 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             return self._prompt_options(state, seat, turn)
         if turn.main == "share" or turn.main == "extra":
             return [PAY_SHARE, SKIP] if hand.tokens >= self._fee(state, seat, turn) else [SKIP]
-        out: list[Any] = []
         board = self._board_of(state, seat)
         if turn.main == "open" and turn.left > 0:
-            out.extend(self._main_options(state, seat, board, turn))
-        out.extend(self._additional_options(state, seat, board))
-        out.append(END_TURN)
-        return out
+            return [
+                *self._main_options(state, seat, board, turn),
+                *self._additional_options(state, seat, board),
+                END_TURN,
+            ]
+        return [*self._additional_options(state, seat, board), END_TURN]
 
     def _main_options(self, state: BotFactoryState, seat: int, board: int, turn: Turn) -> list[Any]:
         """The main action of the board one stands on (BF-ASM, BF-PROD, BF-PROJ, BF-FIN)."""

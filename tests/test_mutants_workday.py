@@ -12,10 +12,11 @@ import pytest
 
 from bgrules import IllegalAction
 from bgrules.core import coverage
-from bgrules.mechanica import workday
+from bgrules.mechanica import movement, workday
 from bgrules.mechanica.board import empty_factory
 from bgrules.mechanica.components import Bot, Dir
 from bgrules.mechanica.factory import Factory
+from bgrules.mechanica.movement import LAND, TRUCK_BIN, Step, node_code
 from bgrules.mechanica.notation import parse_factory
 from bgrules.mechanica.variant import MechanicaVariant, default_variant, load_variant
 from bgrules.mechanica.workday import (
@@ -346,6 +347,50 @@ def test_decide_refusals_name_the_rule(action: object, rule: str) -> None:
     with pytest.raises(IllegalAction) as e:
         decide(finished, V, action)  # type: ignore[arg-type]
     assert (e.value.rule_id, e.value.why) == (rule, f"{action!r}: the workday run awaits no decision")
+
+
+def test_a_bot_reaches_its_decision_with_the_nodes_it_left() -> None:
+    """The forced steps up to a Fork (one route, workday._route) leave the bot at the Fork with the floor
+    nodes it passed in its visited set (what MC-MOVE-LOOP reads after the decision)."""
+    run = start_run(F(board(r1="basic[B] | . FK0 . . | truck")), FULL, V)
+    assert run.moving == (Moving(B, (1, 1, E), 1 << node_code((1, 0, E))),)
+    two = start_run(F(board(r1="basic[B] | . . FK0 . | truck")), FULL, V)
+    assert two.moving == (Moving(B, (1, 2, E), 1 << node_code((1, 0, E)) | 1 << node_code((1, 1, E))),)
+
+
+def test_routes_are_memoised_per_floor_layout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot's forced steps are read from the memo of its floor layout (workday._routes): the same memo for
+    an equal layout, another for another layout; a route put there is the one the run follows."""
+    monkeypatch.setattr(workday, "_ROUTES", {})
+    text = board(r1="basic[B] | . . . . | truck")
+    f = F(text)
+    routes = workday._routes(f, V)
+    assert workday._routes(f, V) is routes and workday._routes(F(text), V) is routes
+    assert workday._routes(F(board(r1="basic[B] | GW1 . . . | truck")), V) is not routes
+    assert [t.load for t in start_run(f, FULL, V).factory.dock] == [(), (B,), ()]
+    passed = sum(1 << node_code((1, c, E)) for c in range(4))
+    assert routes[((1, 0, E), 0)] == (("MC-MOVE-BELT",) * 4 + ("MC-MOVE-STOP",), 0, 0, (), TRUCK_BIN + 1, None, passed)
+    routes[((1, 0, E), 0)] = ((), 0, 0, (), TRUCK_BIN + 2, None, 0)  # a made-up route: onto the third truck
+    assert [t.load for t in start_run(f, FULL, V).factory.dock] == [(), (), (B,)]
+
+
+def test_routes_read_the_options_memo(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A route is made of the options memoised for its layout (movement.options_table), and adds up what
+    its forced steps pay: here made-up forced throws that jump (none of the real options is one: a throw
+    that jumps has two landing places or more, a decision) and a gift."""
+    monkeypatch.setattr(movement, "_TABLES", {})
+    monkeypatch.setattr(workday, "_ROUTES", {})
+    f = F(board(r1="basic[B] | . . . . | truck"))
+    table = movement.options_table(f, V)
+    table[(1, 0, E)] = (Step(then=(1, 2, LAND), jump=1, gift=1, rule="MC-FLIGHT"),)
+    table[(1, 2, LAND)] = (Step(then=(1, 3, LAND), jump=1, rule="MC-FLIGHT"),)
+    passed = sum(1 << node_code(n) for n in ((1, 0, E), (1, 2, LAND), (1, 3, LAND)))
+    rules = ("MC-FLIGHT", "MC-FLIGHT-JUMP", "MC-FLIGHT", "MC-FLIGHT-JUMP", "MC-MOVE-BELT", "MC-MOVE-STOP")
+    assert workday._route(f, V, (1, 0, E), 0) == (rules, 1, 2, (), TRUCK_BIN + 1, None, passed)
+    with coverage.recording("tests") as counts:
+        run = start_run(f, FULL, V)
+    assert (run.wallet, run.vault) == (2, 1) and run.factory.dock[1].load == (B,)
+    assert counts.effects["MC-FLIGHT-JUMP"] == 2 and counts.effects["MC-FLIGHT"] == 2
 
 
 def test_decide_follows_the_chosen_fork_exit() -> None:

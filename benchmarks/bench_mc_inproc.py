@@ -3,7 +3,7 @@ ONE process, step by step: a shared machine's load then falls on both sides alik
 across processes.
 
     python benchmarks/bench_mc_inproc.py --old REV [--new REV] [--rounds 8] [--games 20] [--players 4]
-                                                    [--game mechanica|botfactory]
+                                                    [--game mechanica|botfactory] [--check]
 
 The old commit's package is exported (``git archive``) and renamed ``bgrules_old`` (its imports rewritten),
 so both import side by side. Each round plays seeds 0..games-1 (4-player uniform random play, ``walk``) on a
@@ -12,7 +12,9 @@ first side swapping every step), each step timed on its own in CPU seconds, with
 collector off during a game (collected between games), and the module-level memos of both emptied at each
 round's start (as in a fresh process, the figure ``bench_cpu.py`` measures). Prints per side the median
 and range of the steps per CPU second, and the median of the per-round ratios new / old. The step counts
-of the two sides must agree (the same seeds give the same games).
+of the two sides must agree (the same seeds give the same games). ``--check`` times the checked loop
+instead: each side checks every state and transition invariant of specs/<game>.toml (its own predicates,
+``default_invariants``, as ``bgrules simulate`` does) at every step; a violation stops the run.
 """
 
 from __future__ import annotations
@@ -39,11 +41,39 @@ MEMOS = {
 }
 
 
-def side(package: str) -> tuple[Any, Any, list[ModuleType]]:
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def side(package: str, check: bool, game: str, players: int) -> tuple[Any, Any, list[ModuleType]]:
     walk = importlib.import_module(f"{package}.core.playout").walk
     load_game = importlib.import_module(f"{package}.core.registry").load_game
     mods = [importlib.import_module(f"{package}.{m}") for m in MEMOS]
+    if check:
+        found = importlib.import_module(f"{package}.core.specs").default_invariants(game, players, ROOT / "specs")
+        # the specs name the predicates in ``bgrules``: each side takes its own package's
+        preds = [(kind, mine(pred, package)) for _id, kind, pred in found if kind in ("state", "transition")]
+        walk = checked(walk, preds)
     return walk, load_game, mods
+
+
+def mine(pred: Any, package: str) -> Any:
+    """The predicate of the same name in ``package`` (its module's ``bgrules`` prefix replaced)."""
+    module = importlib.import_module(package + pred.__module__.removeprefix("bgrules"))
+    return getattr(module, pred.__name__)
+
+
+def checked(walk: Any, preds: list[tuple[str, Any]]) -> Any:
+    """``walk`` with every predicate asked at every step (the checked loop of bench_cpu.py)."""
+
+    def run(game: Any, seed: int) -> Any:
+        for before, action, after in walk(game, seed):
+            for kind, pred in preds:
+                msg = pred(game, after) if kind == "state" else pred(game, before, action, after)
+                if msg:
+                    raise SystemExit(f"seed {seed}: {msg}")
+            yield before, action, after
+
+    return run
 
 
 def fresh(walk: Any, load_game: Any, mods: list[ModuleType], players: int, game: str) -> tuple[Any, Any]:
@@ -90,13 +120,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--game", default="mechanica", choices=["mechanica", "botfactory"])
+    parser.add_argument("--check", action="store_true", help="the checked loop (every invariant, every step)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         export_as(args.old, Path(tmp), "bgrules_old")
         if args.new is not None:
             export_as(args.new, Path(tmp), "bgrules_new")
         sys.path.insert(0, tmp)
-        sides = {"old": side("bgrules_old"), "new": side("bgrules" if args.new is None else "bgrules_new")}
+        new = "bgrules" if args.new is None else "bgrules_new"
+        sides = {
+            name: side(pkg, args.check, args.game, args.players) for name, pkg in (("old", "bgrules_old"), ("new", new))
+        }
         rates: dict[str, list[float]] = {"old": [], "new": []}
         ratios = []
         for i in range(args.rounds):

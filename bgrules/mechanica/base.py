@@ -26,7 +26,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from bgrules.core.fastevolve import evolve
+from bgrules.core.fastevolve import copier, evolve
 from bgrules.core.protocol import CHANCE, GameBase, Mover
 from bgrules.mechanica.factory import Factory
 from bgrules.mechanica.state import (
@@ -59,6 +59,16 @@ def replace_at(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
 def add_at(counts: tuple[int, ...], i: int, n: int) -> tuple[int, ...]:
     """``counts`` with ``n`` added to item ``i``."""
     return (*counts[:i], counts[i] + n, *counts[i + 1 :])
+
+
+_WITH_SEATS = copier(MechanicaState, "seats")
+"""``evolve(state, seats=...)`` by position (the hottest copy of a state: every action of a seat's own)."""
+with_phase = copier(MechanicaState, "phase")
+"""``evolve(state, phase=...)`` by position (a step of the turn ends)."""
+with_board = copier(Seat, "factory")
+"""``evolve(seat, factory=...)`` by position (a demolition, a fabrication)."""
+with_board_wallet = copier(Seat, "factory", "wallet")
+"""``evolve(seat, factory=..., wallet=...)`` by position (a Fork or a truck bought, a bot sold)."""
 
 
 class MechanicaBase(GameBase):
@@ -122,6 +132,8 @@ class MechanicaBase(GameBase):
     def _seat(self, state: MechanicaState, seat: Seat, who: int | None = None, **changes: Any) -> MechanicaState:
         """``state`` with seat ``who`` (default: the current player) replaced, and ``changes``."""
         i = state.current if who is None else who
+        if not changes:
+            return _WITH_SEATS(state, replace_at(state.seats, i, seat))
         return evolve(state, seats=replace_at(state.seats, i, seat), **changes)
 
     @staticmethod

@@ -15,7 +15,15 @@ from typing import Any
 from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
-from bgrules.mechanica.base import PILES, BoardOptions, MechanicaBase, add_at, replace_at
+from bgrules.mechanica.base import (
+    PILES,
+    BoardOptions,
+    MechanicaBase,
+    add_at,
+    replace_at,
+    with_board,
+    with_board_wallet,
+)
 from bgrules.mechanica.components import Bot, Zone
 from bgrules.mechanica.factory import (
     COLS,
@@ -193,7 +201,7 @@ class BlueprintRoom(MechanicaBase):
                 raise IllegalAction("MC-FORK-BUY", f"a Fork costs {price}; the wallet holds {seat.wallet}")
             factory = install(seat.factory, self.variant, "fork", action.row, action.col, action.rotation)
             coverage.effect("MC-FORK-BUY")
-            return self._seat(state, evolve(seat, factory=factory, wallet=seat.wallet - price))
+            return self._seat(state, with_board_wallet(seat, factory, seat.wallet - price))
         if isinstance(action, BuyTruck):
             price_or_none = (
                 self._truck_price(seat.factory, action.kind, action.row) if action.kind in cat.tiles else None
@@ -205,7 +213,7 @@ class BlueprintRoom(MechanicaBase):
                 raise IllegalAction("MC-TRUCK-BUY", f"it costs {price_or_none}; the wallet holds {seat.wallet}")
             factory = install_truck(seat.factory, self.variant, action.kind, action.row)
             coverage.effect("MC-TRUCK-BUY")
-            return self._seat(state, evolve(seat, factory=factory, wallet=seat.wallet - price_or_none))
+            return self._seat(state, with_board_wallet(seat, factory, seat.wallet - price_or_none))
         if isinstance(action, Complete):
             return self._complete(state, seat, action)
         if isinstance(action, Demolish):
@@ -215,9 +223,7 @@ class BlueprintRoom(MechanicaBase):
         recycler = state.recycler
         if kind in self.kind_index:  # MC-DEMOLISH: improvements to the Recycler; Forks back to the box
             recycler = add_at(recycler, self.kind_index[kind], 1)
-        return self._seat(
-            state, evolve(seat, factory=factory), stock=restock(state.stock, destroyed), recycler=recycler
-        )
+        return self._seat(state, with_board(seat, factory), stock=restock(state.stock, destroyed), recycler=recycler)
 
     def _complete(self, state: MechanicaState, seat: Seat, action: Complete) -> MechanicaState:
         """MC-BP-COMPLETE: the bots taken go back to the stock and the card pays into the vault; MC-BP-MATCH:

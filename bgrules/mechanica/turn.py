@@ -12,6 +12,7 @@ from typing import Any
 from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
+from bgrules.mechanica.base import with_board, with_board_wallet, with_phase
 from bgrules.mechanica.components import Bot
 from bgrules.mechanica.fabricate import Fabricate, Sell, fabricate, put_in_start_hole, sell
 from bgrules.mechanica.shop import ShopRoom
@@ -28,7 +29,7 @@ class TurnRoom(ShopRoom):
         if phase is Phase.FABRICATE:
             raise IllegalAction("MC-FAB", "every fabricator must fabricate before the turn goes on")
         coverage.effect("MC-TURN-ORDER")
-        return evolve(state, phase=Phase.BUY if phase is Phase.SELL else Phase.FABRICATE)
+        return with_phase(state, Phase.BUY if phase is Phase.SELL else Phase.FABRICATE)
 
     def _sell(self, state: MechanicaState, action: Sell) -> MechanicaState:
         """MC-SELL in step 1 only (MC-TURN-ORDER): the bot goes back to the stock, its price to the wallet."""
@@ -36,7 +37,7 @@ class TurnRoom(ShopRoom):
             raise IllegalAction("MC-TURN-ORDER", "bots are sold in the first step of the turn only")
         seat = state.seats[state.current]
         factory, stock, coins = sell(seat.factory, state.stock, self.variant, action)
-        return self._seat(state, evolve(seat, factory=factory, wallet=seat.wallet + coins), stock=stock)
+        return self._seat(state, with_board_wallet(seat, factory, seat.wallet + coins), stock=stock)
 
     def _fabricate(self, state: MechanicaState, action: Fabricate) -> MechanicaState:
         """MC-FAB, MC-FAB-REPLACE: every fabricator makes its bot; MC-FAB-OVERACTIVE: each Plus or Deluxe bot
@@ -51,8 +52,8 @@ class TurnRoom(ShopRoom):
         )
         if gifts:
             coverage.effect("MC-FAB-OVERACTIVE")
-            return self._seat(state, evolve(seat, factory=factory), stock=stock, gifts=gifts, phase=Phase.GIFT)
-        return self._rotate(self._seat(state, evolve(seat, factory=factory), stock=stock))  # then the Shop turns
+            return self._seat(state, with_board(seat, factory), stock=stock, gifts=gifts, phase=Phase.GIFT)
+        return self._rotate(self._seat(state, with_board(seat, factory), stock=stock))  # then the Shop turns
 
     def _gift(self, state: MechanicaState, action: Any) -> MechanicaState:
         """MC-FAB-OVERACTIVE: the receiving player makes a lower bot into any Start Zone hole, or declines;

@@ -136,3 +136,31 @@ def test_bot_converters_read_as_bot_does(value: object) -> None:
     got = _fast(_bots, value)
     if isinstance(got, tuple) and all(isinstance(b, Bot) for b in got):
         assert all(type(b) is Bot for b in got)
+
+
+def _installed_value_plainly(factory: Factory, cat: typing.Any) -> int:
+    value = sum(cat.tile(p.kind).value for p in factory.floor if p is not None)
+    return value + sum(cat.tile(s.kind).value for s in factory.start if not cat.tile(s.kind).printed)
+
+
+def test_installed_value_memo_and_sale_lookup_equal_the_plain_ones() -> None:
+    """``installed_value`` (memoised per catalogue and floor and Start Zone tiles) equals the plain sum on
+    every board of seeded playouts, also for a catalogue whose tile values differ (the memo keys on the
+    catalogue held, not its values); ``Catalogue.sale`` by its grade table equals the name look-up."""
+    from bgrules.mechanica.board import installed_value
+
+    game = MechanicaGame(players=4)
+    cat = game.variant.catalogue
+    other = attrs.evolve(cat, tiles={k: attrs.evolve(t, value=t.value + 1) for k, t in cat.tiles.items()})
+    seen = valued = 0
+    for seed in range(4):
+        for _before, _action, after in walk(game, seed, max_steps=400):
+            for board in _boards(after):
+                assert installed_value(board, cat) == _installed_value_plainly(board, cat)
+                plain = _installed_value_plainly(board, other)
+                assert installed_value(board, other) == plain
+                seen += 1
+                valued += plain > 0
+    assert seen > 1000 and valued > 100  # boards with valued tiles were met
+    for bot in Bot:
+        assert cat.sale(bot) == cat.bots[bot.name.lower()].sale

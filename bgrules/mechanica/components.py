@@ -34,6 +34,10 @@ class Bot(enum.IntEnum):
         return "BPD"[self.value]
 
 
+_BOT_KEYS = {b: b.name.lower() for b in Bot}
+"""Each grade's key in a catalogue's bots table (``basic``, ``plus``, ``deluxe``)."""
+
+
 BOT_BY_LETTER = {b.letter: b for b in Bot}
 BOT_BY_NAME = {b.name.lower(): b for b in Bot}
 
@@ -181,7 +185,8 @@ class Catalogue:
         return None
 
     def sale(self, bot: Bot) -> int:
-        return self.bots[bot.name.lower()].sale
+        key = _BOT_KEYS.get(bot) if type(bot) is Bot else None  # a Bot's name by a look-up, not the enum's property
+        return self.bots[bot.name.lower() if key is None else key].sale
 
     def of_zone(self, zone: Zone) -> tuple[TileKind, ...]:
         return tuple(k for k in self.tiles.values() if k.zone is zone)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from bgrules.mechanica.board import Factory, installed_value
+from bgrules.mechanica.state import Phase
 from bgrules.mechanica.variant import MechanicaVariant
 from bgrules.mechanica.workday import Run, RunPhase, decide, decisions, start_run
 
@@ -71,8 +72,6 @@ def evaluate(game: Any, state: Any, seat: int) -> float:
     variant: MechanicaVariant = game.variant
     cat = variant.catalogue
     if hasattr(state, "seats"):  # the whole game
-        from bgrules.mechanica.state import Phase
-
         s = state.seats[seat]
         board, wallet, vault = s.factory, s.wallet, s.vault
         stock = state.stock

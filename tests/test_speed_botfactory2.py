@@ -336,3 +336,26 @@ def test_the_moves_and_placements_are_the_plain_ones() -> None:
                     assert game._placements_of(before, seat) == places
                     seen += 1
     assert seen > 10000
+
+
+def test_a_possible_draw_is_a_plain_outcome() -> None:
+    """``_possible`` (the offered object at once, else the memoised set or comparisons) answers whether an
+    object equals one of the plain outcomes, at every chance node of seeded games: for the objects offered,
+    fresh equal ones, every other draw of the kind, and objects of other classes."""
+    from bgrules.botfactory.state import Skip
+
+    seen = 0
+    game = BotFactoryGame(players=4)
+    for seed in range(3):
+        for before, _action, _after in walk(game, seed):
+            if not before.draws:
+                continue
+            plain = [a for a, _p in _plain_outcomes(game, before)]
+            offered = [a for a, _p in game.chance_outcomes(before)]
+            probes: list[Any] = [*offered, Skip(), "red"]
+            probes += [DrawPart(s) for s in game.slots] + [DrawProject(c) for c in game.colours]
+            probes += [DrawContract(i) for i in range(-1, len(game.contracts) + 1)]
+            for probe in probes:
+                assert game._possible(before, probe) == (probe in plain)
+                seen += 1
+    assert seen > 10000

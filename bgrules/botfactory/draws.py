@@ -45,10 +45,15 @@ class Draws(Base):
         return ("part", state.piles[self._source(state, source)])
 
     def _possible(self, state: BotFactoryState, action: Any) -> bool:
-        """``action`` is one of the next draw's outcomes (for the draw classes, a set of them memoised beside
-        the outcomes; any other object is compared with each outcome)."""
+        """``action`` is one of the next draw's outcomes: the very object offered (a playout's draw) at once;
+        otherwise, for the draw classes, by a set of them memoised beside the outcomes; any other object is
+        compared with each outcome."""
+        outcomes = self.chance_outcomes(state)
+        for a, _p in outcomes:
+            if a is action:
+                return True
         if type(action) not in (DrawPart, DrawProject, DrawContract):
-            return any(action == a for a, _p in self.chance_outcomes(state))
+            return any(action == a for a, _p in outcomes)
         key = self._chance_key(state)
         found = self._chance_sets.get(key)
         if found is None:

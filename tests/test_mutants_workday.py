@@ -550,3 +550,14 @@ def test_the_copies_reject_unknown_fields() -> None:
     with pytest.raises(TypeError, match=r"^Run has no field\(s\) nonsense, other$"):
         workday._copy(run, nonsense=1, other=2, cursor=1)
     assert workday._copier(("cursor",), by_slots=False)(run, {"cursor": 3}) == attrs.evolve(run, cursor=3)
+
+
+def test_the_copies_are_memoised_per_change_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each change set's copy is generated (and checked) once, then read from the memo."""
+    monkeypatch.setattr(workday, "_RUN_COPIES", {})
+    run = _probe()
+    assert workday._copy(run, cursor=1).cursor == 1
+    made = workday._RUN_COPIES[("cursor",)]
+    assert workday._copy(run, cursor=2).cursor == 2 and workday._RUN_COPIES[("cursor",)] is made
+    workday._RUN_COPIES[("cursor",)] = lambda run, changes: attrs.evolve(run, cursor=-changes["cursor"])
+    assert workday._copy(run, cursor=3).cursor == -3

@@ -359,3 +359,27 @@ def test_a_possible_draw_is_a_plain_outcome() -> None:
                 assert game._possible(before, probe) == (probe in plain)
                 seen += 1
     assert seen > 10000
+
+
+def test_an_offered_action_is_found_as_in_finds_it() -> None:
+    """``_offered(action, options)`` is ``action in options`` for every legal action of seeded games' states
+    (the objects offered and fresh equal copies) and for actions not offered."""
+    import attrs
+
+    from bgrules.botfactory.base import _offered
+    from bgrules.botfactory.state import Skip, Swap
+
+    game = BotFactoryGame(players=4)
+    seen = 0
+    for seed in range(2):
+        for before, _action, _after in walk(game, seed):
+            if before.draws:
+                continue
+            legal = game.legal_actions(before)
+            for action in (*legal, Swap("red-head", 0), Skip(), None):
+                assert _offered(action, legal) == (action in legal)
+                if attrs.has(type(action)):
+                    copy = attrs.evolve(action)
+                    assert _offered(copy, legal) == (copy in legal)
+                seen += 1
+    assert seen > 5000

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bgrules.botfactory.base import _HAND_PARTS, _TURN_LEFT, _TURN_PROMPT, _WITH_TURN, ASSEMBLY, _set
+from bgrules.botfactory.base import _HAND_PARTS, _TURN_LEFT, _TURN_PROMPT, _WITH_TURN, ASSEMBLY, _offered, _set
 from bgrules.botfactory.state import SKIP, BotFactoryState, PlacePart, Swap, TakeTop, Turn
 from bgrules.botfactory.tokens import Tokens
 from bgrules.core import coverage
@@ -57,7 +57,7 @@ class AssemblyRoom(Tokens):
         """BF-ASM-REWARD: after placing, the bot's part count pays: 1 -> two tokens, 2 -> two tokens,
         3 -> the bot onto a matching unfinished Project (BF-ASM-PROJECT). BF-ASM-ICON: an icon space covered
         offers the top part of any pile for a token."""
-        if action not in self._placements(state, seat):
+        if not _offered(action, self._placements(state, seat)):
             raise IllegalAction(
                 rule,
                 f"{action!r}: no such part in hand, or its space is taken, or the bot's last part "

@@ -10,6 +10,7 @@ the round flow (:mod:`~bgrules.botfactory.round`).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from fractions import Fraction
 from typing import Any, TypeVar
 
@@ -39,6 +40,15 @@ _WITH_HANDS_SUPPLY = copier(BotFactoryState, "hands", "supply")
 
 def _set(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return (*t[:i], value, *t[i + 1 :])
+
+
+def _offered(action: Any, options: Collection[Any]) -> bool:
+    """``action in options``, the very object offered (a playout's choice) found without comparing it with
+    the options before it (an attrs ``__eq__`` call each)."""
+    for option in options:
+        if option is action:
+            return True
+    return action in options
 
 
 class Base(GameBase):

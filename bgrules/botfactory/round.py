@@ -11,7 +11,17 @@ from collections import Counter
 from typing import Any
 
 from bgrules.botfactory.assembly import AssemblyRoom
-from bgrules.botfactory.base import _TURN_MAIN, _TURN_PROMPT, _WITH_TURN, ASSEMBLY, FINANCE, PRODUCTION, PROJECT, _set
+from bgrules.botfactory.base import (
+    _TURN_MAIN,
+    _TURN_PROMPT,
+    _WITH_TURN,
+    ASSEMBLY,
+    FINANCE,
+    PRODUCTION,
+    PROJECT,
+    _offered,
+    _set,
+)
 from bgrules.botfactory.draws import Draws
 from bgrules.botfactory.finance import FinanceRoom
 from bgrules.botfactory.limits import Limits
@@ -358,7 +368,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
 
     def _additional(self, state: BotFactoryState, seat: int, board: int, action: Any) -> BotFactoryState:
         """BF-ADDITIONAL: one additional action of the board, handed to the board's room."""
-        if action not in self._additional_options(state, seat, board):
+        if not _offered(action, self._additional_options(state, seat, board)):
             rule = {Swap: "BF-ASM-SWAP", Trade: "BF-PROD-TRADE", Exchange: "BF-PROJ-TRADE"}[type(action)]
             raise IllegalAction(rule, f"{action!r} is not an additional action of this board now")
         coverage.effect("BF-ADDITIONAL")
@@ -379,7 +389,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
     def _answer(self, state: BotFactoryState, seat: int, turn: Turn, action: Any) -> BotFactoryState:
         """BF-ASM-ICON, BF-PROD-MARK, BF-PROJ-LEFT, BF-FIN-LINE, BF-PROD-ROTATE: the answer to a pending optional reward
         (icon part, paid or free placement, refill, Project)."""
-        if action not in self._prompt_options(state, seat, turn):
+        if not _offered(action, self._prompt_options(state, seat, turn)):
             rule = self._prompt_rule(state, seat, turn.prompt[0])
             raise IllegalAction(rule, f"{action!r} does not answer the pending choice {turn.prompt[0]!r}")
         kind = turn.prompt[0]

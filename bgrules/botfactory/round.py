@@ -261,7 +261,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         if state.index + 1 < self._players:
             return _MOVED(state, workers, state.index + 1)
         sandra = self._sandra_target(state.sandra, workers) if state.round > 1 else state.sandra
-        # the action phase and its first turn (``_start_turn``) in one copy
+        # the action phase and its first turn (``_opening``) in one copy
         return _ALL_MOVED(state, workers, sandra, Phase.ACTION, 0, self._opening_on(workers, sandra, state.order[0]))
 
     def _sandra_target(self, sandra: int, workers: tuple[int | None, ...]) -> int:
@@ -278,13 +278,9 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
                     return i
         return sandra
 
-    def _start_turn(self, state: BotFactoryState) -> BotFactoryState:
-        """BF-ROUND: the action turn opens with the space's action count and its fees (BF-SANDRA-SHARE, BF-ASM-LAST;
-        ruling ``last_space_toll``)."""
-        return _WITH_TURN(state, self._opening(state, state.order[state.index]))
-
     def _opening(self, state: BotFactoryState, seat: int) -> Turn:
-        """BF-ROUND: the turn ``seat`` opens with (``_start_turn``; it reads the workers and Sandra only)."""
+        """BF-ROUND: the turn ``seat`` opens with, with the space's action count and its fees (BF-SANDRA-SHARE,
+        BF-ASM-LAST; ruling ``last_space_toll``); it reads the workers and Sandra only."""
         return self._opening_on(state.workers, state.sandra, seat)
 
     def _opening_on(self, workers: tuple[int | None, ...], sandra: int, seat: int) -> Turn:
@@ -483,7 +479,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         **changes))``'s."""
         n = self._players
         index = changes.get("index", state.index)
-        if index < n:  # the next turn (``_start_turn``)
+        if index < n:  # the next turn (``_opening``)
             changes["turn"] = self._opening(state, state.order[index])
             return evolve(state, **changes)
         if index == n and state.round > 1:  # Sandra's actions read neither the index nor after_discard
@@ -525,7 +521,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
                 return _INTO_WINDOW(state, None, index, window)
             if nxt is None:
                 return self._close_window(state, turn=None, index=index)
-        if nxt is not None:  # the next turn (``_start_turn``) in the same copy
+        if nxt is not None:  # the next turn (``_opening``) in the same copy
             return _NEXT_TURN(state, self._opening(state, nxt), index)
         if state.round > 1:  # BF-SANDRA-ACT (not in round 1; it reads neither the turn nor the index)
             return self._sandra_act(state, turn=None, index=index, after_discard="maintenance")

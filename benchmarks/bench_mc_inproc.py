@@ -37,6 +37,8 @@ from bench_ab import export_as
 MEMOS = {
     "mechanica.factory": ("_PLACEMENTS", "_ROTATIONS", "_CELL_PLACEMENTS"),
     "mechanica.movement": ("_TABLES",),
+    "mechanica.workday": ("_ROUTES", "_RUN_COPIES"),
+    "mechanica.board": ("_INSTALLED_VALUE",),
     "core.playout": ("_CUMULATIVE",),
 }
 

@@ -3,7 +3,7 @@ ONE process, step by step: a shared machine's load then falls on both sides alik
 across processes.
 
     python benchmarks/bench_mc_inproc.py --old REV [--new REV] [--rounds 8] [--games 20] [--players 4]
-                                                    [--game mechanica|botfactory] [--check]
+                                                    [--game mechanica|botfactory] [--check | --greedy]
 
 The old commit's package is exported (``git archive``) and renamed ``bgrules_old`` (its imports rewritten),
 so both import side by side. Each round plays seeds 0..games-1 (4-player uniform random play, ``walk``) on a
@@ -14,7 +14,9 @@ round's start (as in a fresh process, the figure ``bench_cpu.py`` measures). Pri
 and range of the steps per CPU second, and the median of the per-round ratios new / old. The step counts
 of the two sides must agree (the same seeds give the same games). ``--check`` times the checked loop
 instead: each side checks every state and transition invariant of specs/<game>.toml (its own predicates,
-``default_invariants``, as ``bgrules simulate`` does) at every step; a violation stops the run.
+``default_invariants``, as ``bgrules simulate`` does) at every step; a violation stops the run. ``--greedy``
+times greedy play instead (each side's own ``greedy`` agent in every seat; Bot Factory under the agents'
+benchmark cap of 100 rounds, as bench_targets.py).
 """
 
 from __future__ import annotations
@@ -46,8 +48,10 @@ MEMOS = {
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def side(package: str, check: bool, game: str, players: int) -> tuple[Any, Any, list[ModuleType]]:
+def side(package: str, check: bool, game: str, players: int, greedy: bool = False) -> tuple[Any, Any, list[ModuleType]]:
     walk = importlib.import_module(f"{package}.core.playout").walk
+    if greedy:
+        walk = with_agents(walk, importlib.import_module(f"{package}.agents").make_agent, players, game)
     load_game = importlib.import_module(f"{package}.core.registry").load_game
     mods = [importlib.import_module(f"{package}.{m}") for m in MEMOS]
     if check:
@@ -62,6 +66,16 @@ def mine(pred: Any, package: str) -> Any:
     """The predicate of the same name in ``package`` (its module's ``bgrules`` prefix replaced)."""
     module = importlib.import_module(package + pred.__module__.removeprefix("bgrules"))
     return getattr(module, pred.__name__)
+
+
+def with_agents(walk: Any, make_agent: Any, players: int, game: str) -> Any:
+    """``walk`` with a fresh greedy agent in every seat (per game), Bot Factory capped at 100 rounds."""
+    rounds = 100 if game == "botfactory" else None
+
+    def run(g: Any, seed: int) -> Any:
+        yield from walk(g, seed, agents=[make_agent("greedy") for _ in range(players)], max_rounds=rounds)
+
+    return run
 
 
 def checked(walk: Any, preds: list[tuple[str, Any]]) -> Any:
@@ -123,6 +137,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--game", default="mechanica", choices=["mechanica", "botfactory"])
     parser.add_argument("--check", action="store_true", help="the checked loop (every invariant, every step)")
+    parser.add_argument("--greedy", action="store_true", help="greedy play in every seat instead of random play")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         export_as(args.old, Path(tmp), "bgrules_old")
@@ -131,7 +146,8 @@ def main() -> None:
         sys.path.insert(0, tmp)
         new = "bgrules" if args.new is None else "bgrules_new"
         sides = {
-            name: side(pkg, args.check, args.game, args.players) for name, pkg in (("old", "bgrules_old"), ("new", new))
+            name: side(pkg, args.check, args.game, args.players, args.greedy)
+            for name, pkg in (("old", "bgrules_old"), ("new", new))
         }
         rates: dict[str, list[float]] = {"old": [], "new": []}
         ratios = []

@@ -15,6 +15,7 @@ import typing
 
 import attrs
 import pytest
+from mechanica_rulings import RULINGS, ruled_game
 
 from bgrules.core.playout import walk
 from bgrules.mechanica.board import _bots, _maybe_bots
@@ -24,30 +25,6 @@ from bgrules.mechanica.factory import ROWS, Factory, _legal_placements, legal_pl
 from bgrules.mechanica.game import MechanicaGame
 from bgrules.mechanica.sandbox import Demolish, DemolishFabricator
 from bgrules.mechanica.state import BuyFork, BuyTruck, MechanicaState, Next, Phase
-from bgrules.mechanica.variant import MechanicaVariant, Rulings
-
-
-def _ruling_values() -> list[tuple[str, object]]:
-    """(field, value) for every value of every Literal or bool ruling other than its default."""
-    hints = typing.get_type_hints(Rulings)
-    out: list[tuple[str, object]] = [("default", None)]
-    for field in attrs.fields(Rulings):
-        hint = hints[field.name]
-        values: tuple[object, ...] = ()
-        if typing.get_origin(hint) is typing.Literal:
-            values = typing.get_args(hint)
-        elif hint is bool:
-            values = (True, False)
-        out.extend((field.name, v) for v in values if v != field.default)
-    return out
-
-
-RULINGS = _ruling_values()
-
-
-def _game(field: str, value: object, players: int) -> MechanicaGame:
-    rulings = Rulings() if field == "default" else Rulings(**{field: value})
-    return MechanicaGame(players=players, variant=MechanicaVariant(rulings=rulings))
 
 
 def _boards(state: MechanicaState) -> list[Factory]:
@@ -89,7 +66,7 @@ def _check_turn_options(game: MechanicaGame, state: MechanicaState) -> None:
 @pytest.mark.parametrize(("field", "value"), RULINGS, ids=[f"{f}={v}" for f, v in RULINGS])
 def test_speed_paths_agree_along_playouts(field: str, value: object) -> None:
     players = 4 if field != "default" else 2
-    game = _game(field, value, players)
+    game = ruled_game(field, value, players)
     seen: dict[int, Factory] = {}  # each board once (the dict holds them: no id is reused)
     steps = 80 if field == "loop" else 300  # under loop = "forbid" every placement looks for a loop: slow
     for seed in range(2):

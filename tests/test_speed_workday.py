@@ -11,45 +11,21 @@ on) carry the layout their tiles give.
 
 from __future__ import annotations
 
-import typing
 from collections import Counter
 from typing import Any
 
 import attrs
 import pytest
+from mechanica_rulings import RULINGS, ruled_game
 
 from bgrules.core import coverage
 from bgrules.core.playout import walk
 from bgrules.mechanica import workday
 from bgrules.mechanica.board import on_floor
 from bgrules.mechanica.factory import Factory
-from bgrules.mechanica.game import MechanicaGame
 from bgrules.mechanica.movement import node_code, options
-from bgrules.mechanica.variant import MechanicaVariant, Rulings
+from bgrules.mechanica.variant import MechanicaVariant
 from bgrules.mechanica.workday import Run
-
-
-def _ruling_values() -> list[tuple[str, object]]:
-    """(field, value) for every value of every Literal or bool ruling other than its default."""
-    hints = typing.get_type_hints(Rulings)
-    out: list[tuple[str, object]] = [("default", None)]
-    for field in attrs.fields(Rulings):
-        hint = hints[field.name]
-        values: tuple[object, ...] = ()
-        if typing.get_origin(hint) is typing.Literal:
-            values = typing.get_args(hint)
-        elif hint is bool:
-            values = (True, False)
-        out.extend((field.name, v) for v in values if v != field.default)
-    return out
-
-
-RULINGS = _ruling_values()
-
-
-def _game(field: str, value: object, players: int) -> MechanicaGame:
-    rulings = Rulings() if field == "default" else Rulings(**{field: value})
-    return MechanicaGame(players=players, variant=MechanicaVariant(rulings=rulings))
 
 
 def _plain_move_forced(run: Run, variant: MechanicaVariant) -> Run:
@@ -118,7 +94,7 @@ class _Watch:
 @pytest.mark.parametrize(("field", "value"), RULINGS, ids=[f"{f}={v}" for f, v in RULINGS])
 def test_workday_speed_paths_agree_along_playouts(field: str, value: object, monkeypatch: pytest.MonkeyPatch) -> None:
     players = 4 if field != "default" else 3
-    game = _game(field, value, players)
+    game = ruled_game(field, value, players)
     watch = _Watch(game.variant)
     monkeypatch.setattr(workday, "_move_forced", watch.move_forced)
     monkeypatch.setattr(workday, "_copy", watch.copy)

@@ -305,17 +305,8 @@ class _Count:
             _Count.move(seen, index, state.wheel, last.wheel)
         if state.spares is not last.spares:
             _Count.move(seen, index, state.spares, last.spares)
-        columns, before_columns = state.columns, last.columns
-        if columns is not before_columns:
-            if len(columns) == len(before_columns):
-                for ci, column in enumerate(columns):
-                    if column is not before_columns[ci]:
-                        _Count.move(seen, index, column, before_columns[ci])
-            else:
-                for column in columns:
-                    _Count.move(seen, index, column, ())
-                for column in before_columns:
-                    _Count.move(seen, index, (), column)
+        if state.columns is not last.columns:
+            _Count.move_each(seen, index, state.columns, last.columns)
         hands, before_hands = state.hands, last.hands
         if hands is not before_hands:
             if len(hands) == len(before_hands):
@@ -340,6 +331,26 @@ class _Count:
         for p in new:
             if p is not None:
                 counts[index[p]] += 1
+
+    @staticmethod
+    def move_each(
+        counts: list[int],
+        index: dict[str, int],
+        new: tuple[tuple[str | None, ...], ...],
+        gone: tuple[tuple[str | None, ...], ...],
+    ) -> None:
+        """:meth:`move` for rows of tiles (the columns of the board, of the Project grid): row by row where
+        the two have as many rows, each row that is not the very same object; else every row of ``gone``
+        off and every row of ``new`` on."""
+        if len(new) == len(gone):
+            for i, row in enumerate(new):
+                if row is not gone[i]:
+                    _Count.move(counts, index, row, gone[i])
+        else:
+            for row in new:
+                _Count.move(counts, index, row, ())
+            for row in gone:
+                _Count.move(counts, index, (), row)
 
     @staticmethod
     def parts_answer(game: BotFactoryGame, seen: list[int]) -> str | None:
@@ -383,17 +394,8 @@ class _Count:
                     raise ValueError(area)
                 for i in range(n):
                     counts[i] += area[i] - before[i]
-        grid, before_grid = state.grid, last.grid
-        if grid is not before_grid:
-            if len(grid) == len(before_grid):
-                for ci, column in enumerate(grid):
-                    if column is not before_grid[ci]:
-                        _Count.move(counts, index, column, before_grid[ci])
-            else:
-                for column in grid:
-                    _Count.move(counts, index, column, ())
-                for column in before_grid:
-                    _Count.move(counts, index, (), column)
+        if state.grid is not last.grid:
+            _Count.move_each(counts, index, state.grid, last.grid)
         hands, before_hands = state.hands, last.hands
         if hands is not before_hands:
             if len(hands) == len(before_hands):

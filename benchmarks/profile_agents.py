@@ -27,8 +27,6 @@ from __future__ import annotations
 import argparse
 import cProfile
 import importlib
-import io
-import pstats
 import statistics
 import subprocess
 import sys
@@ -37,6 +35,10 @@ import types
 from collections import Counter
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from profile_game import print_profile
 
 from bgrules.agents import GreedyAgent
 from bgrules.agents.base import EVALUATIONS
@@ -80,19 +82,17 @@ def counted(game: Any, seeds: range) -> tuple[Counter[str], Counter[str]]:
         spent[kind] += clock() - start
         return got
 
-    def legal_(state: Any) -> Any:
-        calls["legal_actions"] += 1
-        start = clock()
-        got = legal(state)
-        spent["legal_actions"] += clock() - start
-        return got
+    def timed(kind: str, ask: Any) -> Any:
+        def asked(state: Any) -> Any:
+            calls[kind] += 1
+            start = clock()
+            got = ask(state)
+            spent[kind] += clock() - start
+            return got
 
-    def outcomes_(state: Any) -> Any:
-        calls["chance_outcomes"] += 1
-        start = clock()
-        got = outcomes(state)
-        spent["chance_outcomes"] += clock() - start
-        return got
+        return asked
+
+    legal_, outcomes_ = timed("legal_actions", legal), timed("chance_outcomes", outcomes)
 
     def evaluate_(g: Any, state: Any, seat: int) -> float:
         calls["evaluations"] += 1
@@ -224,10 +224,7 @@ def main() -> None:
         prof.enable()
         play(game, seeds, [GreedyAgent() for _ in range(game.players)])
         prof.disable()
-        for order in ("cumulative", "tottime"):
-            out = io.StringIO()
-            pstats.Stats(prof, stream=out).sort_stats(order).print_stats(args.top)
-            print(out.getvalue())
+        print_profile(prof, args.top)
 
 
 if __name__ == "__main__":

@@ -139,6 +139,8 @@ def main() -> None:
     parser.add_argument("--check", action="store_true", help="the checked loop (every invariant, every step)")
     parser.add_argument("--greedy", action="store_true", help="greedy play in every seat instead of random play")
     args = parser.parse_args()
+    if args.rounds < 1 or args.games < 1 or args.players < 1:
+        parser.error("--rounds, --games and --players must each be at least 1 (nothing timed is no figure)")
     with tempfile.TemporaryDirectory() as tmp:
         export_as(args.old, Path(tmp), "bgrules_old")
         if args.new is not None:

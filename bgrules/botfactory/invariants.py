@@ -13,6 +13,7 @@ from typing import Any
 
 from bgrules.botfactory.game import BotFactoryGame
 from bgrules.botfactory.state import BotFactoryState, Hand, Phase
+from bgrules.core.playout import sums_to_one
 from bgrules.core.protocol import CHANCE
 
 
@@ -426,13 +427,7 @@ def never_stuck(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     if game.is_terminal(state):
         return None
     if game.to_move(state) is CHANCE:
-        outcomes = game.chance_outcomes(state)
-        ok = _SUMS_TO_ONE.get(id(outcomes))
-        if ok is None or ok[0] is not outcomes:
-            if len(_SUMS_TO_ONE) > 10_000:
-                _SUMS_TO_ONE.clear()
-            ok = _SUMS_TO_ONE[id(outcomes)] = (outcomes, bool(outcomes) and sum(p for _a, p in outcomes) == 1)
-        if not ok[1]:
+        if not sums_to_one(game.chance_outcomes(state)):
             return "a chance node without outcomes summing to 1"
         return None
     if not game.legal_actions(state):
@@ -580,7 +575,5 @@ def _part_names(game: BotFactoryGame) -> tuple[str, ...]:
 
 
 _NAMES: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[str, ...]] = {}
-_SUMS_TO_ONE: dict[int, tuple[object, bool]] = {}
-"""Chance outcome tuples already summed (by identity, holding them: the game memoises them)."""
 _INDEX: dict[tuple[str, ...], dict[str, int]] = {}
 _COLOUR_INDEX: dict[tuple[str, ...], dict[str, int]] = {}

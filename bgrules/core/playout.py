@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -35,12 +36,36 @@ def _cumulative(outcomes: Any) -> tuple[float, ...]:
     sums = []
     acc = 0.0
     for _action, p in outcomes:
-        acc += float(p)
+        acc += p.numerator / p.denominator  # float(p), as Fraction.__float__ computes it, without its call
         sums.append(acc)
     if len(_CUMULATIVE) > 10_000:
         _CUMULATIVE.clear()
     _CUMULATIVE[id(outcomes)] = (outcomes, tuple(sums))
     return tuple(sums)
+
+
+_SUMS_TO_ONE: dict[int, tuple[Any, bool]] = {}
+"""Per outcomes tuple (by identity, holding it), whether its probabilities sum to exactly 1. Bounded."""
+
+
+def sums_to_one(outcomes: Any) -> bool:
+    """Whether a chance node's ``(outcome, probability)`` pairs are not empty and their probabilities
+    (Fractions or ints) sum to exactly 1: in whole numbers over the least common denominator, not by
+    adding Fractions (each sum of two reduces by a gcd). Memoised per tuple by identity (games memoise
+    their outcomes, so the same tuple comes back), as the invariant ``never_stuck`` of both games asks
+    at every chance node."""
+    found = _SUMS_TO_ONE.get(id(outcomes))
+    if found is not None and found[0] is outcomes:
+        return found[1]
+    ok = False
+    if outcomes:
+        ratios = [p.as_integer_ratio() for _action, p in outcomes]
+        common = math.lcm(*[den for _num, den in ratios])
+        ok = sum([num * (common // den) for num, den in ratios]) == common
+    if len(_SUMS_TO_ONE) > 10_000:
+        _SUMS_TO_ONE.clear()
+    _SUMS_TO_ONE[id(outcomes)] = (outcomes, ok)
+    return ok
 
 
 def sample_chance(game: Game, state: Any, rng: random.Random) -> Any:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bgrules.core.playout import sums_to_one
 from bgrules.core.protocol import CHANCE
 from bgrules.mechanica.components import Effect
 from bgrules.mechanica.fabricate import Sell
@@ -52,9 +53,6 @@ def _installed(game: MechanicaGame, factory: Factory) -> int:
 
 
 _INSTALLED: dict[tuple[object, ...], int] = {}
-_SUMS_TO_ONE: dict[tuple[tuple[Any, Any], ...], bool] = {}
-_SUMMED: dict[int, tuple[object, bool]] = {}
-"""Chance outcome tuples already summed, by identity (holding them: the game memoises its outcomes)."""
 
 
 class _Memo:
@@ -426,21 +424,7 @@ def never_stuck(game: MechanicaGame, state: MechanicaState) -> str | None:
     if game.is_terminal(state):
         return None
     if game.to_move(state) is CHANCE:
-        outcomes = game.chance_outcomes(state)
-        seen = _SUMMED.get(id(outcomes))
-        if seen is not None and seen[0] is outcomes:
-            ok = seen[1]
-        else:
-            found = _SUMS_TO_ONE.get(outcomes)
-            if found is None:
-                if len(_SUMS_TO_ONE) > 100_000:
-                    _SUMS_TO_ONE.clear()
-                found = _SUMS_TO_ONE[outcomes] = bool(outcomes) and sum(p for _a, p in outcomes) == 1
-            if len(_SUMMED) > 10_000:
-                _SUMMED.clear()
-            ok = found
-            _SUMMED[id(outcomes)] = (outcomes, ok)
-        if not ok:
+        if not sums_to_one(game.chance_outcomes(state)):
             return f"chance node in phase {state.phase.value} without outcomes summing to 1"
         return None
     if not game.legal_actions(state):

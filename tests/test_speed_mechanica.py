@@ -141,3 +141,29 @@ def test_installed_value_memo_and_sale_lookup_equal_the_plain_ones() -> None:
     assert seen > 1000 and valued > 100  # boards with valued tiles were met
     for bot in Bot:
         assert cat.sale(bot) == cat.bots[bot.name.lower()].sale
+
+
+def test_draw_outcomes_are_the_plain_ones_and_share_their_pairs() -> None:
+    """MC-CHANCE draws: each kind left over the tiles left, as the plain reading lists them; a pair
+    (Draw, probability) is the very same object in every memoised outcome list that has it."""
+    from fractions import Fraction
+
+    from bgrules.core.protocol import CHANCE
+    from bgrules.mechanica.state import Draw
+
+    game = ruled_game("default", None, 3)
+    by_value: dict[tuple[object, object], object] = {}
+    seen = 0
+    for seed in range(3):
+        for before, _action, _after in walk(game, seed):
+            if game.to_move(before) is not CHANCE or before.phase is Phase.REVEAL:
+                continue
+            counts = before.extras if before.phase is Phase.EXTRA else before.deck
+            total = sum(counts)
+            plain = tuple((Draw(k), Fraction(n, total)) for k, n in zip(game.kinds, counts, strict=True) if n)
+            outcomes = game.chance_outcomes(before)
+            assert outcomes == plain
+            for pair in outcomes:
+                assert by_value.setdefault(pair, pair) is pair
+            seen += 1
+    assert seen > 20 and len(by_value) < seen

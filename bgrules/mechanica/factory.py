@@ -113,7 +113,10 @@ _NEIGHBOURS = tuple(
 )
 
 
-_PLACEMENTS: dict[tuple[object, ...], tuple[object, tuple[tuple[int, int, int], ...]]] = {}
+_PLACEMENTS: dict[tuple[int, object], tuple[Catalogue, dict[tuple[object, str], tuple[tuple[int, int, int], ...]]]] = {}
+"""(catalogue id, rulings) -> (the catalogue, held: ids are reused; {(floor layout, tile key): placements}).
+The inner keys and values hold only strings and numbers, so the collector stops tracking them: a memo of
+many boards adds nothing to the cost of its full collections."""
 
 
 def legal_placements(factory: Factory, variant: MechanicaVariant, key: str) -> tuple[tuple[int, int, int], ...]:
@@ -121,17 +124,23 @@ def legal_placements(factory: Factory, variant: MechanicaVariant, key: str) -> t
     verdicts, computed from memoised edges (a test holds the two equal on random factories) and memoised
     per floor layout."""
     layout = factory.layout[0]
-    memo_key = (id(variant.catalogue), variant.rulings, layout, key)
-    found = _PLACEMENTS.get(memo_key)
-    if found is not None and found[0] is variant.catalogue:
-        return found[1]
-    if len(_PLACEMENTS) > 50_000:
-        _PLACEMENTS.clear()
+    cat = variant.catalogue
+    bucket = _PLACEMENTS.get((id(cat), variant.rulings))
+    if bucket is None or bucket[0] is not cat:
+        if len(_PLACEMENTS) > 100:
+            _PLACEMENTS.clear()
+        bucket = _PLACEMENTS[(id(cat), variant.rulings)] = (cat, {})
+    memo = bucket[1]
+    found = memo.get((layout, key))
+    if found is not None:
+        return found
+    if len(memo) > 50_000:
+        memo.clear()
     if variant.rulings.loop == "forbid":  # MC-MOVE-LOOP looks at the whole floor
         result = tuple(_legal_placements(factory, variant, key))
     else:
         result = _placements_by_cell(layout, variant, key)
-    _PLACEMENTS[memo_key] = (variant.catalogue, result)
+    memo[(layout, key)] = result
     return result
 
 

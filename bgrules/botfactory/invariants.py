@@ -7,12 +7,10 @@ when the fact holds, or what is wrong.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
-from operator import attrgetter
 from typing import Any
 
 from bgrules.botfactory.game import BotFactoryGame
-from bgrules.botfactory.state import BotFactoryState, Hand, Phase
+from bgrules.botfactory.state import BotFactoryState, Phase
 from bgrules.core.playout import sums_to_one
 from bgrules.core.protocol import CHANCE
 
@@ -21,18 +19,24 @@ class _Memo:
     """A predicate's last game, the last state it answered for and its answer. States are immutable and a
     step shares every part it does not change, so while the parts a predicate reads are the very same
     objects (``is``) as the last state's, the answer is the same (docs/speed.md); each predicate compares
-    the few fields it reads directly. It holds the state, so no identity is reused. (A class, not module
-    functions: the module's two-argument functions are its predicates.)"""
+    the few fields it reads directly, with the parts it read kept in ``a``, ``b``, ``c`` (or the whole
+    state in ``state``, for the counts updated by the parts that changed). It holds what it compares, so
+    no identity is reused. (A class, not module functions: the module's two-argument functions are its
+    predicates.)"""
 
-    __slots__ = ("answer", "extra", "game", "state")
+    __slots__ = ("a", "answer", "b", "c", "extra", "game", "state")
 
     def __init__(self) -> None:
         self.game: object = None
         self.state: BotFactoryState | None = None
         self.answer: str | None = None
+        self.a: Any = None
+        self.b: Any = None
+        self.c: Any = None
+        """The parts of the last state the predicate read (the very objects), or None."""
         self.extra: Any = None
-        """What else the predicate keeps: limits, whether a choice or discard was pending; parts and
-        Projects conserved, their counts (see ``_Count``)."""
+        """What else the predicate keeps: whether the last hands keep the part and Project limits; parts
+        and Projects conserved, their counts (see ``_Count``)."""
 
     def keep(self, game: BotFactoryGame, state: BotFactoryState, answer: str | None) -> str | None:
         self.game, self.state, self.answer = game, state, answer
@@ -40,6 +44,7 @@ class _Memo:
 
     def clear(self) -> None:
         self.game, self.state, self.answer, self.extra = None, None, None, None
+        self.a, self.b, self.c = None, None, None
 
 
 _DISCARD = Phase.DISCARD
@@ -55,85 +60,62 @@ MEMOS = (_LIMITS, _TOKENS, _PARTS, _SLOTS, _BOTS, _RESERVED, _ORDER, _PROJECTS)
 """Every predicate's memo (tests clear them to check the plain recount)."""
 
 
-class _Same:
-    """Whether the hands of two states hold the very same part (tokens, part tiles, Projects...): ``get``
-    reads that part of a hand (``operator.attrgetter``)."""
-
-    @staticmethod
-    def held(hands: tuple[Hand, ...], old: tuple[Hand, ...], get: Callable[[Hand], object]) -> bool:
-        if hands is old:
-            return True
-        if len(hands) != len(old):
-            return False
-        for h, o in zip(hands, old, strict=True):  # noqa: SIM110 (a loop: all() over a generator costs more)
-            if get(h) is not get(o):
-                return False
-        return True
-
-
-_HAND_TOKENS = attrgetter("tokens")
-_HAND_PARTS = attrgetter("parts")
-_HAND_PROJECTS = attrgetter("projects")
-_HAND_DONE = attrgetter("done")
-
-
 def limits(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     """BF-LIMIT-TOKENS, BF-LIMIT-PARTS, BF-LIMIT-PROJECTS: at most 9 tokens held; outside a pending choice
     or discard, at most 5 part tiles and 5 Project tiles (completed ones included)."""
     m = _LIMITS
-    last = m.state if game is m.game else None
+    old = m.a  # the last hands, every one within the token limit (else None)
+    if old is None or game is not m.game:
+        return _Fast.limits_afresh(game, state)
+    hands = state.hands
+    strict = m.extra  # whether the hands of ``old`` keep the part and Project limits too
+    if hands is not old:
+        if len(hands) != len(old):
+            return _Fast.limits_afresh(game, state)
+        c = game.c.counts
+        try:
+            for h, o in zip(hands, old, strict=True):  # the hands the step changed
+                if h is not o:
+                    if not 0 <= h.tokens <= c.token_cap:
+                        return _Fast.limits_afresh(game, state)
+                    if strict and (len(h.parts) > c.part_limit or len(h.projects) + len(h.done) > c.project_limit):
+                        strict = False
+        except TypeError:  # not a hand of the usual shape: the plain check says what
+            return _Fast.limits_afresh(game, state)
+        m.a, m.extra = hands, strict
+    if strict:
+        return None
     turn = state.turn
-    settling = state.phase is _DISCARD or (turn is not None and bool(turn.prompt)) or bool(state.draws)
-    if last is not None and settling is m.extra and m.answer is None:
-        hands, old = state.hands, last.hands
-        if hands is old:
-            m.state = state
-            return None
-        if len(hands) == len(old):  # every hand of the last state was within the limits: check the new ones
-            c = game.c.counts
-            answer = None
-            for seat, hand in enumerate(hands):
-                if hand is old[seat]:
-                    continue
-                if not 0 <= hand.tokens <= c.token_cap:
-                    answer = f"player {seat} holds {hand.tokens} tokens"
-                    break
-                if settling:
-                    continue
-                if len(hand.parts) > c.part_limit:
-                    answer = f"player {seat} holds {len(hand.parts)} part tiles"
-                    break
-                if len(hand.projects) + len(hand.done) > c.project_limit:
-                    answer = f"player {seat} holds {len(hand.projects) + len(hand.done)} Project tiles"
-                    break
-            m.keep(game, state, answer)
-            return answer
-    m.keep(game, state, _Plain.limits(game, state))
-    m.extra = settling
-    return m.answer
+    if state.phase is _DISCARD or (turn is not None and bool(turn.prompt)) or bool(state.draws):
+        return None  # settling: only the token limit applies
+    return _Fast.limits_afresh(game, state)
 
 
 def tokens_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     """BF-LIMIT-TOKENS: per colour, supply + held + on contracts = 9, with the supply never negative."""
     m = _TOKENS
-    last = m.state if game is m.game else None
-    if (
-        last is not None
-        and state.supply is last.supply
-        and state.reserved is last.reserved
-        and (state.hands is last.hands or _Same.held(state.hands, last.hands, _HAND_TOKENS))
-    ):
-        m.state = state
-        return m.answer
-    return m.keep(game, state, _Plain.tokens_conserved(game, state))
+    if state.supply is m.a and state.reserved is m.b and game is m.game:
+        hands, old = state.hands, m.c
+        if hands is old:
+            return m.answer
+        if len(hands) == len(old):
+            for h, o in zip(hands, old, strict=True):
+                if h is not o and h.tokens is not o.tokens:
+                    break
+            else:
+                m.c = hands
+                return m.answer
+    answer = _Plain.tokens_conserved(game, state)
+    m.game, m.a, m.b, m.c, m.answer = game, state.supply, state.reserved, state.hands, answer
+    return answer
 
 
 def parts_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     """BF-PILE: every part tile is in a pile, a discard, the Wheel, the spares, a bot or a hand (Universal
     parts: their supply, a bot or a hand)."""
     m = _PARTS
-    last = m.state if game is m.game else None
-    if last is None:
+    last = m.state
+    if last is None or game is not m.game:
         return _Count.parts_afresh(game, state)
     if (
         state.piles is last.piles
@@ -142,10 +124,18 @@ def parts_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
         and state.spares is last.spares
         and state.discards is last.discards
         and state.universal is last.universal
-        and (state.hands is last.hands or _Same.held(state.hands, last.hands, _HAND_PARTS))
     ):
-        m.state = state
-        return m.answer
+        hands, old = state.hands, last.hands
+        if hands is old:
+            m.state = state
+            return m.answer
+        if len(hands) == len(old):
+            for h, o in zip(hands, old, strict=True):
+                if h is not o and h.parts is not o.parts:
+                    break
+            else:
+                m.state = state
+                return m.answer
     kept = m.extra
     if kept is None:
         return _Count.parts_afresh(game, state)
@@ -154,7 +144,7 @@ def parts_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     except (KeyError, IndexError, TypeError, ValueError):  # not a state of the usual shape: recount it
         return _Count.parts_afresh(game, state)
     answer = None if seen == kept[2] else _Count.parts_answer(game, seen)
-    m.keep(game, state, answer)
+    m.state, m.answer = state, answer
     m.extra = (seen, kept[1], kept[2])
     return answer
 
@@ -163,66 +153,89 @@ def bot_slots(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     """BF-ASM: each space of a bot holds at most one part, of that space's slot and of the bot's colour
     (or Universal)."""
     m = _SLOTS
-    last = m.state if game is m.game else None
-    if last is not None and state.columns is last.columns:
-        m.state = state
+    columns = state.columns
+    if columns is m.a and game is m.game:
         return m.answer
-    return m.keep(game, state, _Plain.bot_slots(game, state))
+    old = m.a if game is m.game and m.answer is None else None
+    answer = None
+    if old is not None and len(columns) == len(old) == len(game.colours):
+        # every column of the last state passed: only the changed ones are checked (the plain check says
+        # what is wrong with the first that does not pass)
+        for ci, column in enumerate(columns):
+            if column is not old[ci] and not _Fast.column_fits(game, ci, column):
+                answer = _Plain.bot_slots(game, state)
+                break
+    else:
+        answer = _Plain.bot_slots(game, state)
+    m.game, m.a, m.answer = game, columns, answer
+    return answer
 
 
 def bots_match_projects(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     """BF-ASM-PROJECT: every built bot sits on a completed Project of its colour: per colour, bots built
     = completed Projects of that colour."""
     m = _BOTS
-    last = m.state if game is m.game else None
-    if (
-        last is not None
-        and state.bots_left is last.bots_left
-        and (state.hands is last.hands or _Same.held(state.hands, last.hands, _HAND_DONE))
-    ):
-        m.state = state
-        return m.answer
-    return m.keep(game, state, _Plain.bots_match_projects(game, state))
+    if state.bots_left is m.a and game is m.game:
+        hands, old = state.hands, m.b
+        if hands is old:
+            return m.answer
+        if len(hands) == len(old):
+            for h, o in zip(hands, old, strict=True):
+                if h is not o and h.done is not o.done:
+                    break
+            else:
+                m.b = hands
+                return m.answer
+    answer = _Plain.bots_match_projects(game, state)
+    m.game, m.a, m.b, m.answer = game, state.bots_left, state.hands, answer
+    return answer
 
 
 def reservations(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     """BF-FIN-CONTRACT: at most two reservations a contract, never two by one player."""
     m = _RESERVED
-    last = m.state if game is m.game else None
-    if last is not None and state.reserved is last.reserved:
-        m.state = state
+    reserved = state.reserved
+    if reserved is m.a and game is m.game:
         return m.answer
-    return m.keep(game, state, _Plain.reservations(game, state))
+    answer = _Plain.reservations(game, state)
+    m.game, m.a, m.answer = game, reserved, answer
+    return answer
 
 
 def order_is_permutation(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     """BF-ORDER: the action order is a permutation of the players."""
     m = _ORDER
-    last = m.state if game is m.game else None
-    if last is not None and state.order is last.order:
-        m.state = state
+    order = state.order
+    if order is m.a and game is m.game:
         return m.answer
-    return m.keep(game, state, _Plain.order_is_permutation(game, state))
+    answer = _Plain.order_is_permutation(game, state)
+    m.game, m.a, m.answer = game, order, answer
+    return answer
 
 
 def projects_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
     """BF-PROJ, BF-MAINT: Project tiles are conserved per colour: pile + discard + board + hands (unfinished
     and completed) = 6."""
     m = _PROJECTS
-    last = m.state if game is m.game else None
-    if last is None:
+    last = m.state
+    if last is None or game is not m.game:
         return _Count.projects_afresh(game, state)
     if (
         state.grid is last.grid
         and state.project_pile is last.project_pile
         and state.project_discard is last.project_discard
-        and (
-            state.hands is last.hands
-            or (_Same.held(state.hands, last.hands, _HAND_PROJECTS) and _Same.held(state.hands, last.hands, _HAND_DONE))
-        )
     ):
-        m.state = state
-        return m.answer
+        hands, old = state.hands, last.hands
+        if hands is old:
+            m.state = state
+            return m.answer
+        if len(hands) == len(old):
+            for h, o in zip(hands, old, strict=True):
+                if h is not o and (h.projects is not o.projects or h.done is not o.done):
+                    break
+            else:
+                m.state = state
+                return m.answer
     kept = m.extra
     if kept is None:
         return _Count.projects_afresh(game, state)
@@ -231,9 +244,47 @@ def projects_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | No
     except (KeyError, IndexError, TypeError, ValueError):  # not a state of the usual shape: recount it
         return _Count.projects_afresh(game, state)
     answer = None if counts == kept[2] else _Count.projects_answer(game, counts)
-    m.keep(game, state, answer)
+    m.state, m.answer = state, answer
     m.extra = (counts, kept[1], kept[2])
     return answer
+
+
+class _Fast:
+    """The pieces of the fast paths above that are not counts."""
+
+    @staticmethod
+    def limits_afresh(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+        """The plain check's answer; the hands kept (when every one keeps the token limit) with whether
+        they keep the part and Project limits too."""
+        answer = _Plain.limits(game, state)
+        m = _LIMITS
+        m.game, m.a, m.extra = game, None, None
+        c = game.c.counts
+        strict = True
+        try:
+            for hand in state.hands:
+                if not 0 <= hand.tokens <= c.token_cap:
+                    return answer
+                if len(hand.parts) > c.part_limit or len(hand.projects) + len(hand.done) > c.project_limit:
+                    strict = False
+        except TypeError:
+            return answer
+        m.a, m.extra = state.hands, strict
+        return answer
+
+    @staticmethod
+    def column_fits(game: BotFactoryGame, ci: int, column: tuple[str | None, ...]) -> bool:
+        """Whether the plain check passes the ``ci``-th bot's ``column``."""
+        slots = game.slots
+        if len(column) != len(slots):
+            return False
+        colour = game.colours[ci]
+        for si, part in enumerate(column):
+            if part is not None:
+                c, slot = part.split("-")
+                if slot != slots[si] or c not in ("any", colour):
+                    return False
+        return True
 
 
 _Tiles = tuple[str | None, ...]
@@ -311,9 +362,9 @@ class _Count:
         hands, before_hands = state.hands, last.hands
         if hands is not before_hands:
             if len(hands) == len(before_hands):
-                for seat, hand in enumerate(hands):
-                    if hand.parts is not before_hands[seat].parts:
-                        _Count.move(seen, index, hand.parts, before_hands[seat].parts)
+                for hand, was in zip(hands, before_hands, strict=True):
+                    if hand is not was and hand.parts is not was.parts:
+                        _Count.move(seen, index, hand.parts, was.parts)
             else:
                 for hand in hands:
                     _Count.move(seen, index, hand.parts, ())
@@ -325,7 +376,16 @@ class _Count:
     def move(
         counts: list[int], index: dict[str, int], new: tuple[str | None, ...], gone: tuple[str | None, ...]
     ) -> None:
-        """``counts`` with the tiles of ``gone`` taken off and those of ``new`` added."""
+        """``counts`` with the tiles of ``gone`` taken off and those of ``new`` added: where the two are
+        as long, only the places whose tile is not the very same object (a step changes one or two)."""
+        if len(new) == len(gone):
+            for p, q in zip(new, gone, strict=True):
+                if p is not q:
+                    if p is not None:
+                        counts[index[p]] += 1
+                    if q is not None:
+                        counts[index[q]] -= 1
+            return
         for p in gone:
             if p is not None:
                 counts[index[p]] -= 1

@@ -1,0 +1,186 @@
+"""Bot Factory's cheaper invariant checks (issue 12, item 3) give the plain recount's answers.
+
+The fast paths of bgrules/botfactory/invariants.py keep the very parts of the last state they read and
+reuse their answer while a state shares them; the limits keep whether the last hands keep the part and
+Project limits and check only the hands a step changed; bot_slots checks only the columns a step changed;
+the conservation counts move only the places of a tuple whose tile is not the very same object when the
+old and new tuple are as long. Here, on seeded playouts (2-4 players), every memoised predicate equals its
+plain recount (``_Plain``) at every step, on states corrupted where those paths look (a tile replaced in a
+tuple of the same length, a tile replaced by an equal string that is not the same object, an unknown
+part, a hand over a limit, two bad columns), and on the real states after them.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from test_speed_checks import BF_CORRUPTIONS, BF_MEMOISED, Corrupt, _check, _hand, _set
+
+from bgrules.botfactory import invariants as bf
+from bgrules.core.fastevolve import evolve
+from bgrules.core.playout import walk
+from bgrules.core.registry import load_game
+
+PARTS = ("red-head", "blue-torso", "green-legs", "yellow-head", "any-torso", "red-legs")
+COLOURS = ("red", "blue", "green", "yellow")
+
+
+def _equal_copy(p: Any) -> Any:
+    """An equal string that is not the same object (None stays None)."""
+    return None if p is None else "".join(list(p))
+
+
+def _replace(t: tuple[Any, ...], rng: random.Random, values: tuple[Any, ...]) -> tuple[Any, ...]:
+    """One entry replaced by another value: the tuple keeps its length."""
+    i = rng.randrange(len(t))
+    return _set(t, i, rng.choice(values))
+
+
+def _copies(t: tuple[Any, ...]) -> tuple[Any, ...]:
+    """An equal tuple of equal strings, none of them the same objects."""
+    return tuple([_equal_copy(p) for p in t])
+
+
+def _row(s: Any, rng: random.Random, field: str, change: Any) -> Any:
+    rows = getattr(s, field)
+    i = rng.randrange(len(rows))
+    return evolve(s, **{field: _set(rows, i, change(rows[i]))})
+
+
+ALIGNED: dict[str, Corrupt] = {
+    "hand part replaced": lambda s, r: _hand(s, r, parts=lambda p: _replace(p, r, PARTS)),
+    "hand parts copied": lambda s, r: _hand(s, r, parts=_copies),
+    "hand project replaced": lambda s, r: _hand(s, r, projects=lambda p: _replace(p, r, COLOURS)),
+    "hand done replaced": lambda s, r: _hand(s, r, done=lambda p: _replace(p, r, COLOURS)),
+    "hand projects copied": lambda s, r: _hand(s, r, projects=_copies, done=_copies),
+    "wheel replaced": lambda s, r: evolve(s, wheel=_replace(s.wheel, r, (*PARTS, None))),
+    "wheel copied": lambda s, r: evolve(s, wheel=_copies(s.wheel)),
+    "spares copied": lambda s, r: evolve(s, spares=_copies(s.spares)),
+    "unknown part": lambda s, r: evolve(s, wheel=_replace(s.wheel, r, ("purple-head",))),
+    "column replaced": lambda s, r: _row(s, r, "columns", lambda c: _replace(c, r, (*PARTS, None))),
+    "column copied": lambda s, r: _row(s, r, "columns", _copies),
+    "columns copied": lambda s, r: evolve(s, columns=tuple([_copies(c) for c in s.columns])),
+    "grid replaced": lambda s, r: _row(s, r, "grid", lambda c: _replace(c, r, (*COLOURS, None))),
+    "grid copied": lambda s, r: evolve(s, grid=tuple([_copies(c) for c in s.grid])),
+    "hand over the part limit": lambda s, r: _hand(s, r, parts=lambda p: (*p, *PARTS)),
+    "hand over the Project limit": lambda s, r: _hand(s, r, projects=lambda p: (*p, *COLOURS, *COLOURS)),
+    "hand over the token limit": lambda s, r: _hand(s, r, tokens=lambda t: r.choice((-1, 10))),
+    "hand tokens moved": lambda s, r: _hand(s, r, tokens=lambda t: t + r.choice((-1, 1))),
+    "supply copied": lambda s, r: evolve(s, supply=tuple(list(s.supply))),
+    "reserved copied": lambda s, r: evolve(s, reserved=tuple(list(s.reserved))),
+    "order copied": lambda s, r: evolve(s, order=tuple(list(s.order))),
+    "settling": BF_CORRUPTIONS["settling"],
+}
+"""Corruptions where the new fast paths look, beside the general ones of test_speed_checks.py."""
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_fast_paths_equal_the_plain_recount_where_they_skip(players: int) -> None:
+    game = load_game("botfactory", players=players)
+    rng = random.Random(100 + players)
+    corruptions = {**BF_CORRUPTIONS, **ALIGNED}
+    violated = checked = 0
+    for memo in bf.MEMOS:
+        memo.clear()
+    for seed in range(3):
+        for i, (_before, _action, after) in enumerate(walk(game, seed)):
+            _check(bf, BF_MEMOISED, game, after, f"seed {seed} step {i}")
+            if rng.random() < 0.25:
+                bad = after
+                for _ in range(rng.randint(1, 3)):
+                    what = rng.choice(sorted(ALIGNED) if rng.random() < 0.7 else sorted(corruptions))
+                    try:
+                        bad = corruptions[what](bad, rng)
+                    except (IndexError, ValueError, TypeError):  # not applicable here (an empty tuple)
+                        continue
+                    _check(bf, BF_MEMOISED, game, bad, f"seed {seed} step {i}: {what}")
+                    checked += 1
+                    try:
+                        violated += any(getattr(bf._Plain, n)(game, bad) for n in BF_MEMOISED)
+                    except Exception:
+                        violated += 1
+    assert checked > 100
+    assert 20 < violated < checked  # both kinds met
+
+
+def _state_after(steps: int, seed: int = 7) -> tuple[Any, Any]:
+    game = load_game("botfactory", players=4)
+    state = None
+    for i, (_b, _a, after) in enumerate(walk(game, seed)):
+        state = after
+        if i == steps:
+            break
+    return game, state
+
+
+def test_limits_follow_a_hand_over_the_part_limit_through_a_pending_draw() -> None:
+    """While a draw is pending a hand may hold 6 part tiles; other hands changing meanwhile keep the answer;
+    once the draw is over the limit is broken unless that hand discarded back to 5."""
+    game, state = _state_after(60)
+    for memo in bf.MEMOS:
+        memo.clear()
+    assert bf.limits(game, state) is None
+    seat = 1
+    hand = state.hands[seat]
+    over = evolve(hand, parts=("red-head",) * 6, projects=(), done=())
+    pending = evolve(state, hands=_set(state.hands, seat, over), draws=(("project", -1, "grid", 0, 0),))
+    assert bf.limits(game, pending) is None
+    other = (seat + 1) % 4
+    moved = evolve(pending, hands=_set(pending.hands, other, evolve(pending.hands[other], tokens=2)))
+    assert bf.limits(game, moved) is None
+    ended = evolve(moved, draws=(), turn=None, phase=bf.Phase.MOVE)
+    assert bf.limits(game, ended) == bf._Plain.limits(game, ended) == f"player {seat} holds 6 part tiles"
+    assert bf.limits(game, moved) is None  # pending again, the same hands
+    fixed = evolve(moved, hands=_set(moved.hands, seat, evolve(over, parts=("red-head",) * 5)))
+    assert bf.limits(game, fixed) is None
+    assert bf.limits(game, evolve(fixed, draws=(), turn=None, phase=bf.Phase.MOVE)) is None
+    # a changed hand over the token limit, pending or not
+    bad = evolve(fixed, hands=_set(fixed.hands, other, evolve(fixed.hands[other], tokens=10)))
+    assert bf.limits(game, bad) == f"player {other} holds 10 tokens"
+    assert bf.limits(game, fixed) is None
+
+
+def test_bot_slots_name_the_first_bad_column_of_those_changed() -> None:
+    """Two columns changed, both wrong: the answer names the first, as the plain check does; one of them
+    put right: the other."""
+    game, state = _state_after(60)
+    for memo in bf.MEMOS:
+        memo.clear()
+    assert bf.bot_slots(game, state) is None
+    n = len(game.slots)
+    cols = state.columns
+    wrong = _set(_set(cols, 1, ("red-legs",) + (None,) * (n - 1)), 3, (None,) * (n + 1))
+    bad = evolve(state, columns=wrong)
+    assert bf.bot_slots(game, bad) == bf._Plain.bot_slots(game, bad) is not None
+    assert game.colours[1] in (bf.bot_slots(game, bad) or "")
+    half = evolve(state, columns=_set(wrong, 1, cols[1]))
+    answer = f"the {game.colours[3]} bot has {n + 1} spaces"
+    assert bf.bot_slots(game, half) == bf._Plain.bot_slots(game, half) == answer
+    assert bf.bot_slots(game, state) is None
+
+
+def test_a_reused_answer_holds_the_parts_it_read() -> None:
+    """The parts a memoised answer was read from are held (so no identity is reused) and an equal copy
+    of them, not the same object, is read again: the same answer."""
+    game, state = _state_after(80)
+    for memo in bf.MEMOS:
+        memo.clear()
+    for name in BF_MEMOISED:
+        assert getattr(bf, name)(game, state) is None, name
+    assert bf._TOKENS.a is state.supply and bf._TOKENS.b is state.reserved and bf._TOKENS.c is state.hands
+    assert bf._SLOTS.a is state.columns and bf._RESERVED.a is state.reserved and bf._ORDER.a is state.order
+    assert bf._BOTS.a is state.bots_left and bf._LIMITS.a is state.hands
+    copied = evolve(
+        state,
+        supply=tuple(list(state.supply)),
+        reserved=tuple(list(state.reserved)),
+        order=tuple(list(state.order)),
+        bots_left=tuple(list(state.bots_left)),
+        columns=tuple([_copies(c) for c in state.columns]),
+        hands=tuple([evolve(h, parts=_copies(h.parts)) for h in state.hands]),
+    )
+    for name in BF_MEMOISED:
+        assert getattr(bf, name)(game, copied) is None, name
+    assert bf._TOKENS.a is copied.supply and bf._SLOTS.a is copied.columns

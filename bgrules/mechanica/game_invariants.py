@@ -8,6 +8,8 @@ the step functions that apply them.
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import is_not
 from typing import Any
 
 from bgrules.core.playout import sums_to_one
@@ -24,8 +26,9 @@ def money_never_negative(game: MechanicaGame, state: MechanicaState) -> str | No
     m = _MONEY
     last = m.state
     if last is not None and m.answer is None:  # every seat of the last state was fine: check the new ones
-        seats = state.seats
-        changed = _Seats.changed(seats, last.seats)
+        seats, old = state.seats, last.seats
+        s = _STEP
+        changed = s.changed if s.new is seats and s.old is old else _changed(seats, old)
         if changed is not None:
             for i in changed:
                 seat = seats[i]
@@ -77,42 +80,123 @@ class _Memo:
         self.game, self.state, self.answer, self.parts = None, None, None, ()
 
 
+class _Step:
+    """The last pair of seat tuples asked about (a state's seats and the last state's, or a step's after and
+    before seats: every predicate of a step asks about the same pair), holding both: which seats of the new
+    tuple are not the very seats of the old, and (once asked, for ``game``) what their boards changed. The
+    predicates read its fields in line (one identity test, no call) and call :func:`_changed` on a miss."""
+
+    __slots__ = ("boards", "changed", "game", "new", "old")
+
+    def __init__(self) -> None:
+        self.new: tuple[Seat, ...] | None = None
+        self.old: tuple[Seat, ...] | None = None
+        self.changed: tuple[int, ...] | None = None
+        self.game: object = None
+        self.boards: tuple[int, int, int, int] | None = None
+
+    def clear(self) -> None:
+        self.new = self.old = self.changed = self.game = self.boards = None
+
+
 _IMPROVEMENTS = _Memo()
 _BOTS = _Memo()
 _BLUEPRINTS = _Memo()
 _MONEY = _Memo()
-MEMOS = (_IMPROVEMENTS, _BOTS, _BLUEPRINTS, _MONEY)
-
-
-class _Seats:
-    """Which seats of a state are not the very seats of another (the last state's, or a step's before
-    state): the last pair asked about and its answer are kept (holding both tuples), since every
-    predicate of a step asks about the same pair."""
-
-    last: tuple[tuple[Seat, ...], tuple[Seat, ...], tuple[int, ...]] | None = None
-
-    @staticmethod
-    def changed(new: tuple[Seat, ...], old: tuple[Seat, ...]) -> tuple[int, ...] | None:
-        """The indexes (ascending) of the seats of ``new`` that are not those of ``old``; None when the two
-        have different numbers of seats."""
-        kept = _Seats.last
-        if kept is not None and kept[0] is new and kept[1] is old:
-            return kept[2]
-        if len(new) != len(old):
-            return None
-        if new is old:
-            found: tuple[int, ...] = ()
-        else:
-            out = []
-            for i, seat in enumerate(new):
-                if seat is not old[i]:
-                    out.append(i)
-            found = tuple(out)
-        _Seats.last = (new, old, found)
-        return found
-
-
+_STEP = _Step()
+MEMOS = (_IMPROVEMENTS, _BOTS, _BLUEPRINTS, _MONEY, _STEP)
 """Every predicate's memo (tests clear them to check the plain recount)."""
+
+_RANGES = tuple(range(n) for n in range(13))
+
+
+def _indexes(n: int) -> range:
+    return _RANGES[n] if n < len(_RANGES) else range(n)
+
+
+def _changed(new: tuple[Seat, ...], old: tuple[Seat, ...]) -> tuple[int, ...] | None:
+    """The indexes (ascending) of the seats of ``new`` that are not those of ``old`` (None when the two have
+    different numbers of seats), kept in ``_STEP`` for the pair."""
+    s = _STEP
+    if s.new is new and s.old is old:
+        return s.changed
+    if len(new) != len(old):
+        found: tuple[int, ...] | None = None
+    elif new is old:
+        found = ()
+    else:
+        found = tuple(compress(_indexes(len(new)), map(is_not, new, old)))
+    s.new, s.old, s.changed, s.game, s.boards = new, old, found, None, None
+    return found
+
+
+def _boards(game: MechanicaGame, seats: tuple[Seat, ...], old: tuple[Seat, ...], changed: tuple[int, ...]) -> Delta:
+    """Over the seats ``changed`` (those of ``seats`` that are not ``old``'s): the bots by grade on their
+    boards minus those on their old boards, then their installed improvements minus the old boards'.
+    Only the cells (floor cells, Start Zone slots, trucks) that are not the very same objects are read;
+    the answer is kept in ``_STEP`` when it holds this pair (improvements_conserved and bots_conserved
+    ask in a row)."""
+    s = _STEP
+    if s.boards is not None and s.game is game and s.new is seats and s.old is old:
+        return s.boards
+    kinds = game.kind_index
+    c = [0, 0, 0]
+    n = 0
+    for i in changed:
+        new, prev = seats[i].factory, old[i].factory
+        if new is prev:
+            continue
+        nf, of, ns, os, nd, od = new.floor, prev.floor, new.start, prev.start, new.dock, prev.dock
+        if len(nf) != len(of) or len(ns) != len(os) or len(nd) != len(od):  # no cell-by-cell pairing
+            x, y = new.bot_counts(), prev.bot_counts()
+            c[0] += x[0] - y[0]
+            c[1] += x[1] - y[1]
+            c[2] += x[2] - y[2]
+            n += _installed(game, new) - _installed(game, prev)
+            continue
+        if nf is not of:
+            for k in compress(_indexes(len(nf)), map(is_not, nf, of)):
+                q = of[k]
+                if q is not None:
+                    for b in q.inputs:
+                        c[b] -= 1
+                    for o in q.outputs:
+                        if o is not None:
+                            c[o] -= 1
+                    if q.kind in kinds:
+                        n -= 1
+                p = nf[k]
+                if p is not None:
+                    for b in p.inputs:
+                        c[b] += 1
+                    for o in p.outputs:
+                        if o is not None:
+                            c[o] += 1
+                    if p.kind in kinds:
+                        n += 1
+        if ns is not os:
+            for k in compress(_indexes(len(ns)), map(is_not, ns, os)):
+                t, u = os[k], ns[k]
+                for h in t.holes:
+                    if h is not None:
+                        c[h] -= 1
+                for h in u.holes:
+                    if h is not None:
+                        c[h] += 1
+                n += (u.kind in kinds) - (t.kind in kinds)
+        if nd is not od:
+            for k in compress(_indexes(len(nd)), map(is_not, nd, od)):
+                for b in od[k].load:
+                    c[b] -= 1
+                for b in nd[k].load:
+                    c[b] += 1
+    found = (c[0], c[1], c[2], n)
+    if s.new is seats and s.old is old:
+        s.game, s.boards = game, found
+    return found
+
+
+Delta = tuple[int, int, int, int]
 
 
 def improvements_conserved(game: MechanicaGame, state: MechanicaState) -> str | None:
@@ -130,20 +214,22 @@ def improvements_conserved(game: MechanicaGame, state: MechanicaState) -> str | 
                 m.clear()  # the answer names the negative count: not kept
                 return f"the {name} holds a negative count {area}"
         piles = sum(deck) + sum(extras) + sum(recycler)
-    if state.wheel is not last.wheel:
-        shop = sum(1 for w in state.wheel if w is not None)
+    wheel = state.wheel
+    if wheel is not last.wheel:
+        shop = len(wheel) - wheel.count(None)
     seats, old = state.seats, last.seats
     if seats is not old:
-        changed = _Seats.changed(seats, old)
+        s = _STEP
+        changed = s.changed if s.new is seats and s.old is old else _changed(seats, old)
         if changed is None:
             return _Fast.improvements(game, state)
-        for i in changed:
-            board, before = seats[i].factory, old[i].factory
-            if board is not before:
-                installed += _Board.diff(game, board, before)[3]
+        if s.boards is not None and s.game is game and s.new is seats and s.old is old:
+            installed += s.boards[3]
+        else:
+            installed += _boards(game, seats, old, changed)[3]
     total = piles + shop + installed + (state.pending is not None) + (state.fallen is not None)
     answer = None if total == game.total_tiles else f"{total} improvements accounted for, not {game.total_tiles}"
-    m.keep(game, state, answer, (piles, shop, installed))
+    m.game, m.state, m.answer, m.parts = game, state, answer, (piles, shop, installed)
     return answer
 
 
@@ -155,92 +241,41 @@ def bots_conserved(game: MechanicaGame, state: MechanicaState) -> str | None:
         return _Plain.bots_conserved(game, state)
     last = m.state if game is m.game else None
     seats = state.seats
-    changed = None if last is None else _Seats.changed(seats, last.seats)
-    if last is None or changed is None:
-        counts = [0, 0, 0]
-        for seat in seats:
-            for g, n in enumerate(seat.factory.bot_counts()):
-                counts[g] += n
-        total = (counts[0], counts[1], counts[2])
-    else:
-        total = m.parts
+    total: tuple[int, int, int]
+    if last is not None:
         old = last.seats
+        stock = state.stock
         if seats is old:
-            if state.stock is last.stock:
+            if stock is last.stock:
                 m.state = state
                 return m.answer
+            total = m.parts
         else:
-            for i in changed:
-                board, before = seats[i].factory, old[i].factory
-                if board is not before:
-                    d = _Board.diff(game, board, before)
-                    total = (total[0] + d[0], total[1] + d[1], total[2] + d[2])
-    stock = state.stock
+            s = _STEP
+            changed = s.changed if s.new is seats and s.old is old else _changed(seats, old)
+            if changed is None:
+                last = None
+            else:
+                if s.boards is not None and s.game is game and s.new is seats and s.old is old:
+                    d = s.boards
+                else:
+                    d = _boards(game, seats, old, changed)
+                t = m.parts
+                total = (t[0] + d[0], t[1] + d[1], t[2] + d[2])
+    if last is None:
+        counts = [0, 0, 0]
+        for seat in seats:
+            for g, k in enumerate(seat.factory.bot_counts()):
+                counts[g] += k
+        total = (counts[0], counts[1], counts[2])
+        stock = state.stock
     per = game.variant.rulings.bots_per_grade
     if stock[0] + total[0] == per and stock[1] + total[1] == per and stock[2] + total[2] == per and min(stock) >= 0:
         answer = None
     else:
         answer = _Fast.bots_answer(game, stock, total)
-    m.keep(game, state, answer, total)
+    m.game, m.state, m.answer, m.parts = game, state, answer, total
     return answer
-
-
-class _Board:
-    """What changes between a seat's last board and its new one, cell by cell: the cells (Start Zone slots,
-    trucks) that are the very same objects hold the same tiles and bots. The last pair of boards compared
-    and its answer are kept (holding both boards): improvements_conserved and bots_conserved ask about the
-    same pairs in a row."""
-
-    last: tuple[object, Factory, Factory, tuple[int, int, int, int]] | None = None
-
-    @staticmethod
-    def diff(game: MechanicaGame, new: Factory, old: Factory) -> tuple[int, int, int, int]:
-        """The bots by grade on ``new`` minus those on ``old``, then its installed improvements minus
-        ``old``'s."""
-        kept = _Board.last
-        if kept is not None and kept[1] is new and kept[2] is old and kept[0] is game:
-            return kept[3]
-        kinds = game.kind_index
-        c = [0, 0, 0]
-        n = 0
-        if new.floor is not old.floor:
-            for p, q in zip(new.floor, old.floor, strict=True):
-                if p is q:
-                    continue
-                if q is not None:
-                    for b in q.inputs:
-                        c[b] -= 1
-                    for o in q.outputs:
-                        if o is not None:
-                            c[o] -= 1
-                    n -= q.kind in kinds
-                if p is not None:
-                    for b in p.inputs:
-                        c[b] += 1
-                    for o in p.outputs:
-                        if o is not None:
-                            c[o] += 1
-                    n += p.kind in kinds
-        if new.start is not old.start:
-            for s, t in zip(new.start, old.start, strict=True):
-                if s is not t:
-                    for h in t.holes:
-                        if h is not None:
-                            c[h] -= 1
-                    for h in s.holes:
-                        if h is not None:
-                            c[h] += 1
-                    n += (s.kind in kinds) - (t.kind in kinds)
-        if new.dock is not old.dock:
-            for u, v in zip(new.dock, old.dock, strict=True):
-                if u is not v:
-                    for b in v.load:
-                        c[b] -= 1
-                    for b in u.load:
-                        c[b] += 1
-        found = (c[0], c[1], c[2], n)
-        _Board.last = (game, new, old, found)
-        return found
 
 
 def blueprint_once(game: MechanicaGame, state: MechanicaState) -> str | None:
@@ -249,7 +284,8 @@ def blueprint_once(game: MechanicaGame, state: MechanicaState) -> str | None:
     last = m.state if game is m.game else None
     if last is not None:
         seats, old = state.seats, last.seats
-        changed = _Seats.changed(seats, old)
+        s = _STEP
+        changed = s.changed if s.new is seats and s.old is old else _changed(seats, old)
         if changed is not None:
             answer = m.answer
             for i in changed:
@@ -282,7 +318,7 @@ class _Fast:
                 return f"the {name} holds a negative count {counts}"
         piles = sum(state.deck) + sum(state.extras) + sum(state.recycler)
         installed = sum(_installed(game, seat.factory) for seat in state.seats)
-        shop = sum(1 for w in state.wheel if w is not None)
+        shop = len(state.wheel) - state.wheel.count(None)
         total = piles + shop + installed + (state.pending is not None) + (state.fallen is not None)
         answer = None if total == game.total_tiles else f"{total} improvements accounted for, not {game.total_tiles}"
         _IMPROVEMENTS.keep(game, state, answer, (piles, shop, installed))
@@ -458,35 +494,53 @@ _EVERY_STEP = (*_STEPS_1_3, Phase.PLACE, Phase.RECYCLE)
 def wallet_changes(game: MechanicaGame, before: MechanicaState, action: Any, after: MechanicaState) -> str | None:
     """MC-SELL, MC-SHOP-BUY, MC-FORK-BUY, MC-TRUCK-BUY, MC-FLIGHT-JUMP: a wallet changes only by a sale, a
     purchase at its printed price, or, in a workday run, flight-jump coins (with a Flight Tester)."""
-    mover = before.current if before.phase in _anytime_phases(game) else -1
-    seats_before = before.seats
-    changed = _Seats.changed(after.seats, seats_before)
+    seats_before, seats = before.seats, after.seats
+    s = _STEP
+    changed = s.changed if s.new is seats and s.old is seats_before else _changed(seats, seats_before)
     if changed is None:
         return _Plain.wallet_changes(game, before, action, after)
-    # only the seats that changed, and the mover's, can break the rule
-    if 0 <= mover < len(seats_before) and mover not in changed:
-        changed = tuple(sorted((*changed, mover)))
+    # only the seats that changed can break the rule, and the mover's on a sale or a purchase (any other
+    # action expects no change of the mover's wallet either: there the mover is checked as any seat)
+    mover = -1
+    if isinstance(action, _PRICED):
+        mover = before.current if before.phase in _anytime_phases(game) else -1
+        if 0 <= mover < len(seats_before) and mover not in changed:
+            changed = tuple(sorted((*changed, mover)))
     for i in changed:
+        if i != mover and seats[i].wallet == seats_before[i].wallet:  # no change, none expected
+            continue
         found = _Plain.wallet_of(game, i, mover, before, action, after)
         if found is not None:
             return found
     return None
 
 
+_PRICED = (Sell, Buy, BuyFork, BuyTruck)
+"""The actions that change the mover's wallet (_Plain.wallet_of); any other expects no change of a wallet."""
+
+
 def vault_changes(game: MechanicaGame, before: MechanicaState, action: Any, after: MechanicaState) -> str | None:
     """MC-BP-COMPLETE, MC-GIFT: a vault grows only by a Blueprint's value or, in a run, by Gift Wrappers."""
-    seats_before = before.seats
-    changed = _Seats.changed(after.seats, seats_before)
+    seats_before, seats = before.seats, after.seats
+    s = _STEP
+    changed = s.changed if s.new is seats and s.old is seats_before else _changed(seats, seats_before)
     if changed is None:
         return _Plain.vault_changes(game, before, action, after)
     # only the seats that changed, and the current player's on a Blueprint, can break the rule
-    cur = before.current
-    if isinstance(action, Complete) and 0 <= cur < len(seats_before) and cur not in changed:
-        changed = tuple(sorted((*changed, cur)))
-    for i in changed:
-        found = _Plain.vault_of(game, i, before, action, after)
-        if found is not None:
-            return found
+    if isinstance(action, Complete):
+        cur = before.current
+        if 0 <= cur < len(seats_before) and cur not in changed:
+            changed = tuple(sorted((*changed, cur)))
+        for i in changed:
+            found = _Plain.vault_of(game, i, before, action, after)
+            if found is not None:
+                return found
+        return None
+    for i in changed:  # no Blueprint: every vault is expected to stay as it was
+        if seats[i].vault != seats_before[i].vault:
+            found = _Plain.vault_of(game, i, before, action, after)
+            if found is not None:
+                return found
     return None
 
 

@@ -143,17 +143,15 @@ def test_installed_value_memo_and_sale_lookup_equal_the_plain_ones() -> None:
         assert cat.sale(bot) == cat.bots[bot.name.lower()].sale
 
 
-def test_draw_outcomes_are_the_plain_ones_and_share_their_pairs() -> None:
-    """MC-CHANCE draws: each kind left over the tiles left, as the plain reading lists them; the pair
-    (Draw, probability) of a kind with the same copies left of the same tiles left is the very same
-    object in every memoised outcome list that has it."""
+def test_draw_outcomes_are_the_plain_ones() -> None:
+    """MC-CHANCE draws (memoised per count vector): each kind left over the tiles left, as the plain
+    reading lists them."""
     from fractions import Fraction
 
     from bgrules.core.protocol import CHANCE
     from bgrules.mechanica.state import Draw
 
     game = ruled_game("default", None, 3)
-    by_value: dict[tuple[str, int, int], object] = {}
     seen = 0
     for seed in range(3):
         for before, _action, _after in walk(game, seed):
@@ -162,10 +160,6 @@ def test_draw_outcomes_are_the_plain_ones_and_share_their_pairs() -> None:
             counts = before.extras if before.phase is Phase.EXTRA else before.deck
             total = sum(counts)
             plain = tuple((Draw(k), Fraction(n, total)) for k, n in zip(game.kinds, counts, strict=True) if n)
-            outcomes = game.chance_outcomes(before)
-            assert outcomes == plain
-            left = [(k, n) for k, n in zip(game.kinds, counts, strict=True) if n]
-            for (k, n), pair in zip(left, outcomes, strict=True):
-                assert by_value.setdefault((k, n, total), pair) is pair  # the same counts: the same pair
-                seen += 1
-    assert len(by_value) > 20 and len(by_value) < seen  # pairs were shared
+            assert game.chance_outcomes(before) == plain
+            seen += 1
+    assert seen > 20

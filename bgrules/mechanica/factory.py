@@ -113,8 +113,11 @@ _NEIGHBOURS = tuple(
 )
 
 
-_PLACEMENTS: dict[tuple[int, object], tuple[Catalogue, dict[tuple[object, str], tuple[tuple[int, int, int], ...]]]] = {}
-"""(catalogue id, rulings) -> (the catalogue, held: ids are reused; {(floor layout, tile key): placements}).
+_PLACEMENTS: dict[
+    tuple[int, int], tuple[Catalogue, object, dict[tuple[object, str], tuple[tuple[int, int, int], ...]]]
+] = {}
+"""(catalogue id, rulings id) -> (the catalogue and the rulings, held: ids are reused; {(floor layout, tile
+key): placements}).
 The inner keys and values hold only strings and numbers, so the collector stops tracking them: a memo of
 many boards adds nothing to the cost of its full collections."""
 
@@ -124,13 +127,13 @@ def legal_placements(factory: Factory, variant: MechanicaVariant, key: str) -> t
     verdicts, computed from memoised edges (a test holds the two equal on random factories) and memoised
     per floor layout."""
     layout = factory.layout[0]
-    cat = variant.catalogue
-    bucket = _PLACEMENTS.get((id(cat), variant.rulings))
-    if bucket is None or bucket[0] is not cat:
+    cat, rulings = variant.catalogue, variant.rulings
+    bucket = _PLACEMENTS.get((id(cat), id(rulings)))
+    if bucket is None or bucket[0] is not cat or bucket[1] is not rulings:
         if len(_PLACEMENTS) > 100:
             _PLACEMENTS.clear()
-        bucket = _PLACEMENTS[(id(cat), variant.rulings)] = (cat, {})
-    memo = bucket[1]
+        bucket = _PLACEMENTS[(id(cat), id(rulings))] = (cat, rulings, {})
+    memo = bucket[2]
     found = memo.get((layout, key))
     if found is not None:
         return found

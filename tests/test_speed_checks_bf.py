@@ -43,13 +43,31 @@ def _copies(t: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple([_equal_copy(p) for p in t])
 
 
+def _carry(t: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
+    """One count up by 2**32 and the next down by one: the same packed sum (base 2**32), other counts."""
+    i = rng.randrange(len(t) - 1)
+    return _set(_set(t, i, t[i] - 2**32), i + 1, t[i + 1] + 1)
+
+
+def _project_to_grid(s: Any, rng: random.Random) -> Any:
+    """A hand's unfinished Project put on an empty grid space: still conserved (when both exist)."""
+    seats = [i for i, h in enumerate(s.hands) if h.projects]
+    spaces = [(c, j) for c, col in enumerate(s.grid) for j, t in enumerate(col) if t is None]
+    if not seats or not spaces:
+        raise IndexError("no Project in hand or no empty space")
+    seat, (c, j) = rng.choice(seats), rng.choice(spaces)
+    hand = s.hands[seat]
+    grid = _set(s.grid, c, _set(s.grid[c], j, hand.projects[0]))
+    return evolve(s, grid=grid, hands=_set(s.hands, seat, evolve(hand, projects=hand.projects[1:])))
+
+
 def _row(s: Any, rng: random.Random, field: str, change: Any) -> Any:
     rows = getattr(s, field)
     i = rng.randrange(len(rows))
     return evolve(s, **{field: _set(rows, i, change(rows[i]))})
 
 
-ALIGNED: dict[str, Corrupt] = {
+TARGETED: dict[str, Corrupt] = {
     "hand part replaced": lambda s, r: _hand(s, r, parts=lambda p: _replace(p, r, PARTS)),
     "hand parts copied": lambda s, r: _hand(s, r, parts=_copies),
     "hand project replaced": lambda s, r: _hand(s, r, projects=lambda p: _replace(p, r, COLOURS)),
@@ -72,6 +90,18 @@ ALIGNED: dict[str, Corrupt] = {
     "reserved copied": lambda s, r: evolve(s, reserved=tuple(list(s.reserved))),
     "order copied": lambda s, r: evolve(s, order=tuple(list(s.order))),
     "settling": BF_CORRUPTIONS["settling"],
+    "project carried": lambda s, r: evolve(s, project_pile=_carry(s.project_pile, r)),
+    "project discard carried": lambda s, r: evolve(s, project_discard=_carry(s.project_discard, r)),
+    "project pile huge": lambda s, r: evolve(s, project_pile=_set(s.project_pile, 0, 2**40)),
+    "project pile longer": lambda s, r: evolve(s, project_pile=(*s.project_pile, 0)),
+    "project pile shorter": lambda s, r: evolve(s, project_pile=s.project_pile[:-1]),
+    "project discard float": lambda s, r: evolve(
+        s, project_discard=_set(s.project_discard, 1, float(s.project_discard[1]))
+    ),
+    "grid unknown colour": lambda s, r: _row(s, r, "grid", lambda c: _replace(c, r, ("purple",))),
+    "grid shorter": lambda s, r: evolve(s, grid=s.grid[:-1]),
+    "hand project none": lambda s, r: _hand(s, r, projects=lambda p: (*p, None)),
+    "hand project moved to grid": lambda s, r: _project_to_grid(s, r),
 }
 """Corruptions where the new fast paths look, beside the general ones of test_speed_checks.py."""
 
@@ -80,7 +110,7 @@ ALIGNED: dict[str, Corrupt] = {
 def test_fast_paths_equal_the_plain_recount_where_they_skip(players: int) -> None:
     game = load_game("botfactory", players=players)
     rng = random.Random(100 + players)
-    corruptions = {**BF_CORRUPTIONS, **ALIGNED}
+    corruptions = {**BF_CORRUPTIONS, **TARGETED}
     violated = checked = 0
     for memo in bf.MEMOS:
         memo.clear()
@@ -90,7 +120,7 @@ def test_fast_paths_equal_the_plain_recount_where_they_skip(players: int) -> Non
             if rng.random() < 0.25:
                 bad = after
                 for _ in range(rng.randint(1, 3)):
-                    what = rng.choice(sorted(ALIGNED) if rng.random() < 0.7 else sorted(corruptions))
+                    what = rng.choice(sorted(TARGETED) if rng.random() < 0.7 else sorted(corruptions))
                     try:
                         bad = corruptions[what](bad, rng)
                     except (IndexError, ValueError, TypeError):  # not applicable here (an empty tuple)

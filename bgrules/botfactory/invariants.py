@@ -74,7 +74,7 @@ def limits(game: BotFactoryGame, state: BotFactoryState) -> str | None:
             return _Fast.limits_afresh(game, state)
         c = game.c.counts
         try:
-            for h, o in zip(hands, old, strict=True):  # the hands the step changed
+            for h, o in zip(hands, old):  # noqa: B905 (as long, checked: strict= would cost a keyword call)
                 if h is not o:
                     if not 0 <= h.tokens <= c.token_cap:
                         return _Fast.limits_afresh(game, state)
@@ -99,7 +99,7 @@ def tokens_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None
         if hands is old:
             return m.answer
         if len(hands) == len(old):
-            for h, o in zip(hands, old, strict=True):
+            for h, o in zip(hands, old):  # noqa: B905 (as long, checked: strict= would cost a keyword call)
                 if h is not o and h.tokens is not o.tokens:
                     break
             else:
@@ -130,7 +130,7 @@ def parts_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
             m.state = state
             return m.answer
         if len(hands) == len(old):
-            for h, o in zip(hands, old, strict=True):
+            for h, o in zip(hands, old):  # noqa: B905 (as long, checked: strict= would cost a keyword call)
                 if h is not o and h.parts is not o.parts:
                     break
             else:
@@ -180,7 +180,7 @@ def bots_match_projects(game: BotFactoryGame, state: BotFactoryState) -> str | N
         if hands is old:
             return m.answer
         if len(hands) == len(old):
-            for h, o in zip(hands, old, strict=True):
+            for h, o in zip(hands, old):  # noqa: B905 (as long, checked: strict= would cost a keyword call)
                 if h is not o and h.done is not o.done:
                     break
             else:
@@ -219,34 +219,144 @@ def projects_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | No
     m = _PROJECTS
     last = m.state
     if last is None or game is not m.game:
-        return _Count.projects_afresh(game, state)
-    if (
-        state.grid is last.grid
-        and state.project_pile is last.project_pile
-        and state.project_discard is last.project_discard
-    ):
-        hands, old = state.hands, last.hands
-        if hands is old:
+        return _Pack.projects_afresh(game, state)
+    grid, pile, discard, hands = state.grid, state.project_pile, state.project_discard, state.hands
+    old_grid, old_pile, old_discard, old_hands = last.grid, last.project_pile, last.project_discard, last.hands
+    if grid is old_grid and pile is old_pile and discard is old_discard:
+        if hands is old_hands:
             m.state = state
             return m.answer
-        if len(hands) == len(old):
-            for h, o in zip(hands, old, strict=True):
+        if len(hands) == len(old_hands):
+            for h, o in zip(hands, old_hands):  # noqa: B905 (as long, checked: strict= would cost a keyword call)
                 if h is not o and (h.projects is not o.projects or h.done is not o.done):
                     break
             else:
                 m.state = state
                 return m.answer
     kept = m.extra
-    if kept is None:
-        return _Count.projects_afresh(game, state)
+    if kept is None or len(hands) != len(old_hands):
+        return _Pack.projects_afresh(game, state)
+    # the packed counts of ``state`` from those of ``last``: only the parts the step changed, each read
+    # from the pack's memo of packed counts by value
+    on_board, in_hands, wanted, pack = kept
     try:
-        counts = _Count.projects_step(last, state, kept)
-    except (KeyError, IndexError, TypeError, ValueError):  # not a state of the usual shape: recount it
-        return _Count.projects_afresh(game, state)
-    answer = None if counts == kept[2] else _Count.projects_answer(game, counts)
-    m.state, m.answer = state, answer
-    m.extra = (counts, kept[1], kept[2])
+        if grid is not old_grid:
+            on_board = pack.grids.get(grid)
+            if on_board is None:
+                on_board = pack.grid(grid)
+        if hands is not old_hands:
+            rows = pack.rows
+            for h, o in zip(hands, old_hands):  # noqa: B905 (as long, checked: strict= would cost a keyword call)
+                if h is not o:
+                    for new, gone in ((h.projects, o.projects), (h.done, o.done)):
+                        if new is not gone:
+                            n = rows.get(new)
+                            in_hands += pack.row(new) if n is None else n
+                            n = rows.get(gone)
+                            in_hands -= pack.row(gone) if n is None else n
+        if pile is not old_pile or discard is not old_discard:
+            held = tuple(map(int.__add__, pile, discard))  # as the recount adds them (no float passes)
+            wanted = pack.wants.get(held)
+            if wanted is None:
+                wanted = pack.want(held)
+    except (KeyError, TypeError):  # an unknown tile, a part of an unusual type: recount it
+        return _Pack.projects_afresh(game, state)
+    answer = None if on_board + in_hands == wanted else _Plain.projects_conserved(game, state)
+    m.state, m.answer, m.extra = state, answer, (on_board, in_hands, wanted, pack)
     return answer
+
+
+_FIELD = 1 << 32
+"""Packed counts: the count of the ``i``-th kind of tile is the ``i``-th base-2**32 digit of one int."""
+
+
+class _Pack:
+    """Project tiles counted as one int (the ``i``-th colour's count in the ``i``-th base-2**32 digit): a
+    tuple of tiles counts as the sum of its tiles' weights (``2**(32 i)``), memoised by value; the pile and
+    discard as what the tuples must then hold, ``sum((6 - pile[i] - discard[i]) * 2**(32 i))``, or -1 when
+    a digit is not a whole number from 0 to 2**32 - 1 (no tuple count can match it: the recount says what
+    is wrong). A tuple's count of a colour is below 2**32, so two packed counts are equal exactly when
+    every colour's counts are: the tiles match the piles exactly when the Projects are conserved. One pack
+    per colours and count (memos bounded)."""
+
+    __slots__ = ("grids", "on_board", "per", "rows", "tile", "wants")
+
+    def __init__(self, colours: tuple[str, ...], per: int) -> None:
+        self.tile: dict[str, int] = {colour: _FIELD**i for i, colour in enumerate(colours)}
+        self.on_board: dict[str | None, int] = {None: 0}
+        self.on_board.update(self.tile)
+        """A grid space's weight (an empty space: None, nothing)."""
+        self.per = per
+        self.grids: dict[tuple[tuple[str | None, ...], ...], int] = {}
+        self.rows: dict[tuple[str, ...], int] = {}
+        self.wants: dict[tuple[int, ...], int] = {}
+
+    @staticmethod
+    def of(game: BotFactoryGame) -> _Pack:
+        key = (game.colours, game.c.counts.projects_per_colour)
+        pack = _PACKS.get(key)
+        if pack is None:
+            pack = _PACKS[key] = _Pack(*key)
+        return pack
+
+    def grid(self, grid: tuple[tuple[str | None, ...], ...]) -> int:
+        weight = self.on_board
+        n = 0
+        for column in grid:
+            for t in column:
+                n += weight[t]
+        if len(self.grids) >= 10_000:
+            self.grids.clear()
+        self.grids[grid] = n
+        return n
+
+    def row(self, row: tuple[str, ...]) -> int:
+        weight = self.tile
+        n = 0
+        for t in row:
+            n += weight[t]
+        if len(self.rows) >= 10_000:
+            self.rows.clear()
+        self.rows[row] = n
+        return n
+
+    def want(self, held: tuple[int, ...]) -> int:
+        """What the tuples must hold, packed, given the pile and discard tiles of each colour (``held``,
+        as ``int.__add__`` adds them: anything but ints makes it raise or give NotImplemented)."""
+        n = 0
+        if len(held) == len(self.tile):
+            for i, k in enumerate(held):
+                d = self.per - k  # NotImplemented (a float added by int.__add__) raises TypeError
+                if not 0 <= d < _FIELD:
+                    n = -1
+                    break
+                n += d * _FIELD**i
+        else:
+            n = -1
+        if len(self.wants) >= 10_000:
+            self.wants.clear()
+        self.wants[held] = n
+        return n
+
+    @staticmethod
+    def projects_afresh(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+        """The plain recount's answer; the packed counts kept when the state is of the usual shape."""
+        answer = _Plain.projects_conserved(game, state)  # raises on a state of the wrong shape
+        m = _PROJECTS
+        m.game, m.state, m.answer, m.extra = game, state, answer, None
+        pack = _Pack.of(game)
+        try:
+            in_hands = 0
+            for hand in state.hands:
+                in_hands += pack.row(hand.projects) + pack.row(hand.done)
+            held = tuple(map(int.__add__, state.project_pile, state.project_discard))
+            m.extra = (pack.grid(state.grid), in_hands, pack.want(held), pack)
+        except (KeyError, TypeError):
+            pass
+        return answer
+
+
+_PACKS: dict[tuple[tuple[str, ...], int], _Pack] = {}
 
 
 class _Fast:
@@ -291,12 +401,11 @@ _Tiles = tuple[str | None, ...]
 
 
 class _Count:
-    """The conservation counts kept from step to step: the count of each part (and of each colour's
-    Project tiles) in the last state, updated by only the parts of the state that changed (the old
-    part's tiles taken off, the new part's added), then compared with the box as the plain recount does.
-    A state of an unusual shape (or any state met without its predecessor) is counted afresh. The memo's
-    ``extra`` holds (the counts, the index of each part or colour, the counts the box holds), or None
-    after a state of an unusual shape."""
+    """The part counts kept from step to step: the count of each part in the last state, updated by
+    only the parts of the state that changed (the old part's tiles taken off, the new part's added), then
+    compared with the box as the plain recount does. A state of an unusual shape (or any state met
+    without its predecessor) is counted afresh. The memo's ``extra`` holds (the counts, the index of each
+    part, the counts the box holds), or None after a state of an unusual shape. (Project tiles: ``_Pack``.)"""
 
     @staticmethod
     def parts_afresh(game: BotFactoryGame, state: BotFactoryState) -> str | None:
@@ -362,7 +471,7 @@ class _Count:
         hands, before_hands = state.hands, last.hands
         if hands is not before_hands:
             if len(hands) == len(before_hands):
-                for hand, was in zip(hands, before_hands, strict=True):
+                for hand, was in zip(hands, before_hands):  # noqa: B905 (as long, checked: strict= would cost a keyword call)
                     if hand is not was and hand.parts is not was.parts:
                         _Count.move(seen, index, hand.parts, was.parts)
             else:
@@ -379,7 +488,7 @@ class _Count:
         """``counts`` with the tiles of ``gone`` taken off and those of ``new`` added: where the two are
         as long, only the places whose tile is not the very same object (a step changes one or two)."""
         if len(new) == len(gone):
-            for p, q in zip(new, gone, strict=True):
+            for p, q in zip(new, gone):  # noqa: B905 (as long, checked: strict= would cost a keyword call)
                 if p is not q:
                     if p is not None:
                         counts[index[p]] += 1
@@ -420,65 +529,6 @@ class _Count:
             want = c.universal_per_slot if i >= 12 else c.parts_per_colour_slot
             if n != want:
                 return f"{n} {_part_names(game)[i]} part tiles, not {want}"
-        return None
-
-    @staticmethod
-    def projects_afresh(game: BotFactoryGame, state: BotFactoryState) -> str | None:
-        answer = _Plain.projects_conserved(game, state)  # raises on a state of the wrong shape
-        _PROJECTS.keep(game, state, answer)
-        _PROJECTS.extra = None
-        index = _COLOUR_INDEX.get(game.colours)
-        if index is None:
-            index = _COLOUR_INDEX[game.colours] = {colour: i for i, colour in enumerate(game.colours)}
-        counts = list(map(int.__add__, state.project_pile, state.project_discard))
-        for column in state.grid:
-            for t in column:
-                if t is not None:
-                    counts[index[t]] += 1
-        for hand in state.hands:
-            for t in hand.projects:
-                counts[index[t]] += 1
-            for t in hand.done:
-                counts[index[t]] += 1
-        _PROJECTS.extra = (counts, index, [game.c.counts.projects_per_colour] * len(game.colours))
-        return answer
-
-    @staticmethod
-    def projects_step(last: BotFactoryState, state: BotFactoryState, kept: tuple[Any, ...]) -> list[int]:
-        """The per-colour counts of ``state`` from those of ``last`` (kept, left unchanged)."""
-        counts: list[int] = kept[0].copy()
-        index: dict[str, int] = kept[1]
-        n = len(counts)
-        for area, before in ((state.project_pile, last.project_pile), (state.project_discard, last.project_discard)):
-            if area is not before:
-                if len(area) != n:
-                    raise ValueError(area)
-                for i in range(n):
-                    counts[i] += area[i] - before[i]
-        if state.grid is not last.grid:
-            _Count.move_each(counts, index, state.grid, last.grid)
-        hands, before_hands = state.hands, last.hands
-        if hands is not before_hands:
-            if len(hands) == len(before_hands):
-                for seat, hand in enumerate(hands):
-                    b = before_hands[seat]
-                    if hand.projects is not b.projects:
-                        _Count.move(counts, index, hand.projects, b.projects)
-                    if hand.done is not b.done:
-                        _Count.move(counts, index, hand.done, b.done)
-            else:
-                for hand in hands:
-                    _Count.move(counts, index, hand.projects + hand.done, ())
-                for hand in before_hands:
-                    _Count.move(counts, index, (), hand.projects + hand.done)
-        return counts
-
-    @staticmethod
-    def projects_answer(game: BotFactoryGame, counts: list[int]) -> str | None:
-        per = game.c.counts.projects_per_colour
-        for colour, n in zip(game.colours, counts, strict=True):
-            if n != per:
-                return f"{n} {colour} Project tiles, not {per}"
         return None
 
 
@@ -636,4 +686,3 @@ def _part_names(game: BotFactoryGame) -> tuple[str, ...]:
 
 _NAMES: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[str, ...]] = {}
 _INDEX: dict[tuple[str, ...], dict[str, int]] = {}
-_COLOUR_INDEX: dict[tuple[str, ...], dict[str, int]] = {}

@@ -163,3 +163,33 @@ def test_draw_outcomes_are_the_plain_ones() -> None:
             assert game.chance_outcomes(before) == plain
             seen += 1
     assert seen > 20
+
+
+def test_blueprint_completions_are_the_plain_ones_along_playouts() -> None:
+    """MC-BP-COMPLETE: the memoised ways to complete a Blueprint (keyed by the trucks' loads as bytes, the
+    piles' tops and the cards completed) are those worked out afresh, for every seat at every step."""
+    game = ruled_game("default", None, 4)
+    loaded = 0
+    for seed in range(4):
+        for _before, _action, after in walk(game, seed):
+            for seat in after.seats:
+                if any(t.load for t in seat.factory.dock):
+                    loaded += 1
+                    assert game._complete_options(after, seat) == tuple(game._complete_uncached(after, seat))
+    assert loaded > 50
+
+
+def test_the_loads_key_tells_every_split_of_bots_over_the_trucks_apart() -> None:
+    """Two docks whose trucks carry different loads never share a key, however the bots are split."""
+    import itertools
+
+    from bgrules.mechanica.blueprints import loads_key
+    from bgrules.mechanica.board import Truck
+
+    loads = [tuple(sorted(c)) for n in range(4) for c in itertools.combinations_with_replacement(Bot, n)]
+    keys: dict[bytes, tuple[tuple[Bot, ...], ...]] = {}
+    for split in itertools.product(loads, repeat=3):
+        dock = tuple(Truck("truck", load) for load in split)
+        key = loads_key(dock)
+        assert keys.setdefault(key, split) == split
+    assert len(keys) == len(loads) ** 3

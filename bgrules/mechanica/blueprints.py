@@ -45,6 +45,15 @@ from bgrules.mechanica.state import BuyFork, BuyTruck, Complete, MechanicaState,
 _TRUCK_ACTIONS = {(k, r): BuyTruck(k, r) for k in ("big_truck", "huge_truck") for r in range(ROWS)}
 _DEMOLISH_ACTIONS = tuple(Demolish(i // COLS, i % COLS) for i in range(ROWS * COLS))
 _DEMOLISH_START_ACTIONS = tuple(DemolishFabricator(r) for r in range(ROWS))
+
+
+def loads_key(dock: tuple[Truck, ...]) -> bytes:
+    """The trucks' loads as bytes: each load's grades (Bot is an IntEnum of 0-2), a tab between trucks. A
+    memo key of numbers only, which the collector stops tracking, where the trucks themselves would keep a
+    memo's worth of objects for its full passes to visit."""
+    return b"\t".join([bytes(truck.load) for truck in dock])
+
+
 _FORK_ACTIONS = {(r, c, rot): BuyFork(r, c, rot) for r in range(ROWS) for c in range(COLS) for rot in range(4)}
 
 
@@ -149,7 +158,7 @@ class BlueprintRoom(MechanicaBase):
         last = self._last_complete
         if last is not None and last[0] is dock and last[1] is tops and last[2] is completed:
             return last[3]  # the very inputs of last time (held: no id reuse)
-        key = (dock, tops, completed)
+        key = (loads_key(dock), tops, completed)
         found = self._complete_memo.get(key)
         if found is None:
             if len(self._complete_memo) > 50_000:

@@ -145,13 +145,15 @@ def test_installed_value_memo_and_sale_lookup_equal_the_plain_ones() -> None:
 
 def test_draw_outcomes_are_the_plain_ones() -> None:
     """MC-CHANCE draws (memoised per count vector): each kind left over the tiles left, as the plain
-    reading lists them."""
+    reading lists them; the (Draw, probability) pair of a kind with the same copies left of the same
+    tiles left is the very same object in every memoised list (fewer objects for the collector)."""
     from fractions import Fraction
 
     from bgrules.core.protocol import CHANCE
     from bgrules.mechanica.state import Draw
 
     game = ruled_game("default", None, 3)
+    by_key: dict[tuple[str, int, int], object] = {}
     seen = 0
     for seed in range(3):
         for before, _action, _after in walk(game, seed):
@@ -160,9 +162,13 @@ def test_draw_outcomes_are_the_plain_ones() -> None:
             counts = before.extras if before.phase is Phase.EXTRA else before.deck
             total = sum(counts)
             plain = tuple((Draw(k), Fraction(n, total)) for k, n in zip(game.kinds, counts, strict=True) if n)
-            assert game.chance_outcomes(before) == plain
-            seen += 1
-    assert seen > 20
+            outcomes = game.chance_outcomes(before)
+            assert outcomes == plain
+            left = [(k, n) for k, n in zip(game.kinds, counts, strict=True) if n]
+            for (k, n), pair in zip(left, outcomes, strict=True):
+                assert by_key.setdefault((k, n, total), pair) is pair  # the same counts: the same pair
+                seen += 1
+    assert 20 < len(by_key) < seen  # pairs were shared
 
 
 def test_blueprint_completions_are_the_plain_ones_along_playouts() -> None:

@@ -122,6 +122,7 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
         self._draw_actions = {k: Draw(k) for k in self.kinds}
         self._complete_memo = {}
         self._draw_memo = {}
+        self._draw_pairs = {}
         self._reveal_memo = {}
         fork = self.variant.catalogue.tiles.get("fork")
         self.fork_price = fork.price if fork is not None and fork.price is not None else 1_000_000

@@ -49,13 +49,22 @@ class ShopRoom(MechanicaBase):
 
     def _draws(self, counts: tuple[int, ...]) -> tuple[tuple[Any, Fraction], ...]:
         """MC-CHANCE: each kind left, with probability (copies left) / (tiles left) (memoised per count
-        vector)."""
+        vector; each (draw, probability) pair is shared by every vector that has it, so that a memo of many
+        vectors holds few objects for the collector to visit)."""
         found = self._draw_memo.get(counts)
         if found is None:
             total = sum(counts)
-            found = tuple(
-                (self._draw_actions[k], _fraction(n, total)) for k, n in zip(self.kinds, counts, strict=True) if n
-            )
+            pairs = self._draw_pairs
+            if len(pairs) > 20_000:
+                pairs.clear()
+            outcomes = []
+            for k, n in zip(self.kinds, counts, strict=True):
+                if n:
+                    pair = pairs.get((k, n, total))
+                    if pair is None:
+                        pair = pairs[(k, n, total)] = (self._draw_actions[k], _fraction(n, total))
+                    outcomes.append(pair)
+            found = tuple(outcomes)
             if len(self._draw_memo) > 50_000:
                 self._draw_memo.clear()
             self._draw_memo[counts] = found

@@ -8,8 +8,7 @@ the step functions that apply them.
 
 from __future__ import annotations
 
-from itertools import compress
-from operator import is_not
+from collections.abc import Callable
 from typing import Any
 
 from bgrules.core.playout import sums_to_one
@@ -107,11 +106,33 @@ _STEP = _Step()
 MEMOS = (_IMPROVEMENTS, _BOTS, _BLUEPRINTS, _MONEY, _STEP)
 """Every predicate's memo (tests clear them to check the plain recount)."""
 
-_RANGES = tuple(range(n) for n in range(13))
+Differ = Callable[[tuple[Any, ...], tuple[Any, ...]], list[int]]
 
 
-def _indexes(n: int) -> range:
-    return _RANGES[n] if n < len(_RANGES) else range(n)
+def _differ_of(n: int) -> Differ:
+    """A function of two ``n``-tuples: the indexes (ascending) at which their items are not the very same
+    objects. Unrolled (one unpacking of each tuple, one identity test an item: on this hot path several
+    times cheaper than a loop or ``compress``); a tuple of another length raises ValueError."""
+    if n == 0:
+
+        def none(new: tuple[Any, ...], old: tuple[Any, ...]) -> list[int]:
+            if len(new) or len(old):
+                raise ValueError("not two empty tuples")
+            return []
+
+        return none
+    a = "".join(f"a{i}, " for i in range(n))
+    b = "".join(f"b{i}, " for i in range(n))
+    tests = "".join(f"    if a{i} is not b{i}:\n        out.append({i})\n" for i in range(n))
+    code = f"def differ(new, old):\n    {a}= new\n    {b}= old\n    out = []\n{tests}    return out\n"
+    space: dict[str, Any] = {}
+    exec(code, space)  # generated from the length alone
+    found: Differ = space["differ"]
+    return found
+
+
+_DIFFER: dict[int, Differ] = {n: _differ_of(n) for n in range(17)}
+"""The unrolled comparisons by length: the seats of up to 16 players, a board's 12 cells, 3 slots, 3 trucks."""
 
 
 def _changed(new: tuple[Seat, ...], old: tuple[Seat, ...]) -> tuple[int, ...] | None:
@@ -120,12 +141,15 @@ def _changed(new: tuple[Seat, ...], old: tuple[Seat, ...]) -> tuple[int, ...] | 
     s = _STEP
     if s.new is new and s.old is old:
         return s.changed
-    if len(new) != len(old):
+    n = len(new)
+    if n != len(old):
         found: tuple[int, ...] | None = None
     elif new is old:
         found = ()
+    elif n in _DIFFER:
+        found = tuple(_DIFFER[n](new, old))
     else:
-        found = tuple(compress(_indexes(len(new)), map(is_not, new, old)))
+        found = tuple([i for i in range(n) if new[i] is not old[i]])
     s.new, s.old, s.changed, s.game, s.boards = new, old, found, None, None
     return found
 
@@ -133,13 +157,15 @@ def _changed(new: tuple[Seat, ...], old: tuple[Seat, ...]) -> tuple[int, ...] | 
 def _boards(game: MechanicaGame, seats: tuple[Seat, ...], old: tuple[Seat, ...], changed: tuple[int, ...]) -> Delta:
     """Over the seats ``changed`` (those of ``seats`` that are not ``old``'s): the bots by grade on their
     boards minus those on their old boards, then their installed improvements minus the old boards'.
-    Only the cells (floor cells, Start Zone slots, trucks) that are not the very same objects are read;
+    Only the cells (floor cells, Start Zone slots, trucks) that are not the very same objects are read
+    (a board whose floor, Start Zone or dock has another length than the old one's is counted whole);
     the answer is kept in ``_STEP`` when it holds this pair (improvements_conserved and bots_conserved
     ask in a row)."""
     s = _STEP
     if s.boards is not None and s.game is game and s.new is seats and s.old is old:
         return s.boards
     kinds = game.kind_index
+    differ = _DIFFER
     c = [0, 0, 0]
     n = 0
     for i in changed:
@@ -147,49 +173,50 @@ def _boards(game: MechanicaGame, seats: tuple[Seat, ...], old: tuple[Seat, ...],
         if new is prev:
             continue
         nf, of, ns, os, nd, od = new.floor, prev.floor, new.start, prev.start, new.dock, prev.dock
-        if len(nf) != len(of) or len(ns) != len(os) or len(nd) != len(od):  # no cell-by-cell pairing
+        try:
+            cells = () if nf is of else differ[len(nf)](nf, of)
+            slots = () if ns is os else differ[len(ns)](ns, os)
+            trucks = () if nd is od else differ[len(nd)](nd, od)
+        except (KeyError, ValueError):  # no cell-by-cell pairing: the whole boards counted
             x, y = new.bot_counts(), prev.bot_counts()
             c[0] += x[0] - y[0]
             c[1] += x[1] - y[1]
             c[2] += x[2] - y[2]
             n += _installed(game, new) - _installed(game, prev)
             continue
-        if nf is not of:
-            for k in compress(_indexes(len(nf)), map(is_not, nf, of)):
-                q = of[k]
-                if q is not None:
-                    for b in q.inputs:
-                        c[b] -= 1
-                    for o in q.outputs:
-                        if o is not None:
-                            c[o] -= 1
-                    if q.kind in kinds:
-                        n -= 1
-                p = nf[k]
-                if p is not None:
-                    for b in p.inputs:
-                        c[b] += 1
-                    for o in p.outputs:
-                        if o is not None:
-                            c[o] += 1
-                    if p.kind in kinds:
-                        n += 1
-        if ns is not os:
-            for k in compress(_indexes(len(ns)), map(is_not, ns, os)):
-                t, u = os[k], ns[k]
-                for h in t.holes:
-                    if h is not None:
-                        c[h] -= 1
-                for h in u.holes:
-                    if h is not None:
-                        c[h] += 1
-                n += (u.kind in kinds) - (t.kind in kinds)
-        if nd is not od:
-            for k in compress(_indexes(len(nd)), map(is_not, nd, od)):
-                for b in od[k].load:
+        for k in cells:
+            q = of[k]
+            if q is not None:
+                for b in q.inputs:
                     c[b] -= 1
-                for b in nd[k].load:
+                for o in q.outputs:
+                    if o is not None:
+                        c[o] -= 1
+                if q.kind in kinds:
+                    n -= 1
+            p = nf[k]
+            if p is not None:
+                for b in p.inputs:
                     c[b] += 1
+                for o in p.outputs:
+                    if o is not None:
+                        c[o] += 1
+                if p.kind in kinds:
+                    n += 1
+        for k in slots:
+            t, u = os[k], ns[k]
+            for h in t.holes:
+                if h is not None:
+                    c[h] -= 1
+            for h in u.holes:
+                if h is not None:
+                    c[h] += 1
+            n += (u.kind in kinds) - (t.kind in kinds)
+        for k in trucks:
+            for b in od[k].load:
+                c[b] -= 1
+            for b in nd[k].load:
+                c[b] += 1
     found = (c[0], c[1], c[2], n)
     if s.new is seats and s.old is old:
         s.game, s.boards = game, found

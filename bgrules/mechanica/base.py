@@ -41,6 +41,11 @@ from bgrules.mechanica.state import (
 )
 from bgrules.mechanica.variant import Blueprint, MechanicaVariant
 
+# Enum members the functions below compare with, as module constants: under Python 3.11 each ``Phase.X``
+# is looked up through EnumType.__getattr__'s hook, about 0.2 us a time on a hot path (docs/speed.md).
+_Phase_GIFT = Phase.GIFT
+_Phase_OVER = Phase.OVER
+
 GAME_NAME = "mechanica"
 PILES = 2
 """MC-BP-DAYEND: the Blueprints lie in two piles."""
@@ -119,17 +124,17 @@ class MechanicaBase(GameBase):
         """Nobody after the end (MC-END), chance in a chance phase (MC-CHANCE), the receiving player during a
         gift (MC-FAB-OVERACTIVE), otherwise the player whose turn or run it is (MC-DAY)."""
         phase = state.phase
-        if phase is Phase.OVER:
+        if phase is _Phase_OVER:
             return None
         if phase in CHANCE_PHASES:
             return CHANCE
-        if phase is Phase.GIFT:
+        if phase is _Phase_GIFT:
             return state.gifts[0][0]
         return state.current
 
     def is_terminal(self, state: MechanicaState) -> bool:
         """MC-END: the game is over."""
-        return state.phase is Phase.OVER
+        return state.phase is _Phase_OVER
 
     def _seat(self, state: MechanicaState, seat: Seat, who: int | None = None, **changes: Any) -> MechanicaState:
         """``state`` with seat ``who`` (default: the current player) replaced, and ``changes``."""

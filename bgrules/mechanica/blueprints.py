@@ -42,15 +42,19 @@ from bgrules.mechanica.factory import (
 from bgrules.mechanica.sandbox import Demolish, DemolishFabricator
 from bgrules.mechanica.state import BuyFork, BuyTruck, Complete, MechanicaState, Reveal, Seat
 
+# Enum members the functions below compare with, as module constants: under Python 3.11 each ``Phase.X``
+# is looked up through EnumType.__getattr__'s hook, about 0.2 us a time on a hot path (docs/speed.md).
+_Zone_DOCK = Zone.DOCK
+
 _TRUCK_ACTIONS = {(k, r): BuyTruck(k, r) for k in ("big_truck", "huge_truck") for r in range(ROWS)}
 _DEMOLISH_ACTIONS = tuple(Demolish(i // COLS, i % COLS) for i in range(ROWS * COLS))
 _DEMOLISH_START_ACTIONS = tuple(DemolishFabricator(r) for r in range(ROWS))
 
 
 def loads_key(dock: tuple[Truck, ...]) -> bytes:
-    """The trucks' loads as bytes: each load's grades (Bot is an IntEnum of 0-2), a tab between trucks. A
-    memo key of numbers only, which the collector stops tracking, where the trucks themselves would keep a
-    memo's worth of objects for its full passes to visit."""
+    """MC-BP-COMPLETE reads the trucks' loads; here as bytes: each load's grades (Bot is an IntEnum of 0-2),
+    a tab between trucks. A memo key of numbers only, which the collector stops tracking, where the trucks
+    themselves would keep a memo's worth of objects for its full passes to visit."""
     return b"\t".join([bytes(truck.load) for truck in dock])
 
 
@@ -66,8 +70,8 @@ class BlueprintRoom(MechanicaBase):
         """(truck on the row, truck bought) -> price, for every allowed purchase (MC-TRUCK-BUY)."""
         cat = self.variant.catalogue
         table: dict[tuple[str, str], int] = {}
-        for current in cat.of_zone(Zone.DOCK):
-            for bought in cat.of_zone(Zone.DOCK):
+        for current in cat.of_zone(_Zone_DOCK):
+            for bought in cat.of_zone(_Zone_DOCK):
                 probe = starting_factory().with_truck(0, Truck(current.key))
                 price = self._truck_price(probe, bought.key, 0)
                 if price is not None:

@@ -16,6 +16,16 @@ from bgrules.mechanica.shop import ShopRoom
 from bgrules.mechanica.state import MechanicaState, Phase
 from bgrules.mechanica.workday import RunPhase, start_run
 
+# Enum members the functions below compare with, as module constants: under Python 3.11 each ``Phase.X``
+# is looked up through EnumType.__getattr__'s hook, about 0.2 us a time on a hot path (docs/speed.md).
+_Phase_DRAW = Phase.DRAW
+_Phase_OVER = Phase.OVER
+_Phase_REVEAL = Phase.REVEAL
+_Phase_RUN = Phase.RUN
+_Phase_SELL = Phase.SELL
+_Phase_SETUP_DEAL = Phase.SETUP_DEAL
+_Phase_SETUP_EXTRAS = Phase.SETUP_EXTRAS
+
 
 class DayRoom(ShopRoom):
     """The day's flow, its end, the game's end and the score, as methods of the whole game."""
@@ -55,7 +65,7 @@ class DayRoom(ShopRoom):
     def end_trigger(self, state: MechanicaState) -> str | None:
         """MC-END: the rule that ended a terminal state (the deck and the Shop empty); None while the game
         goes on."""
-        return "MC-END" if state.phase is Phase.OVER else None
+        return "MC-END" if state.phase is _Phase_OVER else None
 
     # --- automatic steps ----------------------------------------------------------------------------
 
@@ -65,16 +75,16 @@ class DayRoom(ShopRoom):
         deck's draw (MC-SHOP-DRAW), the day's end after the last turn (MC-BP-DAYEND, MC-END)."""
         while True:
             phase = state.phase
-            if phase is Phase.SETUP_EXTRAS:
+            if phase is _Phase_SETUP_EXTRAS:
                 if sum(state.extras) < self.extras_target and any(state.deck):
                     return state
-                state = evolve(state, phase=Phase.SETUP_DEAL)
-            elif phase is Phase.SETUP_DEAL:
+                state = evolve(state, phase=_Phase_SETUP_DEAL)
+            elif phase is _Phase_SETUP_DEAL:
                 dealt = sum(1 for w in state.wheel if w is not None)
                 if dealt < self.variant.game.dealt and any(state.deck):
                     return state
-                state = evolve(state, phase=Phase.REVEAL, reveal=0)
-            elif phase is Phase.REVEAL:
+                state = evolve(state, phase=_Phase_REVEAL, reveal=0)
+            elif phase is _Phase_REVEAL:
                 pile = state.reveal
                 if pile >= PILES:
                     state = self._begin_day(state)
@@ -89,7 +99,7 @@ class DayRoom(ShopRoom):
                         bp_bottom=replace_at(state.bp_bottom, pile, bottom[1:]),
                     )
                 state = evolve(state, reveal=pile + 1)
-            elif phase is Phase.RUN:
+            elif phase is _Phase_RUN:
                 run = state.run
                 assert run is not None
                 if run.phase is not RunPhase.DONE:
@@ -102,13 +112,13 @@ class DayRoom(ShopRoom):
                     following = start_run(seats[nxt].factory, run.stock, self.variant)
                     state = evolve(state, seats=seats, stock=run.stock, run=following, current=nxt)
                 else:
-                    state = evolve(state, seats=seats, stock=run.stock, run=None, current=0, phase=Phase.SELL)
-            elif phase is Phase.DRAW:
+                    state = evolve(state, seats=seats, stock=run.stock, run=None, current=0, phase=_Phase_SELL)
+            elif phase is _Phase_DRAW:
                 if not sum(state.deck):
                     state = self._after_draw(state)
                 else:
                     return state
-            elif phase is Phase.SELL and state.current >= self._players:
+            elif phase is _Phase_SELL and state.current >= self._players:
                 state = self._end_day(state)
             else:
                 return state
@@ -118,7 +128,7 @@ class DayRoom(ShopRoom):
         coverage.effect("MC-DAY")
         return evolve(
             state,
-            phase=Phase.RUN,
+            phase=_Phase_RUN,
             current=0,
             reveal=0,
             run=start_run(state.seats[0].factory, state.stock, self.variant),
@@ -138,5 +148,5 @@ class DayRoom(ShopRoom):
         piles = {"bp_top": tuple(tops), "bp_bottom": tuple(bottoms), "bp_turned": (False,) * PILES}
         if not sum(state.deck) and all(w is None for w in state.wheel):
             coverage.effect("MC-END")
-            return evolve(state, **piles, phase=Phase.OVER, current=0)
-        return evolve(state, **piles, phase=Phase.REVEAL, reveal=0, day=state.day + 1, current=0)
+            return evolve(state, **piles, phase=_Phase_OVER, current=0)
+        return evolve(state, **piles, phase=_Phase_REVEAL, reveal=0, day=state.day + 1, current=0)

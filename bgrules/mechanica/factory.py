@@ -36,6 +36,18 @@ from bgrules.mechanica.components import DELTA, Bot, Catalogue, Dir, Edge, Effec
 from bgrules.mechanica.movement import find_loop
 from bgrules.mechanica.variant import MechanicaVariant
 
+# Enum members the functions below compare with, as module constants: under Python 3.11 each ``Phase.X``
+# is looked up through EnumType.__getattr__'s hook, about 0.2 us a time on a hot path (docs/speed.md).
+_Dir_E = Dir.E
+_Dir_S = Dir.S
+_Edge_ENTRANCE = Edge.ENTRANCE
+_Edge_EXIT = Edge.EXIT
+_Edge_FLAT = Edge.FLAT
+_Effect_FABRICATE = Effect.FABRICATE
+_Zone_DOCK = Zone.DOCK
+_Zone_FLOOR = Zone.FLOOR
+_Zone_START = Zone.START
+
 __all__ = [
     "CELLS",
     "COLS",
@@ -77,11 +89,11 @@ def edges_fit(a: Edge, b: Edge, strict: bool) -> bool:
     """MC-PLACE-FIT for two touching sides. Published ruling: an exit (knob) must meet an entrance;
     ``strict`` also demands flat against flat and entrance against exit."""
     if strict:
-        return (a, b) in ((Edge.EXIT, Edge.ENTRANCE), (Edge.ENTRANCE, Edge.EXIT), (Edge.FLAT, Edge.FLAT))
-    if a is Edge.EXIT:
-        return b is Edge.ENTRANCE
-    if b is Edge.EXIT:
-        return a is Edge.ENTRANCE
+        return (a, b) in ((_Edge_EXIT, _Edge_ENTRANCE), (_Edge_ENTRANCE, _Edge_EXIT), (_Edge_FLAT, _Edge_FLAT))
+    if a is _Edge_EXIT:
+        return b is _Edge_ENTRANCE
+    if b is _Edge_EXIT:
+        return a is _Edge_ENTRANCE
     return True
 
 
@@ -169,7 +181,7 @@ def _placements_by_cell(
     cells in order, so the same list in the same order."""
     cat = variant.catalogue
     kind = cat.tiles.get(key)
-    if kind is None or kind.zone is not Zone.FLOOR:
+    if kind is None or kind.zone is not _Zone_FLOOR:
         return ()
     strict = variant.rulings.jigsaw == "strict"
     forbid_off = variant.rulings.off_floor == "forbid"
@@ -222,7 +234,7 @@ def _cell_placements(
 def _legal_placements(factory: Factory, variant: MechanicaVariant, key: str) -> list[tuple[int, int, int]]:
     cat = variant.catalogue
     kind = cat.tiles.get(key)
-    if kind is None or kind.zone is not Zone.FLOOR:
+    if kind is None or kind.zone is not _Zone_FLOOR:
         return []
     strict = variant.rulings.jigsaw == "strict"
     forbid_off = variant.rulings.off_floor == "forbid"
@@ -266,7 +278,7 @@ def off_floor_exits(kind: TileKind, row: int, col: int, rotation: int) -> list[D
     for d in kind.exits(rotation):
         dr, dc = DELTA[d]
         r, c = row + dr, col + dc
-        if not on_floor(r, c) and not (d is Dir.E and c == DOCK_COL):
+        if not on_floor(r, c) and not (d is _Dir_E and c == DOCK_COL):
             bad.append(d)
     return bad
 
@@ -277,7 +289,7 @@ def check_install(factory: Factory, variant: MechanicaVariant, key: str, row: in
     if key not in cat.tiles:
         raise IllegalAction("MC-PLACE-ZONE", f"unknown tile kind {key!r}")
     kind = cat.tiles[key]
-    if kind.zone is not Zone.FLOOR:
+    if kind.zone is not _Zone_FLOOR:
         raise IllegalAction("MC-PLACE-ZONE", f"{kind.name} goes in the {kind.zone.value} zone, not on the floor")
     if not on_floor(row, col):
         raise IllegalAction("MC-PLACE-FREE", f"({row}, {col}) is not a floor cell (rows 0-2, columns 0-3)")
@@ -315,7 +327,7 @@ def install(factory: Factory, variant: MechanicaVariant, key: str, row: int, col
 def check_install_start(factory: Factory, variant: MechanicaVariant, key: str, row: int) -> None:
     cat = variant.catalogue
     kind = cat.tiles.get(key)
-    if kind is None or kind.zone is not Zone.START or kind.printed:
+    if kind is None or kind.zone is not _Zone_START or kind.printed:
         raise IllegalAction("MC-PLACE-ZONE", f"{key!r} is not a fabricator tile for the Start Zone")
     if row not in range(ROWS):
         raise IllegalAction("MC-PLACE-START", f"the Start Zone has rows 0-2, not {row}")
@@ -341,7 +353,7 @@ def install_start(factory: Factory, variant: MechanicaVariant, key: str, row: in
 def check_install_truck(factory: Factory, variant: MechanicaVariant, key: str, row: int) -> None:
     cat = variant.catalogue
     kind = cat.tiles.get(key)
-    if kind is None or kind.zone is not Zone.DOCK or kind.printed:
+    if kind is None or kind.zone is not _Zone_DOCK or kind.printed:
         raise IllegalAction("MC-PLACE-ZONE", f"{key!r} is not a truck tile for the Loading Dock")
     if row not in range(ROWS):
         raise IllegalAction("MC-PLACE-TRUCK", f"the Loading Dock has rows 0-2, not {row}")
@@ -392,7 +404,7 @@ def factory_problems(factory: Factory, variant: MechanicaVariant) -> list[str]:
             if placed is None:
                 continue
             kind = cat.tiles.get(placed.kind)
-            if kind is None or kind.zone is not Zone.FLOOR:
+            if kind is None or kind.zone is not _Zone_FLOOR:
                 problems.append(f"MC-PLACE-ZONE: ({r}, {c}) holds {placed.kind!r}, not a floor tile")
                 continue
             if len(placed.inputs) > kind.inputs:
@@ -402,7 +414,7 @@ def factory_problems(factory: Factory, variant: MechanicaVariant) -> list[str]:
                     f"MC-HOLE: ({r}, {c}) lists {len(placed.outputs)} output holes, not {len(kind.outputs)}"
                 )
             # each touching pair once: look east and south only
-            for d in (Dir.E, Dir.S):
+            for d in (_Dir_E, _Dir_S):
                 dr, dc = DELTA[d]
                 other = factory.at(r + dr, c + dc) if on_floor(r + dr, c + dc) else None
                 if other is None or other.kind not in cat.tiles:
@@ -415,15 +427,15 @@ def factory_problems(factory: Factory, variant: MechanicaVariant) -> list[str]:
                 problems.append(f"MC-MOVE-OFF: ({r}, {c}) has an exit leading off the floor")
     for r, slot in enumerate(factory.start):
         kind = cat.tiles.get(slot.kind)
-        if kind is None or kind.zone is not Zone.START:
+        if kind is None or kind.zone is not _Zone_START:
             problems.append(f"MC-PLACE-ZONE: Start Zone row {r} holds {slot.kind!r}")
         elif len(slot.holes) != len(kind.outputs):
             problems.append(f"MC-HOLE: Start Zone row {r} lists {len(slot.holes)} holes, not {len(kind.outputs)}")
-        elif kind.effect is Effect.FABRICATE and kind.printed and r != 1:
+        elif kind.effect is _Effect_FABRICATE and kind.printed and r != 1:
             problems.append(f"MC-BOARD: the printed Basic Fabricator is in row 1, not row {r}")
     for r, truck in enumerate(factory.dock):
         kind = cat.tiles.get(truck.kind)
-        if kind is None or kind.zone is not Zone.DOCK:
+        if kind is None or kind.zone is not _Zone_DOCK:
             problems.append(f"MC-PLACE-ZONE: Loading Dock row {r} holds {truck.kind!r}")
         elif len(truck.load) > kind.capacity:
             problems.append(f"MC-HOLE: truck {r} carries {len(truck.load)} bots, capacity {kind.capacity}")

@@ -60,6 +60,21 @@ from bgrules.mechanica.workday import (
     decisions,
 )
 
+# Enum members the functions below compare with, as module constants: under Python 3.11 each ``Phase.X``
+# is looked up through EnumType.__getattr__'s hook, about 0.2 us a time on a hot path (docs/speed.md).
+_Phase_BUY = Phase.BUY
+_Phase_DRAW = Phase.DRAW
+_Phase_EXTRA = Phase.EXTRA
+_Phase_GIFT = Phase.GIFT
+_Phase_OVER = Phase.OVER
+_Phase_PLACE = Phase.PLACE
+_Phase_RECYCLE = Phase.RECYCLE
+_Phase_REVEAL = Phase.REVEAL
+_Phase_RUN = Phase.RUN
+_Phase_SELL = Phase.SELL
+_Phase_SETUP_DEAL = Phase.SETUP_DEAL
+_Phase_SETUP_EXTRAS = Phase.SETUP_EXTRAS
+
 ACTION_TYPES: tuple[type, ...] = (
     *RUN_DECISION_TYPES,
     Sell,
@@ -166,7 +181,7 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
             bp_top=(None, None),
             bp_turned=(False, False),
             day=1,
-            phase=Phase.SETUP_EXTRAS,
+            phase=_Phase_SETUP_EXTRAS,
         )
         return self._settle(state)
 
@@ -185,11 +200,11 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
         """MC-CHANCE: tile draws from the deck or the extras (the Shop's room), Blueprint reveals (the
         Blueprints' room); nothing outside a chance phase."""
         phase = state.phase
-        if phase in (Phase.SETUP_EXTRAS, Phase.SETUP_DEAL, Phase.DRAW):
+        if phase in (_Phase_SETUP_EXTRAS, _Phase_SETUP_DEAL, _Phase_DRAW):
             return self._draws(state.deck)
-        if phase is Phase.EXTRA:
+        if phase is _Phase_EXTRA:
             return self._draws(state.extras)
-        if phase is Phase.REVEAL:
+        if phase is _Phase_REVEAL:
             return self._reveals(state)
         return ()
 
@@ -214,26 +229,26 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
         phase = state.phase
         if phase in CHANCE_PHASES:
             return tuple(a for a, _p in self.chance_outcomes(state))
-        if phase is Phase.OVER:
+        if phase is _Phase_OVER:
             return ()
-        if phase is Phase.RUN:
+        if phase is _Phase_RUN:
             assert state.run is not None
             return decisions(state.run, self.variant)
-        seat = state.seats[state.gifts[0][0] if phase is Phase.GIFT else state.current]
-        if phase is Phase.PLACE:
+        seat = state.seats[state.gifts[0][0] if phase is _Phase_GIFT else state.current]
+        if phase is _Phase_PLACE:
             waiting: tuple[Any, ...] = tuple(self._place_options(state, seat.factory))
             return waiting + self._anytime_options(state, seat) if self._anytime_waits else waiting
-        if phase is Phase.RECYCLE:
+        if phase is _Phase_RECYCLE:
             waiting = tuple(self._recycle_options(seat.factory))
             return waiting + self._anytime_options(state, seat) if self._anytime_waits else waiting
-        if phase is Phase.GIFT:
+        if phase is _Phase_GIFT:
             _player, declared = state.gifts[0]
             return (
                 *(Gift(b, r, h) for b in Bot if b < declared for r, h in self._holes(seat.factory)),
                 Decline(),
             )
         first: tuple[Any, ...] | None
-        if phase is Phase.SELL:
+        if phase is _Phase_SELL:
             dock = seat.factory.dock
             last = self._last_sell
             if last is not None and last[0] is dock:  # the very dock of last time (held: no id reuse)
@@ -245,7 +260,7 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
                         self._sell_memo.clear()
                     first = self._sell_memo[dock] = (*sell_options(seat.factory), _NEXT)
                 self._last_sell = (dock, first)
-        elif phase is Phase.BUY:
+        elif phase is _Phase_BUY:
             wallet, prices = seat.wallet, self.prices
             buys = (self._buys[i] for i, kind in enumerate(state.wheel) if kind is not None and wallet >= prices[i])
             first = (*buys, _NEXT)
@@ -272,24 +287,24 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
         """The dispatch of :meth:`apply` by phase: MC-END, MC-CHANCE, MC-RUN, MC-SHOP-BUY, MC-SHOP-RECYCLE,
         MC-ANYTIME, MC-FAB-OVERACTIVE, MC-TURN-ORDER."""
         phase = state.phase
-        if phase is Phase.OVER:
+        if phase is _Phase_OVER:
             raise IllegalAction("MC-END", "the game is over; no action is legal")
         if phase in CHANCE_PHASES:
             return self._settle(self._chance(state, action))
-        if phase is Phase.RUN:
+        if phase is _Phase_RUN:
             if not isinstance(action, Route | Fly | Discard | Change | ChooseOutput):
                 raise IllegalAction("MC-RUN", f"{action!r}: a workday run awaits its owner's decision")
             assert state.run is not None
             return self._settle(evolve(state, run=decide(state.run, self.variant, action)))
-        if phase is Phase.PLACE:
+        if phase is _Phase_PLACE:
             if self._anytime_waits and isinstance(action, ANYTIME_TYPES):  # MC-ANYTIME, every step
                 return self._anytime(state, action)
             return self._settle(self._place(state, action))
-        if phase is Phase.RECYCLE:
+        if phase is _Phase_RECYCLE:
             if self._anytime_waits and isinstance(action, ANYTIME_TYPES):  # MC-ANYTIME, every step
                 return self._anytime(state, action)
             return self._settle(self._recycle_fallen(state, action))
-        if phase is Phase.GIFT:
+        if phase is _Phase_GIFT:
             return self._settle(self._gift(state, action))
         if isinstance(action, Next):
             return self._next(state)

@@ -28,6 +28,18 @@ from bgrules.mechanica.factory import (
 )
 from bgrules.mechanica.state import Buy, Draw, MechanicaState, Phase, Place, PlaceFabricator, Recycle
 
+# Enum members the functions below compare with, as module constants: under Python 3.11 each ``Phase.X``
+# is looked up through EnumType.__getattr__'s hook, about 0.2 us a time on a hot path (docs/speed.md).
+_Phase_BUY = Phase.BUY
+_Phase_DRAW = Phase.DRAW
+_Phase_EXTRA = Phase.EXTRA
+_Phase_PLACE = Phase.PLACE
+_Phase_RECYCLE = Phase.RECYCLE
+_Phase_SELL = Phase.SELL
+_Phase_SETUP_DEAL = Phase.SETUP_DEAL
+_Phase_SETUP_EXTRAS = Phase.SETUP_EXTRAS
+_Zone_FLOOR = Zone.FLOOR
+
 _FRACTIONS: dict[tuple[int, int], Fraction] = {}
 """Fraction(n, total) by (n, total): a draw's probabilities recur from one deck to the next (bounded)."""
 
@@ -76,19 +88,19 @@ class ShopRoom(MechanicaBase):
         (MC-SHOP-DRAW, then the double rotation). The outcome is checked by the caller (MC-CHANCE)."""
         phase = state.phase
         k = self.kind_index[action.kind]
-        if phase is Phase.SETUP_EXTRAS:  # MC-SETUP-EXTRAS
+        if phase is _Phase_SETUP_EXTRAS:  # MC-SETUP-EXTRAS
             coverage.effect("MC-SETUP-EXTRAS")
             return evolve(state, deck=add_at(state.deck, k, -1), extras=add_at(state.extras, k, 1))
-        if phase is Phase.EXTRA:  # MC-SHOP-DOUBLE
+        if phase is _Phase_EXTRA:  # MC-SHOP-DOUBLE
             coverage.effect("MC-SHOP-DOUBLE")
             return evolve(
                 state,
                 extras=add_at(state.extras, k, -1),
                 wheel=replace_at(state.wheel, 0, action.kind),
-                phase=Phase.SELL,
+                phase=_Phase_SELL,
                 current=state.current + 1,
             )
-        if phase is Phase.SETUP_DEAL:  # MC-SETUP-DEAL
+        if phase is _Phase_SETUP_DEAL:  # MC-SETUP-DEAL
             coverage.effect("MC-SETUP-DEAL")
             slot = state.wheel.index(None)
             return evolve(state, deck=add_at(state.deck, k, -1), wheel=replace_at(state.wheel, slot, action.kind))
@@ -98,7 +110,7 @@ class ShopRoom(MechanicaBase):
         wheel = replace_at(state.wheel, 0, action.kind)
         if self._doubles(wheel):
             return self._after_draw(evolve(state, deck=deck, wheel=wheel))
-        return evolve(state, deck=deck, wheel=wheel, phase=Phase.SELL, current=state.current + 1)  # one copy
+        return evolve(state, deck=deck, wheel=wheel, phase=_Phase_SELL, current=state.current + 1)  # one copy
 
     def _doubles(self, wheel: tuple[str | None, ...]) -> bool:
         """MC-SHOP-DOUBLE: with 2-3 players, is only the price-7 tile left on the Shop?"""
@@ -112,14 +124,14 @@ class ShopRoom(MechanicaBase):
             coverage.effect("MC-SHOP-DOUBLE")
             state = evolve(state, wheel=(None, *wheel[:-1]))
             if sum(state.extras):
-                return evolve(state, phase=Phase.EXTRA)
-        return evolve(state, phase=Phase.SELL, current=state.current + 1)
+                return evolve(state, phase=_Phase_EXTRA)
+        return evolve(state, phase=_Phase_SELL, current=state.current + 1)
 
     # --- buying and the bought tile -----------------------------------------------------------------
 
     def _buy(self, state: MechanicaState, action: Buy) -> MechanicaState:
         """MC-SHOP-BUY: pay the slot's price and take its tile, to install or recycle at once (phase PLACE)."""
-        if state.phase is not Phase.BUY:
+        if state.phase is not _Phase_BUY:
             raise IllegalAction("MC-TURN-ORDER", "improvements are bought in the second step of the turn (after Next)")
         if action.slot not in range(len(self.prices)) or state.wheel[action.slot] is None:
             raise IllegalAction("MC-SHOP-BUY", f"Shop slot {action.slot} holds no improvement")
@@ -134,7 +146,7 @@ class ShopRoom(MechanicaBase):
             evolve(seat, wallet=seat.wallet - price),
             wheel=replace_at(state.wheel, action.slot, None),
             pending=kind,
-            phase=Phase.PLACE,
+            phase=_Phase_PLACE,
         )
 
     def _recycle_options(self, factory: Factory) -> list[Recycle]:
@@ -145,7 +157,7 @@ class ShopRoom(MechanicaBase):
         """MC-SHOP-BUY: the bought tile is installed (MC-PLACE, MC-PLACE-START) or recycled (MC-RECYCLE)."""
         kind = self.variant.catalogue.tile(state.pending or "")
         out: list[Any] = []
-        if kind.zone is Zone.FLOOR:
+        if kind.zone is _Zone_FLOOR:
             out.extend(Place(r, c, rot) for r, c, rot in legal_placements(factory, self.variant, kind.key))
         else:
             out.extend(PlaceFabricator(r) for r in range(ROWS) if self._ok_start(factory, kind.key, r))
@@ -185,7 +197,7 @@ class ShopRoom(MechanicaBase):
         assert key is not None
         seat = state.seats[state.current]
         if isinstance(action, Recycle):
-            return self._recycle(state, key, action, pending=None, phase=Phase.BUY)
+            return self._recycle(state, key, action, pending=None, phase=_Phase_BUY)
         if isinstance(action, Place):
             factory = install(seat.factory, self.variant, key, action.row, action.col, action.rotation)
             stock = state.stock
@@ -199,7 +211,7 @@ class ShopRoom(MechanicaBase):
             raise IllegalAction(
                 "MC-PLACE", f"{action!r}: install the bought {key} (Place / PlaceFabricator) or Recycle it"
             )
-        return self._seat(state, evolve(seat, factory=factory), stock=stock, pending=None, phase=Phase.BUY)
+        return self._seat(state, evolve(seat, factory=factory), stock=stock, pending=None, phase=_Phase_BUY)
 
     # --- step 4: the wheel turns --------------------------------------------------------------------
 
@@ -211,16 +223,16 @@ class ShopRoom(MechanicaBase):
         fallen = wheel[-1]
         turned = (None, *wheel[:-1])
         if fallen is None:
-            return evolve(state, wheel=turned, gifts=(), phase=Phase.DRAW)
+            return evolve(state, wheel=turned, gifts=(), phase=_Phase_DRAW)
         coverage.effect("MC-SHOP-RECYCLE")
         if self.variant.rulings.shop_recycle == "current":
-            return evolve(state, wheel=turned, gifts=(), phase=Phase.RECYCLE, fallen=fallen)
+            return evolve(state, wheel=turned, gifts=(), phase=_Phase_RECYCLE, fallen=fallen)
         recycler = add_at(state.recycler, self.kind_index[fallen], 1)
-        return evolve(state, wheel=turned, gifts=(), recycler=recycler, phase=Phase.DRAW)
+        return evolve(state, wheel=turned, gifts=(), recycler=recycler, phase=_Phase_DRAW)
 
     def _recycle_fallen(self, state: MechanicaState, action: Any) -> MechanicaState:
         """MC-SHOP-RECYCLE: the current player places the fallen tile's bot (MC-RECYCLE); then the draw."""
         if not isinstance(action, Recycle):
             raise IllegalAction("MC-SHOP-RECYCLE", f"{action!r}: place the fallen tile's bot first (Recycle)")
         assert state.fallen is not None
-        return self._recycle(state, state.fallen, action, fallen=None, phase=Phase.DRAW)
+        return self._recycle(state, state.fallen, action, fallen=None, phase=_Phase_DRAW)

@@ -18,6 +18,14 @@ from bgrules.mechanica.fabricate import Fabricate, Sell, fabricate, put_in_start
 from bgrules.mechanica.shop import ShopRoom
 from bgrules.mechanica.state import Decline, Gift, MechanicaState, Phase
 
+# Enum members the functions below compare with, as module constants: under Python 3.11 each ``Phase.X``
+# is looked up through EnumType.__getattr__'s hook, about 0.2 us a time on a hot path (docs/speed.md).
+_Bot_BASIC = Bot.BASIC
+_Phase_BUY = Phase.BUY
+_Phase_FABRICATE = Phase.FABRICATE
+_Phase_GIFT = Phase.GIFT
+_Phase_SELL = Phase.SELL
+
 
 class TurnRoom(ShopRoom):
     """The steps of a turn, as methods of the whole game."""
@@ -26,14 +34,14 @@ class TurnRoom(ShopRoom):
         """MC-TURN-ORDER: ``Next`` closes selling (to buying) and buying (to fabricating); MC-FAB: it cannot
         close fabricating."""
         phase = state.phase
-        if phase is Phase.FABRICATE:
+        if phase is _Phase_FABRICATE:
             raise IllegalAction("MC-FAB", "every fabricator must fabricate before the turn goes on")
         coverage.effect("MC-TURN-ORDER")
-        return with_phase(state, Phase.BUY if phase is Phase.SELL else Phase.FABRICATE)
+        return with_phase(state, _Phase_BUY if phase is _Phase_SELL else _Phase_FABRICATE)
 
     def _sell(self, state: MechanicaState, action: Sell) -> MechanicaState:
         """MC-SELL in step 1 only (MC-TURN-ORDER): the bot goes back to the stock, its price to the wallet."""
-        if state.phase is not Phase.SELL:
+        if state.phase is not _Phase_SELL:
             raise IllegalAction("MC-TURN-ORDER", "bots are sold in the first step of the turn only")
         seat = state.seats[state.current]
         factory, stock, coins = sell(seat.factory, state.stock, self.variant, action)
@@ -42,17 +50,17 @@ class TurnRoom(ShopRoom):
     def _fabricate(self, state: MechanicaState, action: Fabricate) -> MechanicaState:
         """MC-FAB, MC-FAB-REPLACE: every fabricator makes its bot; MC-FAB-OVERACTIVE: each Plus or Deluxe bot
         made by an Overactive Fabricator offers every other player a gift; then the Shop turns."""
-        if state.phase is not Phase.FABRICATE:
+        if state.phase is not _Phase_FABRICATE:
             raise IllegalAction("MC-TURN-ORDER", "fabricating is the third step of the turn (after Next)")
         seat = state.seats[state.current]
         factory, stock, made = fabricate(seat.factory, state.stock, self.variant, action)
         n = self._players
         gifts = tuple(
-            ((state.current + k) % n, declared) for declared in made if declared > Bot.BASIC for k in range(1, n)
+            ((state.current + k) % n, declared) for declared in made if declared > _Bot_BASIC for k in range(1, n)
         )
         if gifts:
             coverage.effect("MC-FAB-OVERACTIVE")
-            return self._seat(state, with_board(seat, factory), stock=stock, gifts=gifts, phase=Phase.GIFT)
+            return self._seat(state, with_board(seat, factory), stock=stock, gifts=gifts, phase=_Phase_GIFT)
         return self._rotate(self._seat(state, with_board(seat, factory), stock=stock))  # then the Shop turns
 
     def _gift(self, state: MechanicaState, action: Any) -> MechanicaState:

@@ -50,6 +50,13 @@ from bgrules.core.codec import ActionGuard
 from bgrules.core.errors import InputError
 from bgrules.core.protocol import CHANCE, GameInfo, Mover
 
+# Enum members the functions below compare with, as module constants: under Python 3.11 each ``Phase.X``
+# is looked up through EnumType.__getattr__'s hook, about 0.2 us a time on a hot path (docs/speed.md).
+_Phase_DISCARD = Phase.DISCARD
+_Phase_OVER = Phase.OVER
+_Phase_PICK = Phase.PICK
+_Phase_SETUP = Phase.SETUP
+
 __all__ = [
     "ACTION_TYPES",
     "ASSEMBLY",
@@ -227,7 +234,7 @@ class BotFactoryGame(RoundFlow):
             workers=(None,) * n,
             sandra=c.boards.sandra_start,
             round=1,
-            phase=Phase.SETUP,
+            phase=_Phase_SETUP,
             order=tuple(range(n)),
             draws=tuple(jobs),
             after_discard="setup",
@@ -235,17 +242,17 @@ class BotFactoryGame(RoundFlow):
         return self._settle(state)
 
     def to_move(self, state: BotFactoryState) -> Mover:
-        if state.phase is Phase.OVER:
+        if state.phase is _Phase_OVER:
             return None
         if state.draws:
             return CHANCE
-        if state.phase is Phase.DISCARD:
+        if state.phase is _Phase_DISCARD:
             return state.discarder
-        if state.phase is Phase.PICK:
+        if state.phase is _Phase_PICK:
             return tuple(reversed(state.order))[state.index]
         if state.window:
             return state.window[0]
         return state.order[state.index]
 
     def is_terminal(self, state: BotFactoryState) -> bool:
-        return state.phase is Phase.OVER
+        return state.phase is _Phase_OVER

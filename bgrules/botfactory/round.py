@@ -53,6 +53,14 @@ from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import copier, evolve
 
+# Enum members the functions below compare with, as module constants: under Python 3.11 each ``Phase.X``
+# is looked up through EnumType.__getattr__'s hook, about 0.2 us a time on a hot path (docs/speed.md).
+_Phase_ACTION = Phase.ACTION
+_Phase_DISCARD = Phase.DISCARD
+_Phase_MOVE = Phase.MOVE
+_Phase_OVER = Phase.OVER
+_Phase_PICK = Phase.PICK
+
 # the hottest copies of the round, by position (``fastevolve.copier``: ``evolve`` without its keywords)
 _MOVED = copier(BotFactoryState, "workers", "index")
 _ALL_MOVED = copier(BotFactoryState, "workers", "sandra", "phase", "index", "turn")
@@ -67,13 +75,13 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
     def _legal_actions(self, state: BotFactoryState) -> tuple[Any, ...]:
         """BF-ROUND: the decisions of the phase (BF-SETUP-PARTS, BF-MOVE, the action turn, BF-ADDITIONAL windows, BF-
         LIMIT-PARTS / BF-LIMIT-PROJECTS discards) or the chance outcomes (BF-PILE)."""
-        if state.phase is Phase.OVER:
+        if state.phase is _Phase_OVER:
             return ()
         if state.draws:
             return tuple(a for a, _p in self.chance_outcomes(state))
-        if state.phase is Phase.DISCARD:
+        if state.phase is _Phase_DISCARD:
             return self._discard_options(state)
-        if state.phase is Phase.PICK:
+        if state.phase is _Phase_PICK:
             return tuple(
                 TakeTop(col) for ci, col in enumerate(self.colours) if sum(state.piles[ci]) or sum(state.discards[ci])
             )
@@ -81,7 +89,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             seat = state.window[0]
             return (*self._additional_options(state, seat, self._board_of(state, seat)), END_TURN)
         seat = state.order[state.index]
-        if state.phase is Phase.MOVE:
+        if state.phase is _Phase_MOVE:
             return self._move_options(state, seat)[0]
         return tuple(self._turn_options(state, seat))
 
@@ -225,15 +233,15 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
     def apply(self, state: BotFactoryState, action: Any) -> BotFactoryState:
         """BF-ROUND: one action or chance outcome, then the automatic steps (``_settle``); an illegal one raises
         IllegalAction naming its rule and changes nothing."""
-        if state.phase is Phase.OVER:
+        if state.phase is _Phase_OVER:
             raise IllegalAction("BF-END", "the game is over; no action is legal")
         if state.draws:
             return self._settle(self._resolve_draw(state, action))
-        if state.phase is Phase.DISCARD:
+        if state.phase is _Phase_DISCARD:
             return self._settle(self._discard(state, action))
-        if state.phase is Phase.PICK:
+        if state.phase is _Phase_PICK:
             return self._settle(self._pick(state, action))
-        if state.phase is Phase.MOVE:
+        if state.phase is _Phase_MOVE:
             return self._settle(self._move(state, action))
         return self._settle(self._act(state, action))
 
@@ -262,7 +270,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             return _MOVED(state, workers, state.index + 1)
         sandra = self._sandra_target(state.sandra, workers) if state.round > 1 else state.sandra
         # the action phase and its first turn (``_opening``) in one copy
-        return _ALL_MOVED(state, workers, sandra, Phase.ACTION, 0, self._opening_on(workers, sandra, state.order[0]))
+        return _ALL_MOVED(state, workers, sandra, _Phase_ACTION, 0, self._opening_on(workers, sandra, state.order[0]))
 
     def _sandra_target(self, sandra: int, workers: tuple[int | None, ...]) -> int:
         """BF-SANDRA-MOVE: where Sandra moves from ``sandra`` once the workers stand on ``workers``: to the
@@ -486,7 +494,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             resume = "window" if self.variant.rulings.additional_actions == "any_time" else "maintenance"
             changes.update(index=n + 1, after_discard=resume)
             return self._sandra_act(state, **changes)
-        if not state.draws and state.phase is Phase.ACTION:  # what ``_settle`` does next: maintenance at once
+        if not state.draws and state.phase is _Phase_ACTION:  # what ``_settle`` does next: maintenance at once
             return self._maintenance(state, **changes)
         changes["after_discard"] = "maintenance"
         return evolve(state, **changes)
@@ -502,7 +510,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
                 "BF-ADDITIONAL", f"{action!r}: between turns only additional actions (or EndTurn to pass)"
             )
         state = self._check_limits(self._additional(state, seat, self._board_of(state, seat), action), seat)
-        if state.phase is Phase.ACTION and not state.draws:
+        if state.phase is _Phase_ACTION and not state.draws:
             return self._next_in_window(state)
         return state
 
@@ -569,7 +577,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             or any(len(h.done) >= self.c.counts.bots_to_end for h in state.hands)
             or (self.max_rounds is not None and state.round >= self.max_rounds)
         ):
-            over = evolve(state, phase=Phase.OVER, after_discard="")
+            over = evolve(state, phase=_Phase_OVER, after_discard="")
             trigger = self.end_trigger(over)
             if trigger == "BF-END-COLOUR":
                 coverage.effect("BF-END")
@@ -581,13 +589,13 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         coverage.effect("BF-ROUND")
         coverage.effect("BF-ORDER")
         order = tuple(sorted(range(self._players), key=lambda s: state.workers[s] or 0))
-        return _NEXT_ROUND(state, state.round + 1, order, 0, Phase.MOVE, "")
+        return _NEXT_ROUND(state, state.round + 1, order, 0, _Phase_MOVE, "")
 
     def end_trigger(self, state: BotFactoryState) -> str | None:
         """BF-END: the rule that ended a terminal state: "BF-END-COLOUR" (a colour's bots all built; also when
         a fifth bot was built in the same round), "BF-END-FIFTH" (a player's fifth bot), or "max_rounds" (the
         game's own round cap, ``max_rounds``, not a rule of the seed); None while the game goes on."""
-        if state.phase is not Phase.OVER:
+        if state.phase is not _Phase_OVER:
             return None
         if any(left <= 0 for left in state.bots_left):
             return "BF-END-COLOUR"
@@ -605,16 +613,16 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
                     return state
                 state = evolve(state, draws=state.draws[1:])
                 continue
-            if state.phase is Phase.DISCARD:
+            if state.phase is _Phase_DISCARD:
                 return state
             resume = state.after_discard
             if not resume:  # nothing to resume: a player or chance acts (the common case)
                 return state
             if resume == "setup":
-                state = evolve(state, phase=Phase.PICK, index=0, after_discard="")
+                state = evolve(state, phase=_Phase_PICK, index=0, after_discard="")
             elif resume == "pick":
                 if state.index >= self._players:
-                    state = evolve(state, phase=Phase.MOVE, index=0, after_discard="")
+                    state = evolve(state, phase=_Phase_MOVE, index=0, after_discard="")
                 else:
                     state = evolve(state, after_discard="")
             elif resume == "action":

@@ -229,34 +229,38 @@ Delta = tuple[int, int, int, int]
 def improvements_conserved(game: MechanicaGame, state: MechanicaState) -> str | None:
     """MC-SETUP-DECK: deck + extras + Shop + installed + Recycler (+ a tile in hand) = the 27 improvements."""
     m = _IMPROVEMENTS
-    last = m.state if game is m.game else None
-    if last is None:
+    last = m.state
+    if last is None or game is not m.game:
         return _Fast.improvements(game, state)
     # the parts: the count of the deck, extras and Recycler; the Shop's; the installed improvements
     piles, shop, installed = m.parts
-    deck, extras, recycler = state.deck, state.extras, state.recycler
-    if deck is not last.deck or extras is not last.extras or recycler is not last.recycler:
-        for name, area in (("deck", deck), ("extras", extras), ("Recycler", recycler)):
+    if state.deck is not last.deck or state.extras is not last.extras or state.recycler is not last.recycler:
+        for name, area in (("deck", state.deck), ("extras", state.extras), ("Recycler", state.recycler)):
             if min(area) < 0:
                 m.clear()  # the answer names the negative count: not kept
                 return f"the {name} holds a negative count {area}"
-        piles = sum(deck) + sum(extras) + sum(recycler)
+        piles = sum(state.deck) + sum(state.extras) + sum(state.recycler)
     wheel = state.wheel
     if wheel is not last.wheel:
         shop = len(wheel) - wheel.count(None)
-    seats, old = state.seats, last.seats
-    if seats is not old:
-        s = _STEP
-        changed = s.changed if s.new is seats and s.old is old else _changed(seats, old)
-        if changed is None:
-            return _Fast.improvements(game, state)
-        if s.boards is not None and s.game is game and s.new is seats and s.old is old:
-            installed += s.boards[3]
+    seats = state.seats
+    if seats is not last.seats:
+        s, old = _STEP, last.seats
+        if s.new is seats and s.old is old:
+            if s.boards is not None and s.game is game:
+                installed += s.boards[3]
+            elif s.changed is None:
+                return _Fast.improvements(game, state)
+            else:
+                installed += _boards(game, seats, old, s.changed)[3]
         else:
+            changed = _changed(seats, old)
+            if changed is None:
+                return _Fast.improvements(game, state)
             installed += _boards(game, seats, old, changed)[3]
     total = piles + shop + installed + (state.pending is not None) + (state.fallen is not None)
     answer = None if total == game.total_tiles else f"{total} improvements accounted for, not {game.total_tiles}"
-    m.game, m.state, m.answer, m.parts = game, state, answer, (piles, shop, installed)
+    m.state, m.answer, m.parts = state, answer, (piles, shop, installed)
     return answer
 
 
@@ -266,36 +270,37 @@ def bots_conserved(game: MechanicaGame, state: MechanicaState) -> str | None:
     if state.run is not None:  # a workday run's board, stock and moving bots: recounted
         m.clear()
         return _Plain.bots_conserved(game, state)
-    last = m.state if game is m.game else None
+    last = m.state
+    stock = state.stock
     seats = state.seats
-    total: tuple[int, int, int]
-    if last is not None:
-        old = last.seats
-        stock = state.stock
-        if seats is old:
+    total: tuple[int, int, int] | None = None
+    if last is not None and game is m.game:
+        if seats is last.seats:
             if stock is last.stock:
                 m.state = state
                 return m.answer
             total = m.parts
         else:
-            s = _STEP
-            changed = s.changed if s.new is seats and s.old is old else _changed(seats, old)
-            if changed is None:
-                last = None
-            else:
-                if s.boards is not None and s.game is game and s.new is seats and s.old is old:
+            s, old = _STEP, last.seats
+            d: Delta | None = None
+            if s.new is seats and s.old is old:
+                if s.boards is not None and s.game is game:
                     d = s.boards
-                else:
+                elif s.changed is not None:
+                    d = _boards(game, seats, old, s.changed)
+            else:
+                changed = _changed(seats, old)
+                if changed is not None:
                     d = _boards(game, seats, old, changed)
+            if d is not None:
                 t = m.parts
                 total = (t[0] + d[0], t[1] + d[1], t[2] + d[2])
-    if last is None:
+    if total is None:  # counted afresh
         counts = [0, 0, 0]
         for seat in seats:
             for g, k in enumerate(seat.factory.bot_counts()):
                 counts[g] += k
         total = (counts[0], counts[1], counts[2])
-        stock = state.stock
     per = game.variant.rulings.bots_per_grade
     if stock[0] + total[0] == per and stock[1] + total[1] == per and stock[2] + total[2] == per and min(stock) >= 0:
         answer = None
@@ -530,7 +535,8 @@ def wallet_changes(game: MechanicaGame, before: MechanicaState, action: Any, aft
     # action expects no change of the mover's wallet either: there the mover is checked as any seat)
     mover = -1
     if isinstance(action, _PRICED):
-        mover = before.current if before.phase in _anytime_phases(game) else -1
+        phases = _PHASES[1] if _PHASES[0] is game else _phases_of(game)
+        mover = before.current if before.phase in phases else -1
         if 0 <= mover < len(seats_before) and mover not in changed:
             changed = tuple(sorted((*changed, mover)))
     for i in changed:
@@ -541,6 +547,16 @@ def wallet_changes(game: MechanicaGame, before: MechanicaState, action: Any, aft
             return found
     return None
 
+
+def _phases_of(game: MechanicaGame) -> tuple[Phase, ...]:
+    """The game's anytime phases, kept for it in ``_PHASES`` (holding the game)."""
+    phases = _anytime_phases(game)
+    _PHASES[:] = [game, phases]
+    return phases
+
+
+_PHASES: list[Any] = [None, ()]
+"""The last game asked about and its anytime phases (a game's rulings do not change)."""
 
 _PRICED = (Sell, Buy, BuyFork, BuyTruck)
 """The actions that change the mover's wallet (_Plain.wallet_of); any other expects no change of a wallet."""

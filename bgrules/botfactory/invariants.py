@@ -35,8 +35,8 @@ class _Memo:
         self.c: Any = None
         """The parts of the last state the predicate read (the very objects), or None."""
         self.extra: Any = None
-        """What else the predicate keeps: whether the last hands keep the part and Project limits; parts
-        and Projects conserved, their counts (see ``_Count``)."""
+        """What else the predicate keeps: whether the last hands keep the part and Project limits; the
+        part counts (see ``_Count``); the packed Project counts (see ``_Pack``)."""
 
     def keep(self, game: BotFactoryGame, state: BotFactoryState, answer: str | None) -> str | None:
         self.game, self.state, self.answer = game, state, answer
@@ -220,9 +220,12 @@ def projects_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | No
     last = m.state
     if last is None or game is not m.game:
         return _Pack.projects_afresh(game, state)
-    grid, pile, discard, hands = state.grid, state.project_pile, state.project_discard, state.hands
-    old_grid, old_pile, old_discard, old_hands = last.grid, last.project_pile, last.project_discard, last.hands
-    if grid is old_grid and pile is old_pile and discard is old_discard:
+    hands, old_hands = state.hands, last.hands
+    if (
+        state.grid is last.grid
+        and state.project_pile is last.project_pile
+        and state.project_discard is last.project_discard
+    ):
         if hands is old_hands:
             m.state = state
             return m.answer
@@ -236,6 +239,8 @@ def projects_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | No
     kept = m.extra
     if kept is None or len(hands) != len(old_hands):
         return _Pack.projects_afresh(game, state)
+    grid, pile, discard = state.grid, state.project_pile, state.project_discard
+    old_grid, old_pile, old_discard = last.grid, last.project_pile, last.project_discard
     # the packed counts of ``state`` from those of ``last``: only the parts the step changed, each read
     # from the pack's memo of packed counts by value
     on_board, in_hands, wanted, pack = kept

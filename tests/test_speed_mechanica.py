@@ -199,3 +199,45 @@ def test_the_loads_key_tells_every_split_of_bots_over_the_trucks_apart() -> None
         key = loads_key(dock)
         assert keys.setdefault(key, split) == split
     assert len(keys) == len(loads) ** 3
+
+
+def test_a_boards_derived_values_are_its_own_in_every_copy() -> None:
+    """The layout and bot counts are kept in plain slots outside the board's value: every way of copying a
+    board with other parts (fast evolve, attrs.evolve, pickle, copy) works them out from its own tiles and
+    bots, never carries the original's; and the class has no ``__getattr__`` (the slow lookup hook)."""
+    import copy
+    import pickle
+
+    from bgrules.core.fastevolve import evolve
+    from bgrules.mechanica.board import Placed, Truck
+    from bgrules.mechanica.factory import starting_factory
+
+    def plain_layout(board: Factory) -> object:
+        return (
+            tuple(None if p is None else (p.kind, p.rotation) for p in board.floor),
+            tuple(s.kind for s in board.start),
+            tuple(t.kind for t in board.dock),
+        )
+
+    def plain_counts(board: Factory) -> tuple[int, ...]:
+        found = list(board.bots())
+        return tuple(found.count(b) for b in Bot)
+
+    assert "__getattr__" not in Factory.__dict__
+    board = starting_factory()
+    assert board.layout == plain_layout(board) and board.bot_counts() == plain_counts(board)
+    dock = (Truck("big_truck", (Bot.PLUS,)), *board.dock[1:])
+    floor = (Placed("fork", 1), *board.floor[1:])
+    copies = [
+        evolve(board, dock=dock),
+        attrs.evolve(board, floor=floor),
+        attrs.evolve(board, dock=dock),
+        pickle.loads(pickle.dumps(evolve(board, dock=dock))),
+        copy.copy(evolve(board, floor=floor)),
+        copy.deepcopy(evolve(board, dock=dock)),
+    ]
+    for other in copies:
+        assert other.layout == plain_layout(other)
+        assert other.bot_counts() == plain_counts(other)
+    assert copies[0].layout != board.layout and copies[1].layout[0][0] == ("fork", 1)
+    assert copies[0].bot_counts() != board.bot_counts()  # the Plus bot on the new truck

@@ -11,7 +11,6 @@ module for it, so the two rule modules form no import circle (factory -> movemen
 
 from __future__ import annotations
 
-import functools
 import types
 from collections.abc import Callable, Iterable, Iterator
 
@@ -103,20 +102,37 @@ def _sized(n: int, what: str) -> Callable[[object, object, tuple[object, ...]], 
     return check
 
 
+class _Derived:
+    """The slots of a board's derived values, worked out on first use and kept: no attrs fields, so no part
+    of the board's value (not compared, hashed, shown, encoded, pickled or copied: a copy works them out
+    again). Plain slots, not ``functools.cached_property``: attrs serves a cached property of a slotted
+    class through a class ``__getattr__``, which sends every attribute read of every board through
+    Python's lookup hook (about twice the cost of a plain slot read; docs/speed.md)."""
+
+    __slots__ = ("_counts", "_layout")
+    _counts: tuple[int, int, int]
+    _layout: Layout
+
+
 @attrs.frozen(cache_hash=True)
-class Factory:
+class Factory(_Derived):
     floor: tuple[Placed | None, ...] = attrs.field(validator=_sized(CELLS, "the floor"))
     start: tuple[StartSlot, ...] = attrs.field(validator=_sized(ROWS, "the Start Zone"))
     dock: tuple[Truck, ...] = attrs.field(validator=_sized(ROWS, "the Loading Dock"))
 
-    @functools.cached_property
+    @property
     def layout(self) -> Layout:
         """The tiles without the bots: floor (kind, rotation) cells, Start Zone kinds, truck kinds."""
-        return (
-            tuple(None if p is None else (p.kind, p.rotation) for p in self.floor),
-            tuple(s.kind for s in self.start),
-            tuple(t.kind for t in self.dock),
-        )
+        try:
+            return self._layout
+        except AttributeError:
+            found: Layout = (
+                tuple(None if p is None else (p.kind, p.rotation) for p in self.floor),
+                tuple(s.kind for s in self.start),
+                tuple(t.kind for t in self.dock),
+            )
+            object.__setattr__(self, "_layout", found)
+            return found
 
     def at(self, row: int, col: int) -> Placed | None:
         return self.floor[cell_index(row, col)]
@@ -134,14 +150,15 @@ class Factory:
 
     def bot_counts(self) -> tuple[int, int, int]:
         """Bots on the board by grade (Basic, Plus, Deluxe)."""
-        return self._bot_counts
-
-    @functools.cached_property
-    def _bot_counts(self) -> tuple[int, int, int]:
-        counts = [0, 0, 0]
-        for bot in self.bots():
-            counts[bot] += 1
-        return (counts[0], counts[1], counts[2])
+        try:
+            return self._counts
+        except AttributeError:
+            counts = [0, 0, 0]
+            for bot in self.bots():
+                counts[bot] += 1
+            found = (counts[0], counts[1], counts[2])
+            object.__setattr__(self, "_counts", found)
+            return found
 
     def with_cell(self, row: int, col: int, placed: Placed | None) -> Factory:
         i = cell_index(row, col)
@@ -155,7 +172,7 @@ class Factory:
         entry = None if placed is None else (placed.kind, placed.rotation)
         if entry != cells[i]:
             layout = ((*cells[:i], entry, *cells[i + 1 :]), layout[1], layout[2])
-        object.__setattr__(new, "layout", layout)
+        object.__setattr__(new, "_layout", layout)
         return new
 
     def with_start(self, row: int, slot: StartSlot) -> Factory:
@@ -166,7 +183,7 @@ class Factory:
         if slot.kind != layout[1][row]:
             kinds = layout[1]
             layout = (layout[0], (*kinds[:row], slot.kind, *kinds[row + 1 :]), layout[2])
-        object.__setattr__(new, "layout", layout)
+        object.__setattr__(new, "_layout", layout)
         return new
 
     def with_truck(self, row: int, truck: Truck) -> Factory:
@@ -177,7 +194,7 @@ class Factory:
         if truck.kind != layout[2][row]:
             kinds = layout[2]
             layout = (layout[0], layout[1], (*kinds[:row], truck.kind, *kinds[row + 1 :]))
-        object.__setattr__(new, "layout", layout)
+        object.__setattr__(new, "_layout", layout)
         return new
 
 

@@ -69,6 +69,10 @@ _INTO_WINDOW = copier(BotFactoryState, "turn", "index", "window")
 _NEXT_ROUND = copier(BotFactoryState, "round", "order", "index", "phase", "after_discard")
 
 
+_ADDITIONAL_TYPES = (Swap, Trade, Exchange)
+"""The additional actions (BF-ADDITIONAL), a tuple: ``isinstance`` with ``A | B`` builds the union each call."""
+
+
 class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, Limits):
     # --- legal actions ------------------------------------------------------------------------------
 
@@ -347,7 +351,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         if isinstance(action, EndTurn):
             return self._end_turn(state)
         board = self._board_of(state, seat)
-        if isinstance(action, Swap | Trade | Exchange):
+        if isinstance(action, _ADDITIONAL_TYPES):
             return self._check_limits(self._additional(state, seat, board, action), seat)
         if turn.main != "open" or turn.left <= 0:
             raise IllegalAction("BF-ROUND", f"{action!r}: no main action is left this turn (EndTurn)")
@@ -505,7 +509,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         seat = state.window[0]
         if isinstance(action, EndTurn):
             return self._next_in_window(state, state.window[1:])
-        if not isinstance(action, Swap | Trade | Exchange):
+        if not isinstance(action, _ADDITIONAL_TYPES):
             raise IllegalAction(
                 "BF-ADDITIONAL", f"{action!r}: between turns only additional actions (or EndTurn to pass)"
             )

@@ -96,6 +96,8 @@ ACTION_TYPES: tuple[type, ...] = (
 )
 _NEXT = Next()
 ANYTIME_TYPES = (BuyFork, BuyTruck, Complete, Demolish, DemolishFabricator)
+RUN_TYPES = (Route, Fly, Discard, Change, ChooseOutput)
+"""A run's decisions (MC-RUN), a tuple: ``isinstance`` with ``A | B`` builds the union each call."""
 """MC-ANYTIME: the actions allowed at any time during one's own turn."""
 
 
@@ -292,7 +294,7 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
         if phase in CHANCE_PHASES:
             return self._settle(self._chance(state, action))
         if phase is _Phase_RUN:
-            if not isinstance(action, Route | Fly | Discard | Change | ChooseOutput):
+            if not isinstance(action, RUN_TYPES):
                 raise IllegalAction("MC-RUN", f"{action!r}: a workday run awaits its owner's decision")
             assert state.run is not None
             return self._settle(evolve(state, run=decide(state.run, self.variant, action)))

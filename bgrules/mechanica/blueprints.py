@@ -58,6 +58,8 @@ def loads_key(dock: tuple[Truck, ...]) -> bytes:
     return b"\t".join([bytes(truck.load) for truck in dock])
 
 
+_GRADES = tuple(Bot)
+"""The grades in order, iterated as a tuple (iterating an enum class runs a Python generator)."""
 _FORK_ACTIONS = {(r, c, rot): BuyFork(r, c, rot) for r in range(ROWS) for c in range(COLS) for rot in range(4)}
 
 
@@ -178,7 +180,7 @@ class BlueprintRoom(MechanicaBase):
         out: list[Complete] = []
         whole = self.variant.rulings.blueprint_match == "whole"
         loads = [t.load for t in seat.factory.dock]
-        on_trucks = [sum(load.count(g) for load in loads) for g in Bot]
+        on_trucks = [sum(load.count(g) for load in loads) for g in _GRADES]
         for pile in range(PILES):
             card_id = state.bp_top[pile]
             if card_id is None or card_id in seat.completed:
@@ -188,7 +190,7 @@ class BlueprintRoom(MechanicaBase):
             if whole and tuple(on_trucks) != self.cards[card_id].needs:  # MC-BP-MATCH: the whole load
                 continue
             per_grade: list[list[tuple[tuple[int, Bot], ...]]] = []
-            for grade, need in zip(Bot, self.cards[card_id].needs, strict=True):
+            for grade, need in zip(_GRADES, self.cards[card_id].needs, strict=True):
                 have = [load.count(grade) for load in loads]
                 ways = [
                     tuple((r, grade) for r in range(ROWS) for _ in range(split[r]))

@@ -95,6 +95,8 @@ ACTION_TYPES: tuple[type, ...] = (
     Reveal,
 )
 _NEXT = Next()
+_GRADES = tuple(Bot)
+"""The grades in order, iterated as a tuple (iterating an enum class runs a Python generator)."""
 ANYTIME_TYPES = (BuyFork, BuyTruck, Complete, Demolish, DemolishFabricator)
 RUN_TYPES = (Route, Fly, Discard, Change, ChooseOutput)
 """A run's decisions (MC-RUN), a tuple: ``isinstance`` with ``A | B`` builds the union each call."""
@@ -246,7 +248,7 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
         if phase is _Phase_GIFT:
             _player, declared = state.gifts[0]
             return (
-                *(Gift(b, r, h) for b in Bot if b < declared for r, h in self._holes(seat.factory)),
+                *(Gift(b, r, h) for b in _GRADES if b < declared for r, h in self._holes(seat.factory)),
                 Decline(),
             )
         first: tuple[Any, ...] | None

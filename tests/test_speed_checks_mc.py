@@ -279,3 +279,25 @@ def test_every_memoised_check_equals_its_plain_recount_under_each_ruling(field: 
                     _check_state(game, s, where, rng)
                 _check_state(game, after, where, rng)  # and back
     assert violated > 50
+
+
+def test_the_unrolled_comparisons_equal_a_loop() -> None:
+    """Each length's generated comparison gives the indexes of the items that are not the very same
+    objects (equal but other objects count as changed), and refuses a tuple of another length; seats
+    beyond the generated lengths are compared by the loop."""
+    rng = random.Random(12)
+    for n in range(13):
+        differ = mc._DIFFER[n]
+        for _ in range(50):
+            old = tuple(object() for _ in range(n))
+            new = tuple(o if rng.random() < 0.6 else object() for o in old)
+            assert differ(new, old) == tuple(i for i in range(n) if new[i] is not old[i])
+        with pytest.raises(ValueError):
+            differ(tuple(range(n + 1)), tuple(range(n)))
+        with pytest.raises(ValueError):
+            differ(tuple(range(n)), tuple(range(n + 1)))
+    for n in (13, 16):
+        mc._STEP.clear()
+        old: Any = tuple(object() for _ in range(n))
+        new: Any = (*old[:3], object(), *old[4:-1], object())
+        assert mc._changed(new, old) == (3, n - 1)

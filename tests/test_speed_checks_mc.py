@@ -298,6 +298,6 @@ def test_the_unrolled_comparisons_equal_a_loop() -> None:
             differ(tuple(range(n)), tuple(range(n + 1)))
     for n in (13, 16):
         mc._STEP.clear()
-        old: Any = tuple(object() for _ in range(n))
-        new: Any = (*old[:3], object(), *old[4:-1], object())
-        assert mc._changed(new, old) == (3, n - 1)
+        before: Any = tuple(object() for _ in range(n))
+        after: Any = (*before[:3], object(), *before[4:-1], object())
+        assert mc._changed(after, before) == (3, n - 1)

@@ -3,11 +3,14 @@
 The fast paths of bgrules/botfactory/invariants.py keep the very parts of the last state they read and
 reuse their answer while a state shares them; the limits keep whether the last hands keep the part and
 Project limits and check only the hands a step changed; bot_slots checks only the columns a step changed;
-the conservation counts move only the places of a tuple whose tile is not the very same object when the
-old and new tuple are as long. Here, on seeded playouts (2-4 players), every memoised predicate equals its
-plain recount (``_Plain``) at every step, on states corrupted where those paths look (a tile replaced in a
-tuple of the same length, a tile replaced by an equal string that is not the same object, an unknown
-part, a hand over a limit, two bad columns), and on the real states after them.
+the part counts move only the places of a tuple whose tile is not the very same object when the old and
+new tuple are as long; the Project tiles are counted as one packed int (a colour a base-2**32 digit), by
+value-memoised counts of the changed tuples and of the piles' sums. Here, on seeded playouts (2-4
+players), every memoised predicate equals its plain recount (``_Plain``) at every step, on states
+corrupted where those paths look (a tile replaced in a tuple of the same length, a tile replaced by an
+equal string that is not the same object, an unknown part or colour, a hand over a limit, two bad
+columns, piles whose packed sum is the right one with other counts (a carried digit), a float equal to
+the right count, piles and grids of other lengths), and on the real states after them.
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ Also ``sample_chance``'s running sums are those of ``float(p)``, so the sampled 
 
 from __future__ import annotations
 
+import itertools
 import random
 from fractions import Fraction
 from typing import Any
@@ -89,3 +90,22 @@ def test_never_stuck_reports_chance_outcomes_that_do_not_sum_to_one(name: str, m
     assert why is not None and "summing to 1" in why
     game.chance_outcomes = lambda _s: ()  # type: ignore[method-assign]
     assert module.never_stuck(game, state) is not None
+
+
+@pytest.mark.parametrize("name", ["mechanica", "botfactory"])
+def test_the_last_chance_state_memo_answers_only_for_that_very_state(name: str) -> None:
+    """chance_outcomes remembers the last state it answered (the walk, apply and never_stuck ask about the
+    same one): asked about states in turn, and about equal states built afresh, it gives each its own
+    outcomes, those of a game without any memo warm."""
+    from bgrules import dumps, loads
+
+    game = load_game(name, players=3)
+    fresh_game = load_game(name, players=3)
+    states = [b for b, _a, _n in walk(game, 2) if game.to_move(b) is CHANCE][:40]
+    assert len(states) > 10
+    for first, second in itertools.pairwise(states):
+        for state in (first, second, first):
+            assert game.chance_outcomes(state) == load_game(name, players=3).chance_outcomes(state)
+        rebuilt = loads(fresh_game, dumps(second))
+        assert rebuilt is not second and game.chance_outcomes(rebuilt) == game.chance_outcomes(second)
+    assert game.chance_outcomes(game.initial_state()) == fresh_game.chance_outcomes(game.initial_state())

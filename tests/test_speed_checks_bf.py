@@ -19,7 +19,7 @@ import random
 from typing import Any
 
 import pytest
-from test_speed_checks import BF_CORRUPTIONS, BF_MEMOISED, Corrupt, _check, _hand, _set
+from test_speed_checks import BF_CORRUPTIONS, BF_MEMOISED, Corrupt, _hand, _playouts, _set
 
 from bgrules.botfactory import invariants as bf
 from bgrules.core.fastevolve import evolve
@@ -111,29 +111,16 @@ TARGETED: dict[str, Corrupt] = {
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_fast_paths_equal_the_plain_recount_where_they_skip(players: int) -> None:
-    game = load_game("botfactory", players=players)
-    rng = random.Random(100 + players)
-    corruptions = {**BF_CORRUPTIONS, **TARGETED}
-    violated = checked = 0
-    for memo in bf.MEMOS:
-        memo.clear()
-    for seed in range(3):
-        for i, (_before, _action, after) in enumerate(walk(game, seed)):
-            _check(bf, BF_MEMOISED, game, after, f"seed {seed} step {i}")
-            if rng.random() < 0.25:
-                bad = after
-                for _ in range(rng.randint(1, 3)):
-                    what = rng.choice(sorted(TARGETED) if rng.random() < 0.7 else sorted(corruptions))
-                    try:
-                        bad = corruptions[what](bad, rng)
-                    except (IndexError, ValueError, TypeError):  # not applicable here (an empty tuple)
-                        continue
-                    _check(bf, BF_MEMOISED, game, bad, f"seed {seed} step {i}: {what}")
-                    checked += 1
-                    try:
-                        violated += any(getattr(bf._Plain, n)(game, bad) for n in BF_MEMOISED)
-                    except Exception:
-                        violated += 1
+    violated, checked = _playouts(
+        bf,
+        BF_MEMOISED,
+        {**BF_CORRUPTIONS, **TARGETED},
+        "botfactory",
+        players,
+        prefer=tuple(TARGETED),
+        rate=0.25,
+        rng_seed=100 + players,
+    )
     assert checked > 100
     assert 20 < violated < checked  # both kinds met
 

@@ -24,7 +24,7 @@ from bgrules.mechanica.base import (
     with_board,
     with_board_wallet,
 )
-from bgrules.mechanica.components import Bot, Zone
+from bgrules.mechanica.components import GRADES, Bot, Zone
 from bgrules.mechanica.factory import (
     COLS,
     ROWS,
@@ -58,8 +58,6 @@ def loads_key(dock: tuple[Truck, ...]) -> bytes:
     return b"\t".join([bytes(truck.load) for truck in dock])
 
 
-_GRADES = tuple(Bot)
-"""The grades in order, iterated as a tuple (iterating an enum class runs a Python generator)."""
 _FORK_ACTIONS = {(r, c, rot): BuyFork(r, c, rot) for r in range(ROWS) for c in range(COLS) for rot in range(4)}
 
 
@@ -180,7 +178,7 @@ class BlueprintRoom(MechanicaBase):
         out: list[Complete] = []
         whole = self.variant.rulings.blueprint_match == "whole"
         loads = [t.load for t in seat.factory.dock]
-        on_trucks = [sum(load.count(g) for load in loads) for g in _GRADES]
+        on_trucks = [sum(load.count(g) for load in loads) for g in GRADES]
         for pile in range(PILES):
             card_id = state.bp_top[pile]
             if card_id is None or card_id in seat.completed:
@@ -190,7 +188,7 @@ class BlueprintRoom(MechanicaBase):
             if whole and tuple(on_trucks) != self.cards[card_id].needs:  # MC-BP-MATCH: the whole load
                 continue
             per_grade: list[list[tuple[tuple[int, Bot], ...]]] = []
-            for grade, need in zip(_GRADES, self.cards[card_id].needs, strict=True):
+            for grade, need in zip(GRADES, self.cards[card_id].needs, strict=True):
                 have = [load.count(grade) for load in loads]
                 ways = [
                     tuple((r, grade) for r in range(ROWS) for _ in range(split[r]))

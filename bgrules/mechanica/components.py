@@ -38,6 +38,8 @@ _BOT_KEYS = {b: b.name.lower() for b in Bot}
 """Each grade's key in a catalogue's bots table (``basic``, ``plus``, ``deluxe``)."""
 
 
+GRADES: tuple[Bot, ...] = tuple(Bot)
+"""The grades in order, as a tuple: iterating the enum class itself runs a Python generator (docs/speed.md)."""
 BOT_BY_LETTER = {b.letter: b for b in Bot}
 BOT_BY_NAME = {b.name.lower(): b for b in Bot}
 

@@ -25,7 +25,7 @@ from bgrules.core.fastevolve import evolve
 from bgrules.core.protocol import GameInfo
 from bgrules.mechanica.base import CHANCE_PHASES, GAME_NAME, PILES, TURN_PHASES
 from bgrules.mechanica.blueprints import BlueprintRoom
-from bgrules.mechanica.components import Bot
+from bgrules.mechanica.components import GRADES
 from bgrules.mechanica.dayend import DayRoom
 from bgrules.mechanica.fabricate import Fabricate, Sell, fabricate_options, sell_options
 from bgrules.mechanica.factory import check_install, starting_factory
@@ -95,8 +95,6 @@ ACTION_TYPES: tuple[type, ...] = (
     Reveal,
 )
 _NEXT = Next()
-_GRADES = tuple(Bot)
-"""The grades in order, iterated as a tuple (iterating an enum class runs a Python generator)."""
 ANYTIME_TYPES = (BuyFork, BuyTruck, Complete, Demolish, DemolishFabricator)
 RUN_TYPES = (Route, Fly, Discard, Change, ChooseOutput)
 """A run's decisions (MC-RUN), a tuple: ``isinstance`` with ``A | B`` builds the union each call."""
@@ -255,7 +253,7 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
         if phase is _Phase_GIFT:
             _player, declared = state.gifts[0]
             return (
-                *(Gift(b, r, h) for b in _GRADES if b < declared for r, h in self._holes(seat.factory)),
+                *(Gift(b, r, h) for b in GRADES if b < declared for r, h in self._holes(seat.factory)),
                 Decline(),
             )
         first: tuple[Any, ...] | None

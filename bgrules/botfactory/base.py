@@ -65,8 +65,6 @@ class Base(GameBase):
     max_rounds: int | None
     runner_rounds: int | None
     _chance_memo: dict[tuple[Any, ...], tuple[tuple[Any, Fraction], ...]]
-    _last_chance: tuple[Any, tuple[tuple[Any, Fraction], ...]] | None = None
-    """The last state :meth:`chance_outcomes` answered with a draw, held, and its outcomes."""
     _move_memo: dict[tuple[Any, ...], Any]
     _moves: tuple[Any, ...] = ()
     _options_memo: dict[tuple[Any, ...], tuple[Any, ...]]

@@ -23,12 +23,9 @@ _CHANCE_MEMO_LIMIT = 50_000
 
 
 class Draws(Base):
-    def chance_outcomes(self, state: BotFactoryState) -> tuple[tuple[Any, Fraction], ...]:
-        """The next draw's outcomes with exact probabilities (memoised per pile contents, and for the last
-        state asked about: the walk, ``apply`` and the checker's ``never_stuck`` all ask about the same one)."""
-        last = self._last_chance
-        if last is not None and last[0] is state:  # the very state (held: no id reuse)
-            return last[1]
+    def _chance_outcomes(self, state: BotFactoryState) -> tuple[tuple[Any, Fraction], ...]:
+        """The next draw's outcomes with exact probabilities (memoised per pile contents; ``chance_outcomes``
+        memoises the last state)."""
         if not state.draws:
             return ()
         key = self._chance_key(state)
@@ -37,7 +34,6 @@ class Draws(Base):
             if len(self._chance_memo) >= _CHANCE_MEMO_LIMIT:  # bounded: a long campaign meets many piles
                 self._chance_memo.clear()
             found = self._chance_memo[key] = self._outcomes(key[0], key[1])
-        self._last_chance = (state, found)
         return found
 
     def _chance_key(self, state: BotFactoryState) -> tuple[Any, ...]:

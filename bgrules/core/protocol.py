@@ -76,6 +76,23 @@ class GameBase:
     def _legal_actions(self, state: Any) -> tuple[Any, ...]:
         raise NotImplementedError
 
+    _last_chance: tuple[Any, tuple[tuple[Any, Fraction], ...]] | None = None
+
+    def chance_outcomes(self, state: Any) -> tuple[tuple[Any, Fraction], ...]:
+        """The chance outcomes with exact probabilities, () at a player's decision (memoised for the last
+        chance state asked about: a playout's draw, ``apply`` and an invariant checker ask about the same
+        one). A game whose ``_chance_outcomes`` is defined gets this; another may define its own."""
+        last = self._last_chance
+        if last is not None and last[0] is state:  # the very state (held: no id reuse)
+            return last[1]
+        found = self._chance_outcomes(state)
+        if found:
+            self._last_chance = (state, found)
+        return found
+
+    def _chance_outcomes(self, state: Any) -> tuple[tuple[Any, Fraction], ...]:
+        raise NotImplementedError
+
 
 @runtime_checkable
 class Game(Protocol):

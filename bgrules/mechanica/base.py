@@ -113,8 +113,6 @@ class MechanicaBase(GameBase):
     _draw_actions: dict[str, Draw]
     _complete_memo: dict[tuple[object, ...], tuple[Complete, ...]]
     _draw_memo: dict[tuple[int, ...], tuple[tuple[Any, Fraction], ...]]
-    _last_chance: tuple[Any, tuple[tuple[Any, Fraction], ...]] | None = None
-    """The last chance state :meth:`chance_outcomes` answered, held, and its outcomes."""
     _draw_pairs: dict[tuple[str, int, int], tuple[Any, Fraction]]
     """(kind, copies left, tiles left) -> the (Draw, probability) pair, shared by the memoised outcomes."""
     _reveal_memo: dict[tuple[int, ...], tuple[tuple[Reveal, Fraction], ...]]

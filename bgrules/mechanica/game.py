@@ -198,24 +198,17 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
 
     # --- chance -------------------------------------------------------------------------------------
 
-    def chance_outcomes(self, state: MechanicaState) -> tuple[tuple[Any, Fraction], ...]:
+    def _chance_outcomes(self, state: MechanicaState) -> tuple[tuple[Any, Fraction], ...]:
         """MC-CHANCE: tile draws from the deck or the extras (the Shop's room), Blueprint reveals (the
-        Blueprints' room); nothing outside a chance phase. Memoised for the last state asked about (the
-        walk, ``apply`` and the checker's ``never_stuck`` all ask about the same one)."""
-        last = self._last_chance
-        if last is not None and last[0] is state:  # the very state (held: no id reuse)
-            return last[1]
+        Blueprints' room); nothing outside a chance phase (``chance_outcomes`` memoises the last state)."""
         phase = state.phase
         if phase in (_Phase_SETUP_EXTRAS, _Phase_SETUP_DEAL, _Phase_DRAW):
-            found = self._draws(state.deck)
-        elif phase is _Phase_EXTRA:
-            found = self._draws(state.extras)
-        elif phase is _Phase_REVEAL:
-            found = self._reveals(state)
-        else:
-            return ()
-        self._last_chance = (state, found)
-        return found
+            return self._draws(state.deck)
+        if phase is _Phase_EXTRA:
+            return self._draws(state.extras)
+        if phase is _Phase_REVEAL:
+            return self._reveals(state)
+        return ()
 
     def _chance(self, state: MechanicaState, action: Any) -> MechanicaState:
         """MC-CHANCE: only a listed outcome; a Blueprint revealed (MC-BP-DAYEND) or a tile drawn (MC-SHOP-DRAW,

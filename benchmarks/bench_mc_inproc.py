@@ -41,7 +41,7 @@ MEMOS = {
     "mechanica.movement": ("_TABLES",),
     "mechanica.workday": ("_ROUTES", "_RUN_COPIES"),
     "mechanica.board": ("_INSTALLED_VALUE",),
-    "core.playout": ("_CUMULATIVE", "_SUMS_TO_ONE"),
+    "core.playout": ("_CUMULATIVE", "_CUMULATIVE_OF", "_SUMS_TO_ONE", "_SUMS_TO_ONE_OF"),
 }
 
 

@@ -18,6 +18,14 @@ within a block, and the medians and ranges over the blocks are reported beside t
 - greedy play >= 0.5x random play's steps/s (of the same game);
 - checking every invariant at every step costs at most 1.5x (unchecked rate / checked rate).
 
+Beside the timed run, untimed, the first ``--count-games`` greedy games of each game are played once more
+with the game's ``apply`` counted: how many states greedy play builds per step of the game (its look-ahead's
+successors, chance outcomes and second steps, plus the step itself) and how many legal actions its decisions
+had. ``greedy_per_apply_over_random`` = greedy_over_random x applies per step: the rate of greedy play per
+state it builds, over random play's rate per step (1.0 = each look-ahead state costs as much as a whole random
+step; greedy_over_random cannot exceed 1 / applies per step unless one look-ahead state costs less than a
+random step).
+
 Prints one JSON object, then a Markdown table (the README's).
 """
 
@@ -80,6 +88,39 @@ def game_steps(name: str, mode: str) -> Iterator[None]:
         seed += 1
 
 
+def greedy_load(name: str, games: int) -> dict[str, Any]:
+    """Untimed: greedy play's seeds 0..games-1 of ``name`` (as the timed kind plays them) with ``apply``
+    counted. Returns the steps, the applies (the walk's own and the look-ahead's), the player decisions
+    with more than one legal action and their legal actions in all."""
+    game = load_game(name, players=4)
+    plain = game.apply
+    calls = [0]
+
+    def counted(state: Any, action: Any) -> Any:
+        calls[0] += 1
+        return plain(state, action)
+
+    game.apply = counted  # type: ignore[method-assign]  # this instance only, for the count
+    agents = [make_agent("greedy") for _ in range(4)]
+    steps = decisions = legal_total = 0
+    for seed in range(games):
+        for before, _action, _after in walk(game, seed, agents=agents, max_rounds=GREEDY_ROUNDS[name]):
+            steps += 1
+            if isinstance(game.to_move(before), int):
+                n = len(game.legal_actions(before))
+                if n > 1:
+                    decisions += 1
+                    legal_total += n
+    return {
+        "games": games,
+        "steps": steps,
+        "applies": calls[0],
+        "applies_per_step": round(calls[0] / steps, 2),
+        "decisions": decisions,
+        "legal_actions_per_decision": round(legal_total / max(1, decisions), 1),
+    }
+
+
 KINDS = ("chess", *(f"{g} {m}" for g in ("mechanica", "botfactory") for m in ("random", "checked", "greedy")))
 SLICE = 0.005
 """CPU seconds a kind runs before the scheduler looks again."""
@@ -131,7 +172,7 @@ def ratios(block: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def summary(rounds: list[dict[str, Any]]) -> dict[str, Any]:
+def summary(rounds: list[dict[str, Any]], load: dict[str, dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, targets in TARGETS.items():
         cell: dict[str, Any] = {}
@@ -142,6 +183,11 @@ def summary(rounds: list[dict[str, Any]]) -> dict[str, Any]:
             median = cell[key]["median"]
             cell[key]["target"] = target
             cell[key]["met"] = median <= target if key == "check_cost" else median >= target
+        per_step = load[name]["applies_per_step"]
+        cell["greedy_load"] = load[name]
+        cell["greedy_per_apply_over_random"] = {
+            k: round(v * per_step, 3) for k, v in cell["greedy_over_random"].items() if k in ("median", "min", "max")
+        }
         out[name] = cell
     chess = [r["chess_steps_per_cpu_second"] for r in rounds]
     out["chess_steps_per_cpu_second"] = {"median": statistics.median(chess), "min": min(chess), "max": max(chess)}
@@ -171,6 +217,17 @@ def table(result: dict[str, Any]) -> str:
             figure = f"{c['median']:.{d}f}x [{c['min']:.{d}f}-{c['max']:.{d}f}]"
             row.append(f"{figure} (target {sign} {c['target']}: {verdict})")
         lines.append("| " + " | ".join(row) + " |")
+    for label, key in (
+        ("greedy play: states built per step (untimed count: look-ahead + the step)", "applies_per_step"),
+        ("greedy play: legal actions per decision (decisions with a choice)", "legal_actions_per_decision"),
+    ):
+        loads = [result[name]["greedy_load"] for name in ("mechanica", "botfactory")]
+        lines.append(f"| {label} | " + " | ".join(f"{g[key]:,} ({g['games']} games)" for g in loads) + " |")
+    row = ["greedy play per state built, over random play per step"]
+    for name in ("mechanica", "botfactory"):
+        c = result[name]["greedy_per_apply_over_random"]
+        row.append(f"{c['median']:.2f}x [{c['min']:.2f}-{c['max']:.2f}]")
+    lines.append("| " + " | ".join(row) + " |")
     ch = result["chess_steps_per_cpu_second"]
     chess = f"{ch['median']:,.0f} [{ch['min']:,.0f}-{ch['max']:,.0f}]"
     lines.append(f"| python-chess random play, steps per CPU second | {chess} | {chess} |")
@@ -182,18 +239,20 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=6.0, help="CPU seconds per kind and block")
     parser.add_argument("--blocks", type=int, default=6)
     parser.add_argument("--json", type=Path, default=None, help="also write the JSON here")
+    parser.add_argument("--count-games", type=int, default=2, help="greedy games per game counted (untimed)")
     args = parser.parse_args()
-    if args.blocks < 1 or not args.seconds > 0:
-        parser.error("--blocks must be at least 1 and --seconds above 0")
+    if args.blocks < 1 or not args.seconds > 0 or args.count_games < 1:
+        parser.error("--blocks and --count-games must be at least 1 and --seconds above 0")
     started = time.perf_counter()
     blocks = lockstep(args.seconds, args.blocks)
     rounds = [ratios(b) for b in blocks]
+    load = {name: greedy_load(name, args.count_games) for name in TARGETS}
     result: dict[str, Any] = {
         "python": platform.python_version(),
         "machine": platform.machine(),
         "blocks": len(blocks),
         "seconds_per_kind_and_block": args.seconds,
-        "summary": summary(rounds),
+        "summary": summary(rounds, load),
         "per_block": rounds,
         "raw": blocks,
         "seconds": round(time.perf_counter() - started, 1),

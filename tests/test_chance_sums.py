@@ -55,8 +55,25 @@ def test_the_memo_goes_by_identity_and_holds_the_tuple() -> None:
     good = ((0, Fraction(1, 2)), (1, Fraction(1, 2)))
     bad = ((0, Fraction(1, 2)), (1, Fraction(1, 3)))
     assert sums_to_one(good) and not sums_to_one(bad)
-    assert playout._SUMS_TO_ONE[id(good)][0] is good
+    assert playout._SUMS_TO_ONE_OF[id(good)] is good and playout._SUMS_TO_ONE[id(good)] is True
     assert sums_to_one(good) and not sums_to_one(bad)
+    # an equal tuple that is another object is worked out afresh, not read from the memo by value
+    playout._SUMS_TO_ONE[id(good)] = False  # a planted wrong answer for the held tuple only
+    assert sums_to_one(good) is False  # the held tuple reads the memo (proof that the memo is read) ...
+    copy = ((0, Fraction(1, 2)), (1, Fraction(2, 4)))
+    assert copy == good and copy is not good
+    assert sums_to_one(copy) is True  # ... an equal but other tuple does not
+    playout._SUMS_TO_ONE.clear()
+    playout._SUMS_TO_ONE_OF.clear()
+
+
+def test_the_cumulative_memo_goes_by_identity_and_holds_the_tuple() -> None:
+    outcomes = ((0, Fraction(1, 4)), (1, Fraction(3, 4)))
+    assert playout._cumulative(outcomes) == (0.25, 1.0)
+    assert playout._CUMULATIVE_OF[id(outcomes)] is outcomes
+    other = ((0, Fraction(3, 4)), (1, Fraction(1, 4)))
+    assert playout._cumulative(other) == (0.75, 1.0)
+    assert playout._cumulative(outcomes) == (0.25, 1.0)
 
 
 @pytest.mark.parametrize("name", ["mechanica", "botfactory"])

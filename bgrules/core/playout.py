@@ -24,15 +24,18 @@ class Playout:
     """The rule ID of the end trigger that ended the game (``game.end_trigger``), None when truncated."""
 
 
-_CUMULATIVE: dict[int, tuple[Any, tuple[float, ...]]] = {}
-"""Per outcomes tuple (by identity, holding it: games memoise their outcomes, so the same tuple comes back),
-the running sums of its probabilities as floats, as :func:`sample_chance` adds them. Bounded."""
+_CUMULATIVE: dict[int, tuple[float, ...]] = {}
+"""Per outcomes tuple (by identity: games memoise their outcomes, so the same tuple comes back), the running
+sums of its probabilities as floats, as :func:`sample_chance` adds them. Bounded. The tuple itself is held
+in ``_CUMULATIVE_OF`` (an id is only reused once its object is gone), apart from the sums: a tuple of floats
+is one the cyclic collector stops tracking, so a long run's memo costs the collector nothing but the dicts."""
+_CUMULATIVE_OF: dict[int, Any] = {}
 
 
 def _cumulative(outcomes: Any) -> tuple[float, ...]:
-    found = _CUMULATIVE.get(id(outcomes))
-    if found is not None and found[0] is outcomes:
-        return found[1]
+    key = id(outcomes)
+    if _CUMULATIVE_OF.get(key) is outcomes:
+        return _CUMULATIVE[key]
     sums = []
     acc = 0.0
     for _action, p in outcomes:
@@ -40,12 +43,16 @@ def _cumulative(outcomes: Any) -> tuple[float, ...]:
         sums.append(acc)
     if len(_CUMULATIVE) > 10_000:
         _CUMULATIVE.clear()
-    _CUMULATIVE[id(outcomes)] = (outcomes, tuple(sums))
-    return tuple(sums)
+        _CUMULATIVE_OF.clear()
+    found = _CUMULATIVE[key] = tuple(sums)
+    _CUMULATIVE_OF[key] = outcomes
+    return found
 
 
-_SUMS_TO_ONE: dict[int, tuple[Any, bool]] = {}
-"""Per outcomes tuple (by identity, holding it), whether its probabilities sum to exactly 1. Bounded."""
+_SUMS_TO_ONE: dict[int, bool] = {}
+"""Per outcomes tuple (by identity, the tuple held in ``_SUMS_TO_ONE_OF``), whether its probabilities sum
+to exactly 1. Bounded."""
+_SUMS_TO_ONE_OF: dict[int, Any] = {}
 
 
 def sums_to_one(outcomes: Any) -> bool:
@@ -54,9 +61,9 @@ def sums_to_one(outcomes: Any) -> bool:
     adding Fractions (each sum of two reduces by a gcd). Memoised per tuple by identity (games memoise
     their outcomes, so the same tuple comes back), as the invariant ``never_stuck`` of both games asks
     at every chance node."""
-    found = _SUMS_TO_ONE.get(id(outcomes))
-    if found is not None and found[0] is outcomes:
-        return found[1]
+    key = id(outcomes)
+    if _SUMS_TO_ONE_OF.get(key) is outcomes:
+        return _SUMS_TO_ONE[key]
     ok = False
     if outcomes:
         ratios = [p.as_integer_ratio() for _action, p in outcomes]
@@ -64,7 +71,9 @@ def sums_to_one(outcomes: Any) -> bool:
         ok = sum([num * (common // den) for num, den in ratios]) == common
     if len(_SUMS_TO_ONE) > 10_000:
         _SUMS_TO_ONE.clear()
-    _SUMS_TO_ONE[id(outcomes)] = (outcomes, ok)
+        _SUMS_TO_ONE_OF.clear()
+    _SUMS_TO_ONE[key] = ok
+    _SUMS_TO_ONE_OF[key] = outcomes
     return ok
 
 

@@ -16,15 +16,21 @@ the path the driver gives, so on a cluster it must be at that path on every node
 
 Bad input is one line: without Ray, :class:`~bgrules.core.errors.MissingExtra` naming the extra; an address
 where no Ray cluster answers, an :class:`~bgrules.core.errors.InputError` naming the address (checked with a
-TCP connection first: Ray itself waits minutes before giving up on an address).
+TCP connection first, then by the HTTP/2 greeting every gRPC server, as a Ray head's GCS and a Ray client
+server are, answers at once: Ray itself waits minutes before giving up on an address where something else
+answers, a web server say). What Ray's own core prints to the standard error while it tries to connect is
+held back when the connection fails, so the error stays one line.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import socket
-from collections.abc import Callable, Sequence
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from bgrules.core.errors import BgrulesError, InputError, require_extra
@@ -50,18 +56,85 @@ def _host_port(address: str) -> tuple[str, int] | None:
     return host.strip("[]"), int(port)
 
 
+_HTTP2_GREETING = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes(3) + b"\x04" + bytes(5)
+"""The HTTP/2 client preface and an empty SETTINGS frame (RFC 9113, 3.4 and 6.5): a gRPC server answers
+with a frame header of its own SETTINGS frame (type 4, the fourth byte)."""
+
+
 def _reachable(address: str) -> None:
     where = _host_port(address)
     if where is None:
         return
     try:
-        with socket.create_connection(where, timeout=CONNECT_TIMEOUT):
-            return
+        with socket.create_connection(where, timeout=CONNECT_TIMEOUT) as conn:
+            conn.settimeout(CONNECT_TIMEOUT)
+            answer = _greeting(conn)
     except OSError as exc:
         why = exc.strerror or type(exc).__name__.replace("Error", " error").lower()
         if isinstance(exc, TimeoutError) or why == "timed out":
             why = f"no answer within {CONNECT_TIMEOUT:g} s"
         raise InputError("--address", f"no Ray cluster reachable at {address} ({why})") from None
+    if answer is not None:
+        raise InputError("--address", f"{address} answers, but not as a Ray cluster ({answer})")
+
+
+def _greeting(conn: socket.socket) -> str | None:
+    """None when the server on ``conn`` answers the HTTP/2 greeting as a gRPC server does, otherwise what
+    it did instead."""
+    try:
+        conn.sendall(_HTTP2_GREETING)
+        data = b""
+        while len(data) < 9:
+            chunk = conn.recv(9 - len(data))
+            if not chunk:
+                break
+            data += chunk
+    except TimeoutError:
+        return f"no gRPC answer within {CONNECT_TIMEOUT:g} s"
+    except OSError as exc:
+        return f"{exc.strerror or type(exc).__name__} before a gRPC answer"
+    if len(data) == 9 and data[3] == 4:
+        return None
+    if not data:
+        return "it closed the connection without a gRPC answer"
+    with contextlib.suppress(OSError):  # the rest of its first line, to show (a web server's status line)
+        conn.settimeout(min(CONNECT_TIMEOUT, 0.5))
+        while len(data) < 80 and b"\n" not in data:
+            chunk = conn.recv(80 - len(data))
+            if not chunk:
+                break
+            data += chunk
+    shown = data.decode("ascii", "replace").split("\r")[0].split("\n")[0]
+    return f"it answered {shown!r}, not gRPC"
+
+
+@contextlib.contextmanager
+def _stderr_held(dropped: tuple[type[BaseException], ...]) -> Iterator[None]:
+    """File descriptor 2 (where Ray's C++ core writes its connection retries) goes to a temporary file
+    inside the block: what was written there is dropped when the block raises one of ``dropped`` (the
+    error that follows says what went wrong, in one line) and passed on to the real standard error
+    otherwise (when the block ends normally or raises anything else: nothing of a bug is hidden)."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with tempfile.TemporaryFile() as tmp:
+            os.dup2(tmp.fileno(), 2)
+            keep = True
+            try:
+                yield
+            except dropped:
+                keep = False
+                raise
+            finally:
+                sys.stderr.flush()
+                os.dup2(saved, 2)
+                if keep:
+                    tmp.seek(0)
+                    written = tmp.read()
+                    if written:
+                        os.write(2, written)
+    finally:
+        os.close(saved)
 
 
 def connect(address: str | None = None, *, num_cpus: int | None = None) -> Any:
@@ -75,7 +148,8 @@ def connect(address: str | None = None, *, num_cpus: int | None = None) -> Any:
     quiet = {"logging_level": logging.ERROR, "log_to_driver": False}
     if address:
         try:
-            ray.init(address=address, **quiet)
+            with _stderr_held((ConnectionError, TimeoutError)):
+                ray.init(address=address, **quiet)
         except (ConnectionError, TimeoutError) as exc:
             first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
             raise InputError("--address", f"no Ray cluster at {address}: {first}") from None

@@ -24,7 +24,7 @@ so ``MechanicaGame._buy`` and the rest are where they always were for a caller.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from bgrules.core.fastevolve import copier, evolve
 from bgrules.core.protocol import CHANCE, GameBase, Mover
@@ -54,6 +54,21 @@ CHANCE_PHASES = (Phase.SETUP_EXTRAS, Phase.SETUP_DEAL, Phase.DRAW, Phase.EXTRA, 
 
 BoardOptions = tuple[tuple[BuyFork, ...], tuple[tuple[BuyTruck, int], ...], tuple[Any, ...]]
 """The anytime actions a board allows before money is considered: Forks, (truck, price), demolitions."""
+
+
+_T = TypeVar("_T")
+
+
+def shared(pool: dict[Any, Any], value: _T) -> _T:
+    """The one instance of ``value`` kept in ``pool`` (``value`` itself when first seen): a memo that holds
+    the shared instance, not a fresh equal one per entry, holds fewer objects for the cyclic collector's
+    full passes to visit (docs/speed.md). Each pool belongs to one memo and is emptied with it (so it is
+    bounded as the memo is). Only for immutable values whose equality means the same answer: the actions and
+    lists of actions memoised for MC-SELL, MC-ANYTIME and MC-BP-COMPLETE."""
+    found = pool.get(value)
+    if found is None:
+        found = pool[value] = value
+    return found
 
 
 def replace_at(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
@@ -104,8 +119,15 @@ class MechanicaBase(GameBase):
     """The trucks a Loading Dock allows, with their prices, per truck kinds (MC-TRUCK-BUY)."""
     _start_memo: dict[tuple[str, ...], tuple[Any, ...]]
     """The fabricator tiles that may be demolished, per Start Zone kinds (MC-DEMOLISH)."""
-    _sell_memo: dict[tuple[object, ...], tuple[Any, ...]]
-    """The sales a Loading Dock allows, then ``Next`` (MC-SELL, MC-TURN-ORDER), per dock."""
+    _sell_memo: dict[bytes, tuple[Any, ...]]
+    """The sales a Loading Dock allows, then ``Next`` (MC-SELL, MC-TURN-ORDER), per the trucks' loads
+    (``loads_key``: bytes, which the collector does not track; the option lists shared)."""
+    _sell_shared: dict[Any, Any]
+    """The one instance of each list of sales :attr:`_sell_memo` holds (:func:`shared`, emptied with it)."""
+    _board_shared: dict[Any, Any]
+    """The one instance of each Fork and demolition tuple :attr:`_board_memo` holds (emptied with it)."""
+    _complete_shared: dict[Any, Any]
+    """The one instance of each Complete and list of them :attr:`_complete_memo` holds (emptied with it)."""
     _fabricate_memo: dict[tuple[object, ...], tuple[Any, ...]]
     """The ways to fabricate (MC-FAB), per Start Zone."""
     _truck_prices: dict[tuple[str, str], int]
@@ -116,6 +138,8 @@ class MechanicaBase(GameBase):
     _draw_pairs: dict[tuple[str, int, int], tuple[Any, Fraction]]
     """(kind, copies left, tiles left) -> the (Draw, probability) pair, shared by the memoised outcomes."""
     _reveal_memo: dict[tuple[int, ...], tuple[tuple[Reveal, Fraction], ...]]
+    _reveal_pairs: dict[tuple[int, int], tuple[Reveal, Fraction]]
+    """(card, cards in the pool) -> the (Reveal, probability) pair, shared by the memoised outcomes."""
 
     def state_type(self) -> type[MechanicaState]:
         return MechanicaState

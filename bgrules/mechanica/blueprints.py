@@ -21,6 +21,7 @@ from bgrules.mechanica.base import (
     MechanicaBase,
     add_at,
     replace_at,
+    shared,
     with_board,
     with_board_wallet,
 )
@@ -134,7 +135,10 @@ class BlueprintRoom(MechanicaBase):
             self._board_memo.clear()
             self._dock_memo.clear()
             self._start_memo.clear()
-        found = self._board_memo[layout] = (forks, trucks, demolitions)
+            self._board_shared.clear()
+        # the Fork and demolition tuples shared by every layout that has them (fewer objects for the collector)
+        pool = self._board_shared
+        found = self._board_memo[layout] = (shared(pool, forks), trucks, shared(pool, demolitions))
         self._last_board = (layout, found)
         return found
 
@@ -167,7 +171,10 @@ class BlueprintRoom(MechanicaBase):
         if found is None:
             if len(self._complete_memo) > 50_000:
                 self._complete_memo.clear()
-            found = self._complete_memo[key] = tuple(self._complete_uncached(state, seat))
+                self._complete_shared.clear()
+            pool = self._complete_shared  # each Complete and each list shared by every key that has it
+            found = tuple([shared(pool, action) for action in self._complete_uncached(state, seat)])
+            found = self._complete_memo[key] = shared(pool, found)
         self._last_complete = (dock, tops, completed, found)
         return found
 
@@ -286,11 +293,21 @@ class BlueprintRoom(MechanicaBase):
 
     def _reveals(self, state: MechanicaState) -> tuple[tuple[Any, Fraction], ...]:
         """MC-CHANCE: a pile's top turned up while it holds unseen cards is any card of the pool, uniformly
-        (memoised per pool)."""
+        (memoised per pool; each (Reveal, probability) pair shared by every pool that has it)."""
         found = self._reveal_memo.get(state.bp_pool)
         if found is None:
             n = len(state.bp_pool)
-            found = self._reveal_memo[state.bp_pool] = tuple((Reveal(c), Fraction(1, n)) for c in state.bp_pool)
+            pairs = self._reveal_pairs  # each (card, pool size) pair shared by every pool that has it
+            if len(self._reveal_memo) > 20_000:
+                self._reveal_memo.clear()
+                pairs.clear()
+            outcomes = []
+            for c in state.bp_pool:
+                pair = pairs.get((c, n))
+                if pair is None:
+                    pair = pairs[(c, n)] = (Reveal(c), Fraction(1, n))
+                outcomes.append(pair)
+            found = self._reveal_memo[state.bp_pool] = tuple(outcomes)
         return found
 
     def _reveal(self, state: MechanicaState, action: Reveal) -> MechanicaState:

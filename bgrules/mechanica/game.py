@@ -23,8 +23,8 @@ from bgrules.core.codec import ActionGuard
 from bgrules.core.errors import IllegalAction, InputError
 from bgrules.core.fastevolve import evolve
 from bgrules.core.protocol import GameInfo
-from bgrules.mechanica.base import CHANCE_PHASES, GAME_NAME, PILES, TURN_PHASES
-from bgrules.mechanica.blueprints import BlueprintRoom
+from bgrules.mechanica.base import CHANCE_PHASES, GAME_NAME, PILES, TURN_PHASES, shared
+from bgrules.mechanica.blueprints import BlueprintRoom, loads_key
 from bgrules.mechanica.components import GRADES
 from bgrules.mechanica.dayend import DayRoom
 from bgrules.mechanica.fabricate import Fabricate, Sell, fabricate_options, sell_options
@@ -141,6 +141,10 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
         self._draw_memo = {}
         self._draw_pairs = {}
         self._reveal_memo = {}
+        self._reveal_pairs = {}
+        self._sell_shared = {}
+        self._board_shared = {}
+        self._complete_shared = {}
         fork = self.variant.catalogue.tiles.get("fork")
         self.fork_price = fork.price if fork is not None and fork.price is not None else 1_000_000
         self._info = GameInfo(
@@ -256,11 +260,14 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
             if last is not None and last[0] is dock:  # the very dock of last time (held: no id reuse)
                 first = last[1]
             else:
-                first = self._sell_memo.get(dock)
+                loads = loads_key(dock)  # MC-SELL reads only the loads: a key of bytes, untracked
+                first = self._sell_memo.get(loads)
                 if first is None:
                     if len(self._sell_memo) > 20_000:
                         self._sell_memo.clear()
-                    first = self._sell_memo[dock] = (*sell_options(seat.factory), _NEXT)
+                        self._sell_shared.clear()
+                    options = (*sell_options(seat.factory), _NEXT)
+                    first = self._sell_memo[loads] = shared(self._sell_shared, options)
                 self._last_sell = (dock, first)
         elif phase is _Phase_BUY:
             wallet, prices = seat.wallet, self.prices

@@ -1,0 +1,151 @@
+"""Mechanica's memos hold few objects for the cyclic collector, and still give the plain answers (issue 12,
+item 3; docs/speed.md, the collector in long runs).
+
+The collector's full passes visit every tracked object the memos keep alive, so the memos now keep shared
+instances where many entries had fresh equal ones: the sales per the trucks' loads (a bytes key, the
+option lists shared), the board options' Fork and demolition tuples, the Blueprint completions (each
+``Complete`` and each list) and the Blueprint reveals' (Reveal, probability) pairs. Along seeded random
+playouts every memoised answer equals the one worked out afresh by the plain functions, and equal values
+are the very same object in the memos.
+"""
+
+from __future__ import annotations
+
+import gc
+import itertools
+from fractions import Fraction
+
+import pytest
+from mechanica_rulings import ruled_game
+
+from bgrules.core.playout import walk
+from bgrules.core.protocol import CHANCE
+from bgrules.mechanica.blueprints import loads_key
+from bgrules.mechanica.board import Truck
+from bgrules.mechanica.components import Bot
+from bgrules.mechanica.fabricate import sell_options
+from bgrules.mechanica.factory import ROWS, Factory, _legal_placements, starting_factory
+from bgrules.mechanica.game import MechanicaGame
+from bgrules.mechanica.sandbox import Demolish, DemolishFabricator
+from bgrules.mechanica.state import BuyFork, BuyTruck, MechanicaState, Next, Phase, Reveal
+
+
+def _board_options_afresh(game: MechanicaGame, factory: Factory) -> tuple[object, object, object]:
+    cat = game.variant.catalogue
+    forks = tuple(BuyFork(r, c, rot) for r, c, rot in _legal_placements(factory, game.variant, "fork"))
+    trucks = []
+    for key in ("big_truck", "huge_truck"):
+        for r in range(ROWS):
+            price = game._truck_price(factory, key, r)
+            if price is not None:
+                trucks.append((BuyTruck(key, r), price))
+    demolitions: list[object] = [Demolish(i // 4, i % 4) for i, p in enumerate(factory.floor) if p is not None]
+    demolitions += [DemolishFabricator(r) for r, s in enumerate(factory.start) if not cat.tile(s.kind).printed]
+    return forks, tuple(trucks), tuple(demolitions)
+
+
+def _check_state(game: MechanicaGame, state: MechanicaState, counts: dict[str, int]) -> None:
+    """Every memoised answer about ``state`` against the plain computation, and its sharing."""
+    phase = state.phase
+    if phase is Phase.SELL:
+        seat = state.seats[state.current]
+        legal = game.legal_actions(state)
+        first = (*sell_options(seat.factory), Next())
+        assert legal[: len(first)] == first
+        memo = game._sell_memo[loads_key(seat.factory.dock)]
+        assert memo == first and game._sell_shared[memo] is memo
+        counts["sell"] += 1
+    if phase is Phase.REVEAL:
+        n = len(state.bp_pool)
+        outcomes = game.chance_outcomes(state)
+        assert outcomes == tuple((Reveal(c), Fraction(1, n)) for c in state.bp_pool)
+        for c, pair in zip(state.bp_pool, outcomes, strict=True):
+            assert game._reveal_pairs[(c, n)] is pair  # the same card of a pool of the same size: one pair
+        counts["reveal"] += 1
+    if game.to_move(state) is not CHANCE and phase is not Phase.OVER and phase is not Phase.RUN:
+        for seat in state.seats:
+            forks, trucks, demolitions = game._board_options(seat.factory)
+            assert (forks, trucks, demolitions) == _board_options_afresh(game, seat.factory)
+            assert game._board_shared[forks] is forks and game._board_shared[demolitions] is demolitions
+            if any(t.load for t in seat.factory.dock):
+                found = game._complete_options(state, seat)
+                assert found == tuple(game._complete_uncached(state, seat))
+                assert game._complete_shared[found] is found
+                assert all(game._complete_shared[action] is action for action in found)
+                counts["complete"] += len(found)
+        counts["boards"] += 1
+
+
+@pytest.mark.parametrize(("field", "value", "players"), [("default", None, 4), ("default", None, 2)])
+def test_the_memos_give_the_plain_answers_along_playouts(field: str, value: object, players: int) -> None:
+    game = ruled_game(field, value, players)
+    counts = dict.fromkeys(("sell", "reveal", "boards", "complete"), 0)
+    for seed in range(3):
+        for _before, _action, after in walk(game, 7_000 + seed):
+            _check_state(game, after, counts)
+    assert counts["sell"] > 20 and counts["reveal"] > 3 and counts["boards"] > 200
+    assert counts["complete"] > 0
+
+
+def test_the_sales_read_only_the_loads() -> None:
+    """MC-SELL: the sales a dock allows depend on its loads alone (what the bytes key keeps), whatever the
+    trucks' kinds; two docks with different loads never share a key (tested in test_speed_mechanica)."""
+    kinds = ("truck", "big_truck", "huge_truck")
+    loads = [tuple(sorted(c)) for n in range(3) for c in itertools.combinations_with_replacement(Bot, n)]
+    board = starting_factory()
+    for split in itertools.product(loads, repeat=3):
+        expected = None
+        for dock_kinds in itertools.product(kinds, repeat=3):
+            factory = board
+            for r in range(3):
+                factory = factory.with_truck(r, Truck(dock_kinds[r], split[r]))
+            found = sell_options(factory)
+            expected = found if expected is None else expected
+            assert found == expected
+
+
+def test_the_memos_hold_shared_objects_after_long_play() -> None:
+    """After a run of games the memos hold one instance per distinct value: the sales' keys are bytes, the
+    completions' actions are each one object per value, the reveals' pairs one
+    per (card, pool size)."""
+    game = ruled_game("default", None, 4)
+    for seed in range(6):
+        for _ in walk(game, 8_000 + seed):
+            pass
+    assert game._sell_memo and all(type(key) is bytes for key in game._sell_memo)
+    assert len({id(v) for v in game._sell_memo.values()}) == len(set(game._sell_memo.values()))
+    completions = [c for found in game._complete_memo.values() for c in found]
+    assert completions and len({id(c) for c in completions}) == len(set(completions))
+    pairs = [pair for found in game._reveal_memo.values() for pair in found]
+    assert pairs and len({id(p) for p in pairs}) == len({(p[0].card, p[1]) for p in pairs})
+    forks = [v[0] for v in game._board_memo.values()]
+    assert len({id(f) for f in forks}) == len(set(forks))
+    demolitions = [v[2] for v in game._board_memo.values()]
+    assert len({id(d) for d in demolitions}) == len(set(demolitions)) < len(demolitions)
+
+
+def test_the_shared_pools_empty_with_their_memos() -> None:
+    """The pools of shared instances are bounded as their memos are: emptied when the memo is."""
+    game = ruled_game("default", None, 4)
+    state = None
+    for _before, _action, after in walk(game, 9_000, max_steps=200):
+        state = after
+    assert state is not None and game._board_shared
+    for i in range(50_001):
+        game._board_memo[("filler", i)] = game._board_memo[next(iter(game._board_memo))]
+    game._last_board = None
+    board = starting_factory()
+    fresh = Factory(board.floor, board.start, board.dock)
+    game._board_memo.pop(fresh.layout, None)  # a layout to work out afresh
+    found = game._board_options(fresh)
+    assert len(game._board_memo) == 1 and len(game._board_shared) <= 2
+    assert found == _board_options_afresh(game, fresh)
+
+
+def test_shared_memo_values_are_not_tracked_keys() -> None:
+    """The sales' keys (bytes) hold nothing the collector must visit per entry."""
+    game = ruled_game("default", None, 4)
+    for _ in walk(game, 9_100):
+        pass
+    gc.collect()
+    assert not any(gc.is_tracked(key) for key in game._sell_memo)

@@ -306,17 +306,21 @@ def check_sampled_together(specs: list[Spec], game: Game, budget: Budget) -> lis
             else _agent_game(specs[0], game, agents, seed, budget)
         )
         stepwise = [k for k in live if specs[k].kind != "game"]
+        # (index, is a state predicate, predicate) looked up once per game: the loop is verify's hot path
+        checks = [(k, specs[k].kind == "state", preds[k]) for k in stepwise]
         for before, action, after in steps:
             actions.append(action)
             states += 1
             final = after
-            for k in stepwise:
-                msg = _check_step(specs[k].kind, preds[k], game, before, action, after)
+            hit = False
+            for k, on_state, pred in checks:
+                msg = pred(game, after) if on_state else pred(game, before, action, after)
                 if msg:
                     who = "" if agents is None else f" ({agents})"
                     failed[k] = (f"seed {seed}{who}, step {len(actions)}: {msg}", list(actions))
-            if len(failed) and any(k in failed for k in stepwise):
-                stepwise = [k for k in stepwise if k not in failed]
+                    hit = True
+            if hit:
+                checks = [c for c in checks if c[0] not in failed]
                 live = [k for k in live if k not in failed]
                 if not live:
                     break

@@ -4,9 +4,9 @@ item 3; docs/speed.md, the collector in long runs).
 The collector's full passes visit every tracked object the memos keep alive, so the memos now keep shared
 instances where many entries had fresh equal ones: the sales per the trucks' loads (a bytes key, the
 option lists shared), the board options' Fork and demolition tuples, the Blueprint completions (each
-``Complete`` and each list) and the Blueprint reveals' (Reveal, probability) pairs. Along seeded random
-playouts every memoised answer equals the one worked out afresh by the plain functions, and equal values
-are the very same object in the memos.
+``Complete`` and each list), the Blueprint reveals' (Reveal, probability) pairs and the movement tables'
+Steps and tuples of Steps. Along seeded random playouts every memoised answer equals the one worked out
+afresh by the plain functions, and equal values are the very same object in the memos.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from bgrules.mechanica.components import Bot
 from bgrules.mechanica.fabricate import sell_options
 from bgrules.mechanica.factory import ROWS, Factory, _legal_placements, starting_factory
 from bgrules.mechanica.game import MechanicaGame
+from bgrules.mechanica.movement import _SHARED_STEPS, options, options_table
 from bgrules.mechanica.sandbox import Demolish, DemolishFabricator
 from bgrules.mechanica.state import BuyFork, BuyTruck, MechanicaState, Next, Phase, Reveal
 
@@ -74,17 +75,24 @@ def _check_state(game: MechanicaGame, state: MechanicaState, counts: dict[str, i
                 assert all(game._complete_shared[action] is action for action in found)
                 counts["complete"] += len(found)
         counts["boards"] += 1
+    if state.run is not None:
+        table = options_table(state.run.factory, game.variant)
+        for node, steps in table.items():
+            assert steps == options(state.run.factory, game.variant, node)
+            assert _SHARED_STEPS[steps] is steps
+            assert all(_SHARED_STEPS[step] is step for step in steps)
+            counts["nodes"] += 1
 
 
 @pytest.mark.parametrize(("field", "value", "players"), [("default", None, 4), ("default", None, 2)])
 def test_the_memos_give_the_plain_answers_along_playouts(field: str, value: object, players: int) -> None:
     game = ruled_game(field, value, players)
-    counts = dict.fromkeys(("sell", "reveal", "boards", "complete"), 0)
+    counts = dict.fromkeys(("sell", "reveal", "boards", "complete", "nodes"), 0)
     for seed in range(3):
         for _before, _action, after in walk(game, 7_000 + seed):
             _check_state(game, after, counts)
     assert counts["sell"] > 20 and counts["reveal"] > 3 and counts["boards"] > 200
-    assert counts["complete"] > 0
+    assert counts["complete"] > 0 and counts["nodes"] > 100
 
 
 def test_the_sales_read_only_the_loads() -> None:
@@ -106,7 +114,7 @@ def test_the_sales_read_only_the_loads() -> None:
 
 def test_the_memos_hold_shared_objects_after_long_play() -> None:
     """After a run of games the memos hold one instance per distinct value: the sales' keys are bytes, the
-    completions' actions are each one object per value, the reveals' pairs one
+    options tables' Steps and the completions' actions are each one object per value, the reveals' pairs one
     per (card, pool size)."""
     game = ruled_game("default", None, 4)
     for seed in range(6):
@@ -114,6 +122,8 @@ def test_the_memos_hold_shared_objects_after_long_play() -> None:
             pass
     assert game._sell_memo and all(type(key) is bytes for key in game._sell_memo)
     assert len({id(v) for v in game._sell_memo.values()}) == len(set(game._sell_memo.values()))
+    steps = [step for _cat, table in _tables() for value in table.values() for step in value]
+    assert len(steps) > 100 and len({id(s) for s in steps}) == len(set(steps))
     completions = [c for found in game._complete_memo.values() for c in found]
     assert completions and len({id(c) for c in completions}) == len(set(completions))
     pairs = [pair for found in game._reveal_memo.values() for pair in found]
@@ -122,6 +132,12 @@ def test_the_memos_hold_shared_objects_after_long_play() -> None:
     assert len({id(f) for f in forks}) == len(set(forks))
     demolitions = [v[2] for v in game._board_memo.values()]
     assert len({id(d) for d in demolitions}) == len(set(demolitions)) < len(demolitions)
+
+
+def _tables() -> list[tuple[object, dict[object, tuple[object, ...]]]]:
+    from bgrules.mechanica import movement
+
+    return list(movement._TABLES.values())  # type: ignore[arg-type]
 
 
 def test_the_shared_pools_empty_with_their_memos() -> None:
@@ -143,7 +159,7 @@ def test_the_shared_pools_empty_with_their_memos() -> None:
 
 
 def test_shared_memo_values_are_not_tracked_keys() -> None:
-    """The sales' keys (bytes) hold nothing the collector must visit per entry."""
+    """The sales' keys (bytes) and the table Steps' pool hold nothing the collector must visit per entry."""
     game = ruled_game("default", None, 4)
     for _ in walk(game, 9_100):
         pass

@@ -160,6 +160,23 @@ def options_table(factory: Factory, variant: MechanicaVariant) -> dict[Node, tup
     return table
 
 
+_SHARED_STEPS: dict[object, object] = {}
+"""The one instance of each Step and of each tuple of Steps the tables hold (bounded)."""
+
+
+def table_options(factory: Factory, variant: MechanicaVariant, node: Node) -> tuple[Step, ...]:
+    """:func:`options` as an options table keeps it: the one shared tuple of shared Steps equal to it, so
+    that many tables hold few objects for the cyclic collector's full passes to visit (docs/speed.md)."""
+    steps = options(factory, variant, node)
+    pool = _SHARED_STEPS
+    found = pool.get(steps)
+    if found is None:
+        if len(pool) > 4096:
+            pool.clear()
+        found = pool[steps] = tuple([pool.setdefault(step, step) for step in steps])
+    return found  # type: ignore[return-value]
+
+
 def find_loop(factory: Factory, variant: MechanicaVariant) -> str | None:
     """MC-MOVE-LOOP: a cycle of nodes some bot could follow forever (for some choices), or None.
 

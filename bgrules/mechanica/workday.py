@@ -30,7 +30,16 @@ from bgrules.mechanica.factory import (
     on_floor,
     restock,
 )
-from bgrules.mechanica.movement import LAND, TRUCK_BIN, Node, Step, launch_nodes, node_code, options, options_table
+from bgrules.mechanica.movement import (
+    LAND,
+    TRUCK_BIN,
+    Node,
+    Step,
+    launch_nodes,
+    node_code,
+    options_table,
+    table_options,
+)
 from bgrules.mechanica.variant import MechanicaVariant
 
 
@@ -352,7 +361,7 @@ def _route(factory: Factory, variant: MechanicaVariant, node: Node, visited: int
         else:
             steps = table.get(node)
             if steps is None:
-                steps = table[node] = options(factory, variant, node)
+                steps = table[node] = table_options(factory, variant, node)
             if len(steps) > 1:
                 return (tuple(rules), gift, jump, tuple(charges), None, node, visited)
             step = steps[0]
@@ -405,7 +414,7 @@ def head_options(run: Run, variant: MechanicaVariant) -> tuple[Step, ...]:
     table = options_table(run.factory, variant)
     steps = table.get(node)
     if steps is None:
-        steps = table[node] = options(run.factory, variant, node)
+        steps = table[node] = table_options(run.factory, variant, node)
     return steps
 
 

@@ -3,7 +3,8 @@ item 3; docs/speed.md, the collector in long runs).
 
 The collector's full passes visit every tracked object the memos keep alive, so the memos now keep shared
 instances where many entries had fresh equal ones: the sales per the trucks' loads (a bytes key, the
-option lists shared), the board options' Fork and demolition tuples, the Blueprint completions (each
+option lists shared), the board options' Fork and demolition tuples (by the Fork placements and by the
+occupied cells' numbers and Start Zone kinds: keys of numbers and strings), the Blueprint completions (each
 ``Complete`` and each list), the Blueprint reveals' (Reveal, probability) pairs and the movement tables'
 Steps and tuples of Steps. Along seeded random playouts every memoised answer equals the one worked out
 afresh by the plain functions, and equal values are the very same object in the memos.
@@ -24,7 +25,7 @@ from bgrules.mechanica.blueprints import loads_key
 from bgrules.mechanica.board import Truck
 from bgrules.mechanica.components import Bot
 from bgrules.mechanica.fabricate import sell_options
-from bgrules.mechanica.factory import ROWS, Factory, _legal_placements, starting_factory
+from bgrules.mechanica.factory import ROWS, Factory, _legal_placements, legal_placements, starting_factory
 from bgrules.mechanica.game import MechanicaGame
 from bgrules.mechanica.movement import _SHARED_STEPS, options, options_table
 from bgrules.mechanica.sandbox import Demolish, DemolishFabricator
@@ -67,7 +68,10 @@ def _check_state(game: MechanicaGame, state: MechanicaState, counts: dict[str, i
         for seat in state.seats:
             forks, trucks, demolitions = game._board_options(seat.factory)
             assert (forks, trucks, demolitions) == _board_options_afresh(game, seat.factory)
-            assert game._board_shared[forks] is forks and game._board_shared[demolitions] is demolitions
+            layout = seat.factory.layout
+            assert game._board_shared[legal_placements(seat.factory, game.variant, "fork")] is forks
+            occupied = tuple(i for i, cell in enumerate(layout[0]) if cell is not None)
+            assert game._board_shared[(occupied, layout[1])] is demolitions
             if any(t.load for t in seat.factory.dock):
                 found = game._complete_options(state, seat)
                 assert found == tuple(game._complete_uncached(state, seat))

@@ -125,7 +125,8 @@ class MechanicaBase(GameBase):
     _sell_shared: dict[Any, Any]
     """The one instance of each list of sales :attr:`_sell_memo` holds (:func:`shared`, emptied with it)."""
     _board_shared: dict[Any, Any]
-    """The one instance of each Fork and demolition tuple :attr:`_board_memo` holds (emptied with it)."""
+    """The one instance of each Fork and demolition tuple :attr:`_board_memo` holds, by the Fork placements
+    (numbers) and by the floor's occupied cell numbers with the Start Zone kinds (emptied with the memo)."""
     _complete_shared: dict[Any, Any]
     """The one instance of each Complete and list of them :attr:`_complete_memo` holds (emptied with it)."""
     _fabricate_memo: dict[tuple[object, ...], tuple[Any, ...]]

@@ -50,6 +50,7 @@ _Zone_DOCK = Zone.DOCK
 _TRUCK_ACTIONS = {(k, r): BuyTruck(k, r) for k in ("big_truck", "huge_truck") for r in range(ROWS)}
 _DEMOLISH_ACTIONS = tuple(Demolish(i // COLS, i % COLS) for i in range(ROWS * COLS))
 _DEMOLISH_START_ACTIONS = tuple(DemolishFabricator(r) for r in range(ROWS))
+_CELL_NUMBERS = tuple(range(ROWS * COLS))
 
 
 def loads_key(dock: tuple[Truck, ...]) -> bytes:
@@ -118,9 +119,14 @@ class BlueprintRoom(MechanicaBase):
             self._last_board = (layout, found)
             return found
         cat = self.variant.catalogue
+        pool = self._board_shared  # the tuples shared by every layout that has them (fewer objects for the collector)
         forks: tuple[BuyFork, ...] = ()
         if "fork" in cat.tiles and cat.tiles["fork"].price is not None:
-            forks = tuple(map(_FORK_ACTIONS.__getitem__, legal_placements(factory, self.variant, "fork")))
+            placements = legal_placements(factory, self.variant, "fork")  # numbers only: a cheap key
+            known = pool.get(placements)
+            if known is None:
+                known = pool[placements] = tuple(map(_FORK_ACTIONS.__getitem__, placements))
+            forks = known
         trucks = self._dock_memo.get(layout[2])
         if trucks is None:
             trucks = self._dock_memo[layout[2]] = self._dock_options(factory)
@@ -130,15 +136,16 @@ class BlueprintRoom(MechanicaBase):
                 _DEMOLISH_START_ACTIONS[r] for r, kind in enumerate(layout[1]) if not cat.tile(kind).printed
             )
         # MC-DEMOLISH: every floor tile (a cell of the layout is None when empty), then the fabricator tiles
-        demolitions = (*itertools.compress(_DEMOLISH_ACTIONS, layout[0]), *fabricators)
+        occupied = (tuple(itertools.compress(_CELL_NUMBERS, layout[0])), layout[1])  # what they read: a cheap key
+        demolitions = pool.get(occupied)
+        if demolitions is None:
+            demolitions = pool[occupied] = (*itertools.compress(_DEMOLISH_ACTIONS, layout[0]), *fabricators)
         if len(self._board_memo) > 50_000:
             self._board_memo.clear()
             self._dock_memo.clear()
             self._start_memo.clear()
-            self._board_shared.clear()
-        # the Fork and demolition tuples shared by every layout that has them (fewer objects for the collector)
-        pool = self._board_shared
-        found = self._board_memo[layout] = (shared(pool, forks), trucks, shared(pool, demolitions))
+            pool.clear()
+        found = self._board_memo[layout] = (forks, trucks, demolitions)
         self._last_board = (layout, found)
         return found
 

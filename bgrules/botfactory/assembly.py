@@ -44,7 +44,7 @@ class AssemblyRoom(Tokens):
                 placed = len(column) - column.count(None)
                 if placed == 2 and (col not in hand.projects or not state.bots_left[ci]):
                     continue
-                out.append(PlacePart(part, col))
+                out.append(self._action(PlacePart, part, col))
         return out
 
     def _assembly_main(self, state: BotFactoryState, seat: int, turn: Turn, action: PlacePart) -> BotFactoryState:
@@ -109,7 +109,8 @@ class AssemblyRoom(Tokens):
         found = self._options_memo.get(key)
         if found is None:
             found = self._remember(
-                key, tuple(TakeTop(col) for ci, col in enumerate(self.colours) if self._drawable(state, ci))
+                key,
+                tuple([self._action(TakeTop, col) for ci, col in enumerate(self.colours) if self._drawable(state, ci)]),
             )
         return [*found, SKIP]
 

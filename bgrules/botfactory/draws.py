@@ -56,35 +56,55 @@ class Draws(Base):
         if type(action) not in (DrawPart, DrawProject, DrawContract):
             return any(action == a for a, _p in outcomes)
         key = self._chance_key(state)
-        found = self._chance_sets.get(key)
+        sets = self._tables.chance_sets
+        found = sets.get(key)
         if found is None:
-            if len(self._chance_sets) > 20_000:
-                self._chance_sets.clear()
-            found = self._chance_sets[key] = frozenset(a for a, _p in self.chance_outcomes(state))
+            if len(sets) > 20_000:
+                sets.clear()
+            found = sets[key] = frozenset(a for a, _p in self.chance_outcomes(state))
         return action in found
 
     def _outcomes(self, what: str, counts: tuple[int, ...]) -> tuple[tuple[Any, Fraction], ...]:
         """The outcomes of a draw from ``counts`` (the contract ids left, or the tiles of each colour or
-        slot): each outcome object and probability built once per game and shared by every answer
-        (``_draw_actions``, ``_fraction``), as a memo miss meets the same few again and again."""
-        acts = self._draw_actions
+        slot): each outcome pair, its object and its probability, built once per game and shared by every
+        answer (``_outcome``, ``Tables.draw_actions``, ``_fraction``), as a memo miss meets the same few again and
+        again."""
+        acts = self._tables.draw_actions
         if not acts:
             acts.update({("contract", i): DrawContract(i) for i in self.contracts})
             acts.update({("project", i): DrawProject(col) for i, col in enumerate(self.colours)})
             acts.update({("part", i): DrawPart(slot) for i, slot in enumerate(self.slots)})
-        fraction = self._fraction
+        pair = self._outcome
         if what == "contract":
-            p = fraction(1, len(counts))
-            return tuple([(acts.get((what, i)) or DrawContract(i), p) for i in counts])
+            n = len(counts)
+            return tuple([pair(what, i, 1, n) for i in counts])
         total = sum(counts)
         kinds = self.colours if what == "project" else self.slots
         if len(counts) != len(kinds):  # zip(strict=True)'s refusal of a malformed pile
             raise ValueError(f"{what} counts {counts!r} do not match {kinds!r}")
-        return tuple([(acts[what, i], fraction(k, total)) for i, k in enumerate(counts) if k])
+        return tuple([pair(what, i, k, total) for i, k in enumerate(counts) if k])
+
+    def _outcome(self, what: str, i: int, k: int, n: int) -> tuple[Any, Fraction]:
+        """The outcome pair (the ``i``-th draw of kind ``what``, ``Fraction(k, n)``), one shared tuple per game
+        for each (bounded: cleared past 10,000): the chance memo's many answers hold a few tracked pairs
+        between them, not one each (the cyclic collector walks every tracked object a long run keeps,
+        docs/speed.md)."""
+        tables = self._tables
+        table = tables.outcome_pairs
+        key = (what, i, k, n)
+        found = table.get(key)
+        if found is None:
+            action = tables.draw_actions.get((what, i))
+            if action is None:  # a contract id not among the game's: its own object
+                action = DrawContract(i)
+            if len(table) > 10_000:
+                table.clear()
+            found = table[key] = (action, self._fraction(k, n))
+        return found
 
     def _fraction(self, k: int, n: int) -> Fraction:
         """``Fraction(k, n)``, one shared object per game for each pair (bounded: cleared past 10,000)."""
-        table = self._fractions
+        table = self._tables.fractions
         found = table.get((k, n))
         if found is None:
             if len(table) > 10_000:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from bgrules.botfactory.base import ASSEMBLY, FINANCE, GAME_NAME, PRODUCTION, PROJECT
+from bgrules.botfactory.base import ASSEMBLY, FINANCE, GAME_NAME, PRODUCTION, PROJECT, Tables
 from bgrules.botfactory.round import RoundFlow
 from bgrules.botfactory.state import (
     BotFactoryState,
@@ -137,16 +137,12 @@ class BotFactoryGame(RoundFlow):
         self._score_memo: dict[tuple[Any, ...], int] = {}
         self._limits_memo: dict[tuple[int, int, int, bool], bool] = {}
         self._window_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
-        self._chance_sets: dict[tuple[Any, ...], frozenset[Any]] = {}
-        self._draw_actions: dict[tuple[str, int], Any] = {}
-        """The chance outcomes' action objects, by kind and index (built on the first draw, shared)."""
-        self._fractions: dict[tuple[int, int], Fraction] = {}
         self._opening_memo: dict[tuple[int, int], Any] = {}
-        self._action_memo: dict[tuple[Any, ...], Any] = {}
-        self._move_candidates: dict[int | None, tuple[int, ...]] = {}
-        """BF-MOVE: per space a worker stands on (None: not yet placed), the spaces of the other boards."""
-        """The offered actions' objects, by class and arguments (``_action``)."""
         """The turn each space opens with, by the space and Sandra's space (``_opening_on``)."""
+        self._action_memo: dict[type, dict[tuple[Any, ...], Any]] = {}
+        """The offered actions' objects, by class, then arguments (``_action``)."""
+        self._tables = Tables()
+        """The tables only memo misses read (``base.Tables``: one attribute for them all)."""
         self._guard = ActionGuard(ACTION_TYPES, "BF-ROUND")
         self._round_apply = RoundFlow.apply.__get__(self)  # the round's dispatch, behind the guard
         self._info = GameInfo(

@@ -76,7 +76,10 @@ class ProductionRoom(Tokens):
         found = self._options_memo.get(key)
         if found is None:
             found = self._remember(
-                key, tuple(Refill(pos, col) for ci, col in enumerate(self.colours) if self._drawable(state, ci))
+                key,
+                tuple(
+                    [self._action(Refill, pos, col) for ci, col in enumerate(self.colours) if self._drawable(state, ci)]
+                ),
             )
         return [*found, SKIP]
 

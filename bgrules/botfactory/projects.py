@@ -28,9 +28,17 @@ class ProjectRoom(Tokens):
         found = self._options_memo.get(key)
         if found is None:
             grid = state.grid
+            action = self._action
             found = self._remember(
                 key,
-                tuple(TakeProject(col, row) for col in range(2) for row, t in enumerate(grid[col]) if t is not None),
+                tuple(
+                    [
+                        action(TakeProject, col, row)
+                        for col in range(2)
+                        for row, t in enumerate(grid[col])
+                        if t is not None
+                    ]
+                ),
             )
         return list(found)
 

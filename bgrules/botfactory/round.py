@@ -99,17 +99,26 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
 
     def _move_options(self, state: BotFactoryState, seat: int) -> tuple[tuple[MoveWorker, ...], frozenset[int]]:
         """BF-MOVE: the moves of ``seat`` and their spaces (``_move_targets``), memoised by what they read: the
-        workers, Sandra and the seat (bounded: cleared past 20,000 entries)."""
+        workers, Sandra and the seat (bounded: cleared past 20,000 entries). Every key with the same spaces
+        shares one answer (by the spaces, ``Tables.move_offers``): the memo's keys are tuples of ints and None, which
+        the cyclic collector stops tracking, and its values are a few shared ones (docs/speed.md)."""
         key = (state.workers, state.sandra, seat)
         found = self._move_memo.get(key)
         if found is None:
             if len(self._move_memo) > 20_000:
                 self._move_memo.clear()
-            targets = self._move_targets(state, seat)
-            moves = self._moves
-            if len(moves) != len(self.spaces):  # one MoveWorker per space, shared by every answer
-                moves = self._moves = tuple(MoveWorker(i) for i in range(len(self.spaces)))
-            found = self._move_memo[key] = (tuple(moves[s] for s in targets), frozenset(targets))
+            targets = tuple(self._move_targets(state, seat))
+            tables = self._tables
+            offers = tables.move_offers
+            found = offers.get(targets)
+            if found is None:
+                moves = tables.moves
+                if len(moves) != len(self.spaces):  # one MoveWorker per space, shared by every answer
+                    moves = tables.moves = tuple(MoveWorker(i) for i in range(len(self.spaces)))
+                if len(offers) > 20_000:
+                    offers.clear()
+                found = offers[targets] = (tuple([moves[s] for s in targets]), frozenset(targets))
+            self._move_memo[key] = found
         return found
 
     def _move_targets(self, state: BotFactoryState, seat: int) -> list[int]:
@@ -117,14 +126,15 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         taken = set(state.workers)  # (None among them is no space)
         taken.add(state.sandra)
         here = state.workers[seat]
-        candidates = self._move_candidates.get(here)
+        known = self._tables.move_candidates
+        candidates = known.get(here)
         if candidates is None:  # the spaces not on the board of ``here`` (all of them in round 1), per game
             candidates = tuple(
                 i for i in range(len(self.spaces)) if here is None or self.spaces[i][0] != self.spaces[here][0]
             )
-            if len(self._move_candidates) > 1_000:
-                self._move_candidates.clear()
-            self._move_candidates[here] = candidates
+            if len(known) > 1_000:
+                known.clear()
+            known[here] = candidates
         return [i for i in candidates if i not in taken]
 
     def _turn_options(self, state: BotFactoryState, seat: int) -> list[Any]:
@@ -158,7 +168,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
 
     def _additional_options(self, state: BotFactoryState, seat: int, board: int) -> tuple[Any, ...]:
         """BF-ADDITIONAL: the additional action of the board one stands on, any number of times. Memoised by
-        what each board's options read (bounded: cleared past 20,000 entries): BF-ASM-SWAP the hand's parts
+        what each board's options read (``_remember``: bounded, the values shared): BF-ASM-SWAP the hand's parts
         and the spares (none without a token or a part); BF-PROD-TRADE the parts and which piles can be
         drawn from (none under three parts); BF-PROJ-TRADE the unfinished Projects and the Universal supply
         (none under two Projects)."""
@@ -178,18 +188,15 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             key = (PROJECT, hand.projects, state.universal)
         else:
             return ()
-        memo = self._options_memo
-        found = memo.get(key)
+        found = self._options_memo.get(key)
         if found is None:
-            if len(memo) > 20_000:
-                memo.clear()
             if board == ASSEMBLY:
                 found = tuple(self._swap_options(state, seat))
             elif board == PRODUCTION:
                 found = tuple(self._trade_options(state, seat))
             else:
                 found = tuple(self._exchange_options(state, seat))
-            memo[key] = found
+            found = self._remember(key, found)
         return found
 
     def _prompt_options(self, state: BotFactoryState, seat: int, turn: Turn) -> list[Any]:

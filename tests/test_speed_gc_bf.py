@@ -1,0 +1,293 @@
+"""Bot Factory's memos made light for the cyclic garbage collector (issue 12, item 3): the options memo's
+values are shared tuples of shared action objects, the move memo's answers are shared by the spaces they
+offer, the chance memo's (outcome, probability) pairs are shared, the action objects are kept per class by
+their arguments, and the tables only memo misses read live in one attribute of the game. Every answer is
+the plain computation's, along seeded playouts; what the collector sees (untracked keys, a few shared
+values) is checked too."""
+
+from __future__ import annotations
+
+import gc
+from fractions import Fraction
+from typing import Any
+
+import attrs
+import pytest
+
+from bgrules.botfactory.base import Tables
+from bgrules.botfactory.game import BotFactoryGame
+from bgrules.botfactory.state import (
+    SKIP,
+    BotFactoryState,
+    DrawContract,
+    DrawPart,
+    DrawProject,
+    MoveWorker,
+    PlacePart,
+    Refill,
+    TakeProject,
+    TakeTop,
+)
+from bgrules.botfactory.variant import BotFactoryVariant, Rulings
+from bgrules.core.playout import walk
+
+
+def _cold(game: BotFactoryGame) -> BotFactoryGame:
+    """``game`` with every memo and table emptied: what it answers next is computed afresh."""
+    for memo in (game._options_memo, game._move_memo, game._action_memo, game._chance_memo, game._window_memo):
+        memo.clear()
+    game._tables = Tables()
+    game._last_legal = None
+    game._last_chance = None
+    return game
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal, of the same class, field by field, with equal hashes (what ``==`` alone might blur)."""
+    return (
+        type(a) is type(b)
+        and a == b
+        and hash(a) == hash(b)
+        and attrs.astuple(a, recurse=False) == attrs.astuple(b, recurse=False)
+    )
+
+
+def _plain_placements(game: BotFactoryGame, state: BotFactoryState, seat: int) -> list[PlacePart]:
+    """BF-ASM / BF-ASM-PROJECT as the rules read: each part of the hand (once per kind) on each matching
+    empty space of a bot, a bot's last part only with an unfinished Project of its colour and a bot left."""
+    hand = state.hands[seat]
+    out = []
+    for part in sorted(set(hand.parts)):
+        colour, slot = part.split("-")
+        si = game.slots.index(slot)
+        for col in game.colours if colour == "any" else (colour,):
+            ci = game.colours.index(col)
+            column = state.columns[ci]
+            if column[si] is not None or all(x is not None for x in column):
+                continue
+            if sum(x is not None for x in column) == 2 and (col not in hand.projects or not state.bots_left[ci]):
+                continue
+            out.append(PlacePart(part, col))
+    return out
+
+
+def _plain_takes(state: BotFactoryState) -> list[TakeProject]:
+    return [TakeProject(c, r) for c in range(2) for r, t in enumerate(state.grid[c]) if t is not None]
+
+
+def _drawable(state: BotFactoryState, ci: int) -> bool:
+    return bool(sum(state.piles[ci]) or sum(state.discards[ci]))
+
+
+def _plain_moves(game: BotFactoryGame, state: BotFactoryState, seat: int) -> list[int]:
+    taken = {w for w in state.workers if w is not None} | {state.sandra}
+    here = state.workers[seat]
+    return [
+        i
+        for i in range(len(game.spaces))
+        if i not in taken and (here is None or game.spaces[i][0] != game.spaces[here][0])
+    ]
+
+
+def _plain_outcomes(game: BotFactoryGame, state: BotFactoryState) -> list[tuple[Any, Fraction]]:
+    what, source, _dest, _a, _b = state.draws[0]
+    if what == "contract":
+        pool = state.contract_pool
+        return [(DrawContract(i), Fraction(1, len(pool))) for i in pool]
+    if what == "project":
+        counts = state.project_pile
+        total = sum(counts)
+        return [(DrawProject(c), Fraction(k, total)) for c, k in zip(game.colours, counts, strict=True) if k]
+    counts = state.piles[state.marker if source < 0 else source]
+    total = sum(counts)
+    return [(DrawPart(s), Fraction(k, total)) for s, k in zip(game.slots, counts, strict=True) if k]
+
+
+READINGS = ("any_time", "own_turn")
+
+
+@pytest.mark.parametrize("reading", READINGS)
+def test_the_shared_offers_are_the_plain_ones(reading: str) -> None:
+    """At every seat of every state of seeded 2- and 4-player games (memos warm): the placements, Project
+    takes, icon and refill offers and moves equal, object by object (class, fields, hash), the rules' plain
+    reading built from fresh objects; the legal actions equal those of a game whose every memo and table
+    is empty; and an equal offer made twice is the very same object (one per class and arguments)."""
+    seen = 0
+    variant = BotFactoryVariant(rulings=Rulings(additional_actions=reading))
+    for players in (2, 4):
+        game = BotFactoryGame(players=players, variant=variant)
+        cold = BotFactoryGame(players=players, variant=variant)
+        for seed in range(3):
+            for before, _action, _after in walk(game, seed):
+                for seat in range(players):
+                    got = game._placements(before, seat)
+                    plain: list[Any] = _plain_placements(game, before, seat)
+                    assert len(got) == len(plain) and all(map(_same, got, plain))
+                    assert all(a is game._action(PlacePart, a.part, a.colour) for a in got)
+                    hand = before.hands[seat]
+                    icon = game._icon_options(before, seat)
+                    plain = [TakeTop(c) for ci, c in enumerate(game.colours) if _drawable(before, ci)]
+                    plain = [*plain, SKIP] if hand.tokens >= 1 else [SKIP]
+                    assert len(icon) == len(plain) and all(map(_same, icon, plain))
+                    refill = game._refill_options(before, seat % 2)
+                    plain = [Refill(seat % 2, c) for ci, c in enumerate(game.colours) if _drawable(before, ci)]
+                    assert len(refill) == len(plain) + 1 and all(map(_same, refill, [*plain, SKIP]))
+                    moves, spaces = game._move_options(before, seat)
+                    targets = _plain_moves(game, before, seat)
+                    assert all(map(_same, moves, [MoveWorker(s) for s in targets])) and len(moves) == len(targets)
+                    assert spaces == frozenset(targets)
+                takes = game._project_options(before)
+                assert len(takes) == len(_plain_takes(before)) and all(map(_same, takes, _plain_takes(before)))
+                if before.phase.value != "over":
+                    legal = game.legal_actions(before)
+                    fresh = _cold(cold).legal_actions(before)
+                    assert len(legal) == len(fresh) and all(map(_same, legal, fresh))
+                seen += 1
+    assert seen > 3000
+
+
+def test_the_memos_hold_shared_values_and_untracked_keys() -> None:
+    """After seeded play: every options memo value is the one tuple the game keeps for those very objects;
+    its TakeProject, PlacePart, TakeTop and Refill objects are one per class and arguments (at most 6, 24,
+    4 and 8 of them); the move memo's answers are one per tuple of spaces; the chance memo's pairs are the
+    shared ones; and once collected, the collector tracks none of the options, move and chance memos' keys
+    nor the action tables' keys (tuples of strings, ints and None)."""
+    game = BotFactoryGame(players=4)
+    for seed in range(12):
+        for _ in walk(game, seed):
+            pass
+    for _ in range(3):  # a tuple is untracked once those it holds are: one pass per level of nesting
+        gc.collect()
+    tables = game._tables
+    memo = game._options_memo
+    assert len(memo) > 500
+    distinct: dict[type, set[int]] = {}
+    for key, value in memo.items():
+        assert tables.offers[tuple(map(id, value))] is value
+        for a in value:
+            distinct.setdefault(type(a), set()).add(id(a))
+        assert not gc.is_tracked(key), key
+    assert len(distinct[TakeProject]) <= 6 and len(distinct[PlacePart]) <= 24
+    assert len(distinct.get(TakeTop, ())) <= 4 and len(distinct.get(Refill, ())) <= 8
+    answers = {}
+    for key, (moves, spaces) in game._move_memo.items():
+        assert not gc.is_tracked(key), key
+        assert answers.setdefault(tuple(sorted(spaces)), (moves, spaces)) == (moves, spaces)
+        assert tables.move_offers[tuple(m.space for m in moves)] is game._move_memo[key]
+    assert len(game._move_memo) > 2 * len(tables.move_offers)
+    pairs = {id(pair) for pair in tables.outcome_pairs.values()}  # the table holds them: no id reused
+    assert len(game._chance_memo) > 100
+    for key, outcomes in game._chance_memo.items():
+        assert not gc.is_tracked(key), key
+        assert all(id(pair) in pairs for pair in outcomes)
+    for table in game._action_memo.values():
+        for key in table:
+            assert not gc.is_tracked(key), key
+
+
+def test_the_chance_outcomes_are_the_plain_ones_with_shared_pairs() -> None:
+    """At every chance node of seeded 2- and 4-player games, warm and cold: the plain outcomes (objects
+    and exact Fractions, in order); two answers with an equal outcome share the
+    one pair object (the same index drawn with the same count out of the same total)."""
+    seen = 0
+    for players in (2, 4):
+        game = BotFactoryGame(players=players)
+        cold = BotFactoryGame(players=players)
+        pairs: dict[tuple[str, int, int, int], tuple[Any, Fraction]] = {}
+        for seed in range(4):
+            for before, _action, _after in walk(game, seed):
+                if not before.draws:
+                    continue
+                plain = _plain_outcomes(game, before)
+                for got in (game.chance_outcomes(before), _cold(cold).chance_outcomes(before)):
+                    assert len(got) == len(plain)
+                    for (a, p), (b, q) in zip(got, plain, strict=True):
+                        assert _same(a, b) and type(p) is Fraction and p == q
+                what, counts = game._chance_key(before)
+                if what == "contract":
+                    drawn = [(i, 1, len(counts)) for i in counts]
+                else:
+                    drawn = [(i, k, sum(counts)) for i, k in enumerate(counts) if k]
+                for (i, k, n), pair in zip(drawn, game.chance_outcomes(before), strict=True):
+                    assert pairs.setdefault((what, i, k, n), pair) is pair
+                seen += 1
+    assert seen > 1000
+
+
+def test_play_with_tables_emptied_on_the_way_is_the_same_play() -> None:
+    """A game whose memos and tables are emptied every few steps (as their bounds clear them in a long
+    campaign; objects made afresh, older shared tuples dropped) plays the same seeded games, action by
+    action, as one that keeps them."""
+    for players in (2, 4):
+        kept = BotFactoryGame(players=players)
+        emptied = BotFactoryGame(players=players)
+        for seed in range(3):
+            steps = 0
+            for (b1, a1, s1), (_b2, a2, s2) in zip(walk(kept, seed), walk(emptied, seed), strict=True):
+                assert _same(a1, a2) and s1 == s2, (seed, steps, b1)
+                steps += 1
+                if steps % 7 == 0:
+                    _cold(emptied)
+                elif steps % 5 == 0:
+                    emptied._tables = Tables()
+                elif steps % 3 == 0:
+                    emptied._action_memo.clear()
+            assert steps > 300
+
+
+def test_shared_finds_the_very_objects_only() -> None:
+    """``_shared``: a tuple of the very objects stored before gives the stored tuple; an equal tuple of other
+    (equal) objects is stored as itself, not answered with the first; the stored tuples hold their objects
+    (no id of theirs is reused); the table is cleared past 20,000 entries and answers as before."""
+    game = BotFactoryGame(players=4)
+    a, b = TakeProject(0, 1), TakeProject(1, 2)
+    first = game._shared((a, b))
+    assert first == (a, b) and game._shared((a, b)) is first
+    other = (TakeProject(0, 1), TakeProject(1, 2))
+    assert game._shared(other) is other and game._shared((other[0], other[1])) is other
+    assert game._shared((b, a)) is not first and game._shared(()) == ()
+    ids = (id(first[0]), id(first[1]))
+    del a, b
+    gc.collect()
+    assert game._shared(first) is first and (id(first[0]), id(first[1])) == ids  # held, not reused
+    for i in range(20_001):
+        game._shared((TakeProject(0, i), TakeProject(1, i)))
+    assert len(game._tables.offers) <= 20_001
+    again = (TakeProject(0, 0), TakeProject(1, 0))
+    assert game._shared(again) == again and game._shared(again) is game._shared(again)
+
+
+def test_the_action_tables_give_one_object_per_class_and_arguments() -> None:
+    """``_action``: equal arguments give the very object, other classes with the same arguments their own;
+    the table of a class is cleared past 50,000 entries (objects made afresh, equal)."""
+    game = BotFactoryGame(players=4)
+    x = game._action(TakeProject, 0, 1)
+    assert x is game._action(TakeProject, 0, 1) and _same(x, TakeProject(0, 1))
+    assert game._action(Refill, 0, "red") is not game._action(TakeTop, "red")
+    for i in range(50_002):
+        game._action(MoveWorker, i)
+    assert len(game._action_memo[MoveWorker]) <= 50_001
+    assert _same(game._action(TakeProject, 0, 1), x)
+
+
+def test_the_game_keeps_few_attributes() -> None:
+    """The game object keeps at most 29 attributes after random, greedy and checked play: under CPython 3.11
+    an object with more loses its shared-key dictionary, and every ``self.x`` read of Bot Factory's rooms
+    gets slower (random play 4-5%, measured); memo-miss tables go into ``game._tables``."""
+    from bgrules.agents import make_agent
+    from bgrules.core.specs import default_invariants
+
+    game = BotFactoryGame(players=4)
+    for _ in walk(game, 0):
+        pass
+    for _ in walk(game, 1, agents=[make_agent("greedy") for _ in range(4)], max_rounds=3):
+        pass
+    from pathlib import Path
+
+    specs = Path(__file__).resolve().parent.parent / "specs"
+    preds = [(kind, pred) for _id, kind, pred in default_invariants("botfactory", 4, specs) if kind == "state"]
+    for _before, _action, after in walk(game, 2, max_rounds=3):
+        for _kind, pred in preds:
+            assert pred(game, after) is None
+    assert len(vars(game)) <= 29, sorted(vars(game))
+    assert isinstance(game._tables, Tables) and not hasattr(game._tables, "__dict__")

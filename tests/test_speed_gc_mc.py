@@ -3,8 +3,8 @@ item 3; docs/speed.md, the collector in long runs).
 
 The collector's full passes visit every tracked object the memos keep alive, so the memos now keep shared
 instances where many entries had fresh equal ones: the sales per the trucks' loads (a bytes key, the
-option lists shared), the board options' Fork and demolition tuples (by the Fork placements and by the
-occupied cells' numbers and Start Zone kinds: keys of numbers and strings), the Blueprint completions (each
+option lists shared), the board options (per layout three numbers, the places of its Fork, truck and
+demolition tuples, each tuple kept once), the Blueprint completions (each
 ``Complete`` and each list), the Blueprint reveals' (Reveal, probability) pairs and the movement tables'
 Steps and tuples of Steps. Along seeded random playouts every memoised answer equals the one worked out
 afresh by the plain functions, and equal values are the very same object in the memos.
@@ -68,10 +68,13 @@ def _check_state(game: MechanicaGame, state: MechanicaState, counts: dict[str, i
         for seat in state.seats:
             forks, trucks, demolitions = game._board_options(seat.factory)
             assert (forks, trucks, demolitions) == _board_options_afresh(game, seat.factory)
-            layout = seat.factory.layout
-            assert game._board_shared[legal_placements(seat.factory, game.variant, "fork")] is forks
-            occupied = tuple(i for i, cell in enumerate(layout[0]) if cell is not None)
-            assert game._board_shared[(occupied, layout[1])] is demolitions
+            layout, parts, places = seat.factory.layout, game._board_parts, game._board_shared
+            occupied = tuple(i for i, cell in enumerate(seat.factory.floor) if cell is not None)
+            fork_place = places[legal_placements(seat.factory, game.variant, "fork")]
+            demolish_place = places[("demolish", occupied, layout[1])]
+            assert parts[fork_place] is forks and parts[demolish_place] is demolitions
+            assert parts[game._dock_memo[layout[2]]] is trucks
+            assert game._board_memo[layout] == (fork_place, game._dock_memo[layout[2]], demolish_place)
             if any(t.load for t in seat.factory.dock):
                 found = game._complete_options(state, seat)
                 assert found == tuple(game._complete_uncached(state, seat))
@@ -132,10 +135,13 @@ def test_the_memos_hold_shared_objects_after_long_play() -> None:
     assert completions and len({id(c) for c in completions}) == len(set(completions))
     pairs = [pair for found in game._reveal_memo.values() for pair in found]
     assert pairs and len({id(p) for p in pairs}) == len({(p[0].card, p[1]) for p in pairs})
-    forks = [v[0] for v in game._board_memo.values()]
-    assert len({id(f) for f in forks}) == len(set(forks))
-    demolitions = [v[2] for v in game._board_memo.values()]
-    assert len({id(d) for d in demolitions}) == len(set(demolitions)) < len(demolitions)
+    parts = game._board_parts  # each Fork, truck and demolition tuple once, the memo's values numbers only
+    assert len({id(p) for p in parts}) == len(parts)
+    assert all(type(i) is int for known in game._board_memo.values() for i in known)
+    demolitions = [known[2] for known in game._board_memo.values()]
+    assert len(set(demolitions)) < len(demolitions)  # layouts shared their demolitions
+    gc.collect()
+    assert not any(gc.is_tracked(known) for known in game._board_memo.values())
 
 
 def _tables() -> list[tuple[object, dict[object, tuple[object, ...]]]]:
@@ -158,7 +164,7 @@ def test_the_shared_pools_empty_with_their_memos() -> None:
     fresh = Factory(board.floor, board.start, board.dock)
     game._board_memo.pop(fresh.layout, None)  # a layout to work out afresh
     found = game._board_options(fresh)
-    assert len(game._board_memo) == 1 and len(game._board_shared) <= 2
+    assert len(game._board_memo) == 1 and len(game._board_shared) <= 2 and len(game._board_parts) == 3
     assert found == _board_options_afresh(game, fresh)
 
 

@@ -108,15 +108,19 @@ class MechanicaBase(GameBase):
     _anytime_waits: bool
     """MC-ANYTIME (``anytime = "every_step"``): the anytime actions are offered while a bought tile waits
     (phase PLACE) and while a fallen tile is recycled (phase RECYCLE) too."""
-    _board_memo: dict[tuple[object, ...], BoardOptions]
+    _board_memo: dict[tuple[object, ...], tuple[int, int, int]]
+    """Per board layout, the places in :attr:`_board_parts` of its Forks, trucks and demolitions."""
+    _board_parts: list[tuple[Any, ...]]
+    """The Fork, truck and demolition tuples of the layouts :attr:`_board_memo` holds, each once."""
     _last_board: tuple[object, BoardOptions] | None = None
     """The last board layout :meth:`_board_options` was asked about, held, and its answer."""
     _last_complete: tuple[object, object, object, tuple[Complete, ...]] | None = None
     """The dock, piles' tops and completed cards :meth:`_complete_options` last read, held, and its answer."""
     _last_sell: tuple[object, tuple[Any, ...]] | None = None
     """The dock the selling step's options were last listed for, held, and those options."""
-    _dock_memo: dict[tuple[str, ...], tuple[tuple[BuyTruck, int], ...]]
-    """The trucks a Loading Dock allows, with their prices, per truck kinds (MC-TRUCK-BUY)."""
+    _dock_memo: dict[tuple[str, ...], int]
+    """The place in :attr:`_board_parts` of the trucks a Loading Dock allows, with their prices, per truck
+    kinds (MC-TRUCK-BUY)."""
     _start_memo: dict[tuple[str, ...], tuple[Any, ...]]
     """The fabricator tiles that may be demolished, per Start Zone kinds (MC-DEMOLISH)."""
     _sell_memo: dict[bytes, tuple[Any, ...]]
@@ -124,9 +128,10 @@ class MechanicaBase(GameBase):
     (``loads_key``: bytes, which the collector does not track; the option lists shared)."""
     _sell_shared: dict[Any, Any]
     """The one instance of each list of sales :attr:`_sell_memo` holds (:func:`shared`, emptied with it)."""
-    _board_shared: dict[Any, Any]
-    """The one instance of each Fork and demolition tuple :attr:`_board_memo` holds, by the Fork placements
-    (numbers) and by the floor's occupied cell numbers with the Start Zone kinds (emptied with the memo)."""
+    _board_shared: dict[tuple[Any, ...], int]
+    """The place in :attr:`_board_parts` of each Fork tuple, by the Fork placements (numbers), and of each
+    demolition tuple, by ``("demolish", the occupied cells' numbers, the Start Zone kinds)`` (emptied with
+    the memo)."""
     _complete_shared: dict[Any, Any]
     """The one instance of each Complete and list of them :attr:`_complete_memo` holds (emptied with it)."""
     _fabricate_memo: dict[tuple[object, ...], tuple[Any, ...]]

@@ -109,43 +109,52 @@ class BlueprintRoom(MechanicaBase):
     def _board_options(self, factory: Factory) -> BoardOptions:
         """The anytime actions a board allows before money is considered (memoised per board layout):
         Forks (MC-FORK-BUY under MC-PLACE), trucks with their prices (MC-TRUCK-BUY) and demolitions
-        (MC-DEMOLISH)."""
+        (MC-DEMOLISH). The memo keeps three numbers per layout, the places of its Fork, truck and demolition
+        tuples in :attr:`_board_parts` (each tuple shared by every layout that has it): a value of numbers
+        only, which the collector stops tracking, where a tuple of the three would keep one more object per
+        layout for its full passes to visit."""
         layout = factory.layout
         last = self._last_board
         if last is not None and last[0] is layout:  # the same board's tiles as last time (held: no id reuse)
             return last[1]
-        found = self._board_memo.get(layout)
-        if found is not None:
+        parts = self._board_parts
+        known = self._board_memo.get(layout)
+        if known is not None:
+            found = (parts[known[0]], parts[known[1]], parts[known[2]])
             self._last_board = (layout, found)
             return found
-        cat = self.variant.catalogue
-        pool = self._board_shared  # the tuples shared by every layout that has them (fewer objects for the collector)
-        forks: tuple[BuyFork, ...] = ()
-        if "fork" in cat.tiles and cat.tiles["fork"].price is not None:
-            placements = legal_placements(factory, self.variant, "fork")  # numbers only: a cheap key
-            known = pool.get(placements)
-            if known is None:
-                known = pool[placements] = tuple(map(_FORK_ACTIONS.__getitem__, placements))
-            forks = known
-        trucks = self._dock_memo.get(layout[2])
-        if trucks is None:
-            trucks = self._dock_memo[layout[2]] = self._dock_options(factory)
-        fabricators = self._start_memo.get(layout[1])
-        if fabricators is None:
-            fabricators = self._start_memo[layout[1]] = tuple(
-                _DEMOLISH_START_ACTIONS[r] for r, kind in enumerate(layout[1]) if not cat.tile(kind).printed
-            )
-        # MC-DEMOLISH: every floor tile (a cell of the layout is None when empty), then the fabricator tiles
-        occupied = (tuple(itertools.compress(_CELL_NUMBERS, layout[0])), layout[1])  # what they read: a cheap key
-        demolitions = pool.get(occupied)
-        if demolitions is None:
-            demolitions = pool[occupied] = (*itertools.compress(_DEMOLISH_ACTIONS, layout[0]), *fabricators)
         if len(self._board_memo) > 50_000:
             self._board_memo.clear()
+            self._board_shared.clear()
             self._dock_memo.clear()
             self._start_memo.clear()
-            pool.clear()
-        found = self._board_memo[layout] = (forks, trucks, demolitions)
+            parts.clear()
+        cat = self.variant.catalogue
+        places = self._board_shared  # key -> place in parts: the Fork placements, the occupied cells
+        placements: tuple[tuple[int, int, int], ...] = ()
+        if "fork" in cat.tiles and cat.tiles["fork"].price is not None:
+            placements = legal_placements(factory, self.variant, "fork")
+        forks = places.get(placements)
+        if forks is None:
+            forks = places[placements] = len(parts)
+            parts.append(tuple(map(_FORK_ACTIONS.__getitem__, placements)))
+        trucks = self._dock_memo.get(layout[2])
+        if trucks is None:
+            trucks = self._dock_memo[layout[2]] = len(parts)
+            parts.append(self._dock_options(factory))
+        # MC-DEMOLISH: every floor tile (a cell of the layout is None when empty), then the fabricator tiles
+        occupied = ("demolish", tuple(itertools.compress(_CELL_NUMBERS, layout[0])), layout[1])
+        demolitions = places.get(occupied)
+        if demolitions is None:
+            fabricators = self._start_memo.get(layout[1])
+            if fabricators is None:
+                fabricators = self._start_memo[layout[1]] = tuple(
+                    _DEMOLISH_START_ACTIONS[r] for r, kind in enumerate(layout[1]) if not cat.tile(kind).printed
+                )
+            demolitions = places[occupied] = len(parts)
+            parts.append((*itertools.compress(_DEMOLISH_ACTIONS, layout[0]), *fabricators))
+        self._board_memo[layout] = (forks, trucks, demolitions)
+        found = (parts[forks], parts[trucks], parts[demolitions])
         self._last_board = (layout, found)
         return found
 

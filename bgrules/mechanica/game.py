@@ -130,6 +130,7 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
         self._anytime_waits = rulings.anytime == "every_step"
         self._guard = ActionGuard(ACTION_TYPES, "MC-TURN-ORDER")
         self._board_memo = {}
+        self._board_parts = []
         self._dock_memo = {}
         self._sell_memo = {}
         self._fabricate_memo = {}

@@ -26,12 +26,17 @@ state it builds, over random play's rate per step (1.0 = each look-ahead state c
 step; greedy_over_random cannot exceed 1 / applies per step unless one look-ahead state costs less than a
 random step).
 
+``--gc runners`` runs the whole process (python-chess too) under the collector setting of bgrules' own
+processes (``bgrules.core.gcpolicy.RUNNERS``: what ``bgrules`` commands and campaign workers run with);
+the default, ``--gc python``, keeps Python's default (what a program that imports bgrules gets).
+
 Prints one JSON object, then a Markdown table (the README's).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import platform
 import random
@@ -47,6 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_game import spec_invariants
 
 from bgrules.agents import make_agent
+from bgrules.core import gcpolicy
 from bgrules.core.playout import walk
 from bgrules.core.registry import load_game
 
@@ -240,9 +246,14 @@ def main() -> None:
     parser.add_argument("--blocks", type=int, default=6)
     parser.add_argument("--json", type=Path, default=None, help="also write the JSON here")
     parser.add_argument("--count-games", type=int, default=2, help="greedy games per game counted (untimed)")
+    parser.add_argument(
+        "--gc", choices=["python", "runners"], default="python", help="the collector setting of the whole run"
+    )
     args = parser.parse_args()
     if args.blocks < 1 or not args.seconds > 0 or args.count_games < 1:
         parser.error("--blocks and --count-games must be at least 1 and --seconds above 0")
+    if args.gc == "runners" and not gcpolicy.for_runners():
+        parser.error("--gc runners: this Python's collector thresholds are not its default (or BGRULES_GC=python)")
     started = time.perf_counter()
     blocks = lockstep(args.seconds, args.blocks)
     rounds = [ratios(b) for b in blocks]
@@ -250,6 +261,7 @@ def main() -> None:
     result: dict[str, Any] = {
         "python": platform.python_version(),
         "machine": platform.machine(),
+        "gc": {"setting": args.gc, "thresholds": list(gc.get_threshold())},
         "blocks": len(blocks),
         "seconds_per_kind_and_block": args.seconds,
         "summary": summary(rounds, load),

@@ -102,9 +102,13 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
 @click.version_option(version=__version__, prog_name="bgrules")
 def main() -> None:
     """Executable, formally checked rules of Bot Factory and Mechanica."""
-    from bgrules.core import coverage
+    from bgrules.core import coverage, gcpolicy
 
     coverage.write_on_exit()  # only with BGRULES_COVERAGE_FILE set (docs/coverage.md)
+    try:
+        gcpolicy.for_runners()  # this process is bgrules' own: full collections rarer (docs/speed.md)
+    except InputError as exc:
+        _fail(str(exc))
 
 
 # --- verify / prove --------------------------------------------------------------------------------

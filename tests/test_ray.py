@@ -143,3 +143,11 @@ def test_verify_engine_options_are_checked(ray: Any, monkeypatch: pytest.MonkeyP
     code, out, err = _verify(*only, "--engine", "ray")
     assert (code, out) == (2, "") and len(err.strip().splitlines()) == 1
     assert "--engine ray needs ray, which is not installed: pip install 'bgrules[ray]'" in err
+
+
+def test_ray_workers_run_with_the_runners_collector_setting(ray: Any) -> None:
+    from bgrules.core import gcpolicy
+    from bgrules.core.jobs import Task
+
+    tasks = [Task(f"threshold {i}", "gc:get_threshold") for i in range(3)]
+    assert ray_engine.run_tasks(tasks) == [gcpolicy.RUNNERS] * 3

@@ -166,12 +166,22 @@ def shutdown() -> None:
         ray.shutdown()
 
 
+def _on_worker(task: Any, parent: str | None) -> tuple[str, Any, Any, float]:
+    """A shard or check as a Ray task runs it: :func:`bgrules.core.jobs.run_isolated`, in a Ray worker
+    of this job's own, under the runners' collector setting (:func:`bgrules.core.gcpolicy.for_runners`;
+    a worker's ``BGRULES_GC`` is its node's: a value it does not know leaves Python's default)."""
+    from bgrules.core import gcpolicy
+    from bgrules.core.jobs import run_isolated
+
+    with contextlib.suppress(InputError):
+        gcpolicy.for_runners()
+    return run_isolated(task, parent)
+
+
 def _task(ray: Any) -> Any:
     global _remote
     if _remote is None:
-        from bgrules.core.jobs import run_isolated
-
-        _remote = ray.remote(run_isolated)
+        _remote = ray.remote(_on_worker)
     return _remote
 
 

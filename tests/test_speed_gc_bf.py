@@ -291,3 +291,21 @@ def test_the_game_keeps_few_attributes() -> None:
             assert pred(game, after) is None
     assert len(vars(game)) <= 29, sorted(vars(game))
     assert isinstance(game._tables, Tables) and not hasattr(game._tables, "__dict__")
+
+
+def test_the_options_memo_keys_are_one_level_deep() -> None:
+    """Every options memo key (placements, Project takes, icon and refill offers, additional actions) is a
+    tuple of strings, ints, None and tuples of those only: the collector stops tracking such a key at the
+    first collection that sees it, where a key holding a tuple of tuples (the columns, the grid, the piles)
+    often stayed tracked into the oldest generation. After seeded play the memo holds every kind."""
+    atoms = (str, int, type(None))
+    game = BotFactoryGame(players=4)
+    for seed in range(6):
+        for _ in walk(game, seed):
+            pass
+    kinds = set()
+    for key in game._options_memo:
+        kinds.add(key[0])
+        for part in key:
+            assert isinstance(part, atoms) or (type(part) is tuple and all(isinstance(x, atoms) for x in part)), key
+    assert {"place", "take", "icon", "refill", 0, 1, 2} <= kinds

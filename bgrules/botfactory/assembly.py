@@ -20,9 +20,12 @@ class AssemblyRoom(Tokens):
     def _placements(self, state: BotFactoryState, seat: int) -> tuple[PlacePart, ...]:
         """BF-ASM: parts from hand onto matching empty spaces; BF-ASM-PROJECT: a bot's last part only with an
         unfinished Project of its colour (and a bot meeple of that colour left). Memoised on what it reads:
-        the hand's parts and Projects, the columns, the bots left."""
+        the hand's parts and Projects, the columns, the bots left. The key holds the columns one by one, not
+        their tuple: a tuple two levels deep is often still tracked when the collector first looks at it (it
+        untracks a tuple only once what it holds is untracked), and then stays tracked in the oldest
+        generation until a full collection (docs/speed.md)."""
         hand = state.hands[seat]
-        key = ("place", hand.parts, hand.projects, state.columns, state.bots_left)
+        key = ("place", hand.parts, hand.projects, state.bots_left, *state.columns)
         found = self._options_memo.get(key)
         if found is None:
             found = self._remember(key, tuple(self._placements_of(state, seat)))
@@ -102,10 +105,12 @@ class AssemblyRoom(Tokens):
         )
 
     def _icon_options(self, state: BotFactoryState, seat: int) -> list[Any]:
-        """BF-ASM-ICON: pay a token for the top part of any pile, or decline."""
+        """BF-ASM-ICON: pay a token for the top part of any pile, or decline. Memoised on the piles and the
+        discards, one by one (after how many piles there are: a key of tuples of ints, see ``_placements``)."""
         if state.hands[seat].tokens < 1:
             return [SKIP]
-        key = ("icon", state.piles, state.discards)
+        piles = state.piles
+        key = ("icon", len(piles), *piles, *state.discards)
         found = self._options_memo.get(key)
         if found is None:
             found = self._remember(

@@ -71,8 +71,11 @@ class ProductionRoom(Tokens):
         return evolve(state, wheel=wheel, turn=_TURN_PROMPT(turn, ()), **changes)
 
     def _refill_options(self, state: BotFactoryState, pos: int) -> list[Any]:
-        """BF-PROD-ROTATE: refill top space ``pos`` from the top of any pile, or leave it empty."""
-        key = ("refill", pos, state.piles, state.discards)
+        """BF-PROD-ROTATE: refill top space ``pos`` from the top of any pile, or leave it empty. Memoised on the
+        piles and the discards, one by one (after how many piles there are: a key of tuples of ints, which the
+        collector stops tracking at once, ``AssemblyRoom._placements``)."""
+        piles = state.piles
+        key = ("refill", pos, len(piles), *piles, *state.discards)
         found = self._options_memo.get(key)
         if found is None:
             found = self._remember(

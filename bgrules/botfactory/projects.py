@@ -23,11 +23,12 @@ class ProjectRoom(Tokens):
     # --- main action: take Project tiles ----------------------------------------------------------------
 
     def _project_options(self, state: BotFactoryState) -> list[Any]:
-        """BF-PROJ: every Project tile on the board may be taken. Memoised on the board (bounded)."""
-        key = ("take", state.grid)
+        """BF-PROJ: every Project tile on the board may be taken. Memoised on the board's two columns, one by one
+        (bounded; a key of tuples of strings, which the collector stops tracking at once: see ``_placements``)."""
+        grid = state.grid
+        key = ("take", grid[0], grid[1])
         found = self._options_memo.get(key)
         if found is None:
-            grid = state.grid
             action = self._action
             found = self._remember(
                 key,

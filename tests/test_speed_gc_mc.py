@@ -4,10 +4,11 @@ item 3; docs/speed.md, the collector in long runs).
 The collector's full passes visit every tracked object the memos keep alive, so the memos now keep shared
 instances where many entries had fresh equal ones: the sales per the trucks' loads (a bytes key, the
 option lists shared), the board options (per layout three numbers, the places of its Fork, truck and
-demolition tuples, each tuple kept once), the Blueprint completions (each
-``Complete`` and each list), the Blueprint reveals' (Reveal, probability) pairs and the movement tables'
-Steps and tuples of Steps. Along seeded random playouts every memoised answer equals the one worked out
-afresh by the plain functions, and equal values are the very same object in the memos.
+demolition tuples, each tuple kept once), the Blueprint completions (each ``Complete`` and each list), the
+Blueprint reveals' (Reveal, probability) pairs, the movement tables' Steps and tuples of Steps, and the
+(kind, rotation) entries of the board layouts the memos are keyed on (so the keys are untracked). Along
+seeded random playouts every memoised answer equals the one worked out afresh by the plain functions, and
+equal values are the very same object in the memos.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from mechanica_rulings import ruled_game
 from bgrules.core.playout import walk
 from bgrules.core.protocol import CHANCE
 from bgrules.mechanica.blueprints import loads_key
-from bgrules.mechanica.board import Truck
+from bgrules.mechanica.board import _ENTRIES, Truck
 from bgrules.mechanica.components import Bot
 from bgrules.mechanica.fabricate import sell_options
 from bgrules.mechanica.factory import ROWS, Factory, _legal_placements, legal_placements, starting_factory
@@ -82,6 +83,10 @@ def _check_state(game: MechanicaGame, state: MechanicaState, counts: dict[str, i
                 assert all(game._complete_shared[action] is action for action in found)
                 counts["complete"] += len(found)
         counts["boards"] += 1
+    for seat in state.seats:  # each layout's floor entries: the shared tuple of each (kind, rotation)
+        cells = seat.factory.layout[0]
+        assert all(entry is None or _ENTRIES[entry] is entry for entry in cells)
+        assert cells == tuple(None if p is None else (p.kind, p.rotation) for p in seat.factory.floor)
     if state.run is not None:
         table = options_table(state.run.factory, game.variant)
         for node, steps in table.items():
@@ -141,7 +146,9 @@ def test_the_memos_hold_shared_objects_after_long_play() -> None:
     demolitions = [known[2] for known in game._board_memo.values()]
     assert len(set(demolitions)) < len(demolitions)  # layouts shared their demolitions
     gc.collect()
+    gc.collect()  # a tuple is untracked once its items are: one pass may meet a layout before its parts
     assert not any(gc.is_tracked(known) for known in game._board_memo.values())
+    assert not any(gc.is_tracked(layout) for layout in game._board_memo)  # layouts of shared entries
 
 
 def _tables() -> list[tuple[object, dict[object, tuple[object, ...]]]]:

@@ -93,6 +93,23 @@ class Truck:
 Layout = tuple[tuple[tuple[str, int] | None, ...], tuple[str, ...], tuple[str, ...]]
 """A board's tiles without its bots: floor (kind, rotation) or None per cell, Start Zone kinds, truck kinds."""
 
+_ENTRIES: dict[tuple[str, int], tuple[str, int]] = {}
+"""Each (kind, rotation) entry of a layout's floor, one shared tuple per value (bounded). The collector stops
+tracking a tuple of strings and numbers at its first pass, and a tuple of such tuples at the first pass
+after; a layout of shared entries, already untracked, is itself untracked at its first young collection, so
+that the memos keyed on layouts (board options, placements, movement tables, installed values) do not keep
+tracked keys for the full collections to visit, as fresh entries made them (docs/speed.md)."""
+
+
+def _entry(placed: Placed) -> tuple[str, int]:
+    key = (placed.kind, placed.rotation)
+    found = _ENTRIES.get(key)
+    if found is None:
+        if len(_ENTRIES) > 10_000:
+            _ENTRIES.clear()
+        found = _ENTRIES[key] = key
+    return found
+
 
 def _sized(n: int, what: str) -> Callable[[object, object, tuple[object, ...]], None]:
     def check(inst: object, attribute: object, value: tuple[object, ...]) -> None:
@@ -127,7 +144,7 @@ class Factory(_Derived):
             return self._layout
         except AttributeError:
             found: Layout = (
-                tuple(None if p is None else (p.kind, p.rotation) for p in self.floor),
+                tuple([None if p is None else _entry(p) for p in self.floor]),
                 tuple(s.kind for s in self.start),
                 tuple(t.kind for t in self.dock),
             )
@@ -169,7 +186,7 @@ class Factory(_Derived):
         # cell i, whose entry is replaced (the same layout object when only its bots changed)
         layout = self.layout
         cells = layout[0]
-        entry = None if placed is None else (placed.kind, placed.rotation)
+        entry = None if placed is None else _entry(placed)
         if entry != cells[i]:
             layout = ((*cells[:i], entry, *cells[i + 1 :]), layout[1], layout[2])
         object.__setattr__(new, "_layout", layout)

@@ -4,11 +4,11 @@ item 3; docs/speed.md, the collector in long runs).
 The collector's full passes visit every tracked object the memos keep alive, so the memos now keep shared
 instances where many entries had fresh equal ones: the sales per the trucks' loads (a bytes key, the
 option lists shared), the board options (per layout three numbers, the places of its Fork, truck and
-demolition tuples, each tuple kept once), the Blueprint completions (each ``Complete`` and each list), the
-Blueprint reveals' (Reveal, probability) pairs, the movement tables' Steps and tuples of Steps, and the
-(kind, rotation) entries of the board layouts the memos are keyed on (so the keys are untracked). Along
-seeded random playouts every memoised answer equals the one worked out afresh by the plain functions, and
-equal values are the very same object in the memos.
+demolition tuples, each tuple kept once, the Forks from a layout's second time on), the Blueprint
+completions (each ``Complete`` and each list), the Blueprint reveals' (Reveal, probability) pairs, the
+movement tables' Steps and tuples of Steps, and the (kind, rotation) entries of the board layouts the memos
+are keyed on (so the keys are untracked). Along seeded random playouts every memoised answer equals the one
+worked out afresh by the plain functions, and equal values are the very same object in the memos.
 """
 
 from __future__ import annotations
@@ -71,11 +71,19 @@ def _check_state(game: MechanicaGame, state: MechanicaState, counts: dict[str, i
             assert (forks, trucks, demolitions) == _board_options_afresh(game, seat.factory)
             layout, parts, places = seat.factory.layout, game._board_parts, game._board_shared
             occupied = tuple(i for i, cell in enumerate(seat.factory.floor) if cell is not None)
-            fork_place = places[legal_placements(seat.factory, game.variant, "fork")]
+            fork_place = places.get(legal_placements(seat.factory, game.variant, "fork"), -1)
             demolish_place = places[("demolish", occupied, layout[1])]
-            assert parts[fork_place] is forks and parts[demolish_place] is demolitions
-            assert parts[game._dock_memo[layout[2]]] is trucks
-            assert game._board_memo[layout] == (fork_place, game._dock_memo[layout[2]], demolish_place)
+            assert parts[demolish_place] is demolitions and parts[game._dock_memo[layout[2]]] is trucks
+            known = game._board_memo[layout]
+            assert known[1:] == (game._dock_memo[layout[2]], demolish_place)
+            assert known[0] in (fork_place, -1)  # the Forks are kept from a layout's second time on
+            if known[0] >= 0:
+                assert parts[known[0]] is forks
+                counts["kept"] += 1
+            game._last_board = None
+            again = game._board_options(seat.factory)  # asked again: the Forks kept, the same answer
+            assert again == (forks, trucks, demolitions) and game._board_memo[layout][0] >= 0
+            assert parts[game._board_memo[layout][0]] is again[0]
             if any(t.load for t in seat.factory.dock):
                 found = game._complete_options(state, seat)
                 assert found == tuple(game._complete_uncached(state, seat))
@@ -99,12 +107,12 @@ def _check_state(game: MechanicaGame, state: MechanicaState, counts: dict[str, i
 @pytest.mark.parametrize(("field", "value", "players"), [("default", None, 4), ("default", None, 2)])
 def test_the_memos_give_the_plain_answers_along_playouts(field: str, value: object, players: int) -> None:
     game = ruled_game(field, value, players)
-    counts = dict.fromkeys(("sell", "reveal", "boards", "complete", "nodes"), 0)
+    counts = dict.fromkeys(("sell", "reveal", "boards", "complete", "nodes", "kept"), 0)
     for seed in range(3):
         for _before, _action, after in walk(game, 7_000 + seed):
             _check_state(game, after, counts)
     assert counts["sell"] > 20 and counts["reveal"] > 3 and counts["boards"] > 200
-    assert counts["complete"] > 0 and counts["nodes"] > 100
+    assert counts["complete"] > 0 and counts["nodes"] > 100 and counts["kept"] > 100
 
 
 def test_the_sales_read_only_the_loads() -> None:
@@ -171,8 +179,10 @@ def test_the_shared_pools_empty_with_their_memos() -> None:
     fresh = Factory(board.floor, board.start, board.dock)
     game._board_memo.pop(fresh.layout, None)  # a layout to work out afresh
     found = game._board_options(fresh)
-    assert len(game._board_memo) == 1 and len(game._board_shared) <= 2 and len(game._board_parts) == 3
+    assert len(game._board_memo) == 1 and len(game._board_shared) == 1 and len(game._board_parts) == 2
     assert found == _board_options_afresh(game, fresh)
+    game._last_board = None
+    assert game._board_options(fresh) == found and len(game._board_parts) == 3  # the Forks kept: twice seen
 
 
 def test_shared_memo_values_are_not_tracked_keys() -> None:

@@ -112,7 +112,8 @@ class BlueprintRoom(MechanicaBase):
         (MC-DEMOLISH). The memo keeps three numbers per layout, the places of its Fork, truck and demolition
         tuples in :attr:`_board_parts` (each tuple shared by every layout that has it): a value of numbers
         only, which the collector stops tracking, where a tuple of the three would keep one more object per
-        layout for its full passes to visit."""
+        layout for its full passes to visit. A layout's Forks are kept from its second time on (-1 until
+        then: most layouts of random play come once, and their Fork placements are memoised as numbers)."""
         layout = factory.layout
         last = self._last_board
         if last is not None and last[0] is layout:  # the same board's tiles as last time (held: no id reuse)
@@ -120,6 +121,9 @@ class BlueprintRoom(MechanicaBase):
         parts = self._board_parts
         known = self._board_memo.get(layout)
         if known is not None:
+            if known[0] < 0:  # the second time: the Forks kept from now on
+                forks_at = self._fork_place(self._fork_placements(factory), keep=True)
+                known = self._board_memo[layout] = (forks_at, known[1], known[2])
             found = (parts[known[0]], parts[known[1]], parts[known[2]])
             self._last_board = (layout, found)
             return found
@@ -131,13 +135,9 @@ class BlueprintRoom(MechanicaBase):
             parts.clear()
         cat = self.variant.catalogue
         places = self._board_shared  # key -> place in parts: the Fork placements, the occupied cells
-        placements: tuple[tuple[int, int, int], ...] = ()
-        if "fork" in cat.tiles and cat.tiles["fork"].price is not None:
-            placements = legal_placements(factory, self.variant, "fork")
-        forks = places.get(placements)
-        if forks is None:
-            forks = places[placements] = len(parts)
-            parts.append(tuple(map(_FORK_ACTIONS.__getitem__, placements)))
+        placements = self._fork_placements(factory)
+        forks_at = self._fork_place(placements, keep=False)
+        forks = parts[forks_at] if forks_at >= 0 else tuple(map(_FORK_ACTIONS.__getitem__, placements))
         trucks = self._dock_memo.get(layout[2])
         if trucks is None:
             trucks = self._dock_memo[layout[2]] = len(parts)
@@ -153,10 +153,28 @@ class BlueprintRoom(MechanicaBase):
                 )
             demolitions = places[occupied] = len(parts)
             parts.append((*itertools.compress(_DEMOLISH_ACTIONS, layout[0]), *fabricators))
-        self._board_memo[layout] = (forks, trucks, demolitions)
-        found = (parts[forks], parts[trucks], parts[demolitions])
+        self._board_memo[layout] = (forks_at, trucks, demolitions)
+        found = (forks, parts[trucks], parts[demolitions])
         self._last_board = (layout, found)
         return found
+
+    def _fork_placements(self, factory: Factory) -> tuple[tuple[int, int, int], ...]:
+        """MC-FORK-BUY under MC-PLACE: where a Fork may go on the board (none when Forks are not sold)."""
+        fork = self.variant.catalogue.tiles.get("fork")
+        if fork is None or fork.price is None:
+            return ()
+        return legal_placements(factory, self.variant, "fork")
+
+    def _fork_place(self, placements: tuple[tuple[int, int, int], ...], keep: bool) -> int:
+        """MC-FORK-BUY: the place in :attr:`_board_parts` of the Forks for ``placements``; when they are not
+        kept yet, -1, or (``keep``) a new place for them."""
+        at = self._board_shared.get(placements)
+        if at is None:
+            if not keep:
+                return -1
+            at = self._board_shared[placements] = len(self._board_parts)
+            self._board_parts.append(tuple(map(_FORK_ACTIONS.__getitem__, placements)))
+        return at
 
     def _dock_options(self, factory: Factory) -> tuple[tuple[BuyTruck, int], ...]:
         """MC-TRUCK-BUY: the trucks the Loading Dock allows, with their prices."""

@@ -289,6 +289,29 @@ def restore_state(workdir: Path, rooms: bool) -> int:
     return copied
 
 
+def refresh_stats(workdir: Path) -> bool:
+    """Remove mutmut's record of which tests call which function when it was taken at another commit than
+    the worktree's: mutmut 3 then records it afresh at the start of the run. It only adds the tests that
+    are new to an old record, so a function new since then would be left with no test at all and each of
+    its mutants reported "no tests" (seen on the rooms: every "no tests" of the 0.7.2 sample was a
+    function added after the record's commit). Returns whether it was removed."""
+    stats = workdir / "mutants" / "mutmut-stats.json"
+    if not stats.exists():
+        return False
+    try:
+        taken = json.loads(stats.read_text(encoding="utf-8")).get("git_commit")
+    except json.JSONDecodeError:
+        taken = None
+    head = subprocess.run(
+        ["git", "-C", str(workdir), "rev-parse", "HEAD"], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    if taken == head:
+        return False
+    stats.unlink()
+    print(f"mutmut's test record was of {str(taken)[:10]}, the worktree is at {head[:10]}: recorded again")
+    return True
+
+
 def save_state(workdir: Path, rooms: bool) -> int:
     """Keep the worktree's ``.meta`` files (each a complete JSON document) in the repository."""
     target_dir = _state_dir(rooms)
@@ -432,6 +455,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.update:
             subprocess.run(["git", "-C", str(workdir), "checkout", "-q", "--detach", commit], check=True)
         configure(workdir, overrides)
+        refresh_stats(workdir)
         names = list(args.mutants)
         if args.rerun_survivors:
             names += survivors(workdir)

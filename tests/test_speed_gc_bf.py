@@ -8,6 +8,7 @@ values) is checked too."""
 from __future__ import annotations
 
 import gc
+import itertools
 from fractions import Fraction
 from typing import Any
 
@@ -309,3 +310,27 @@ def test_the_options_memo_keys_are_one_level_deep() -> None:
         for part in key:
             assert isinstance(part, atoms) or (type(part) is tuple and all(isinstance(x, atoms) for x in part)), key
     assert {"place", "take", "icon", "refill", 0, 1, 2} <= kinds
+
+
+@pytest.mark.parametrize("unpaid", ["nothing", "additional_only"])
+def test_the_window_seats_are_the_plain_ones_for_every_skip(unpaid: str) -> None:
+    """BF-ADDITIONAL: the window seats (the seats with nothing skipped memoised per Sandra, order and
+    workers; a skip taken off round the order) equal the plain walk of ``_window_seats_of`` at every state
+    of seeded 2- and 4-player games where every worker stands, for every skip of one or two seats, under
+    both readings of ``unpaid_share``; the memo's keys are flat tuples of ints and None."""
+    seen = 0
+    for players in (2, 4):
+        game = BotFactoryGame(players=players, variant=BotFactoryVariant(rulings=Rulings(unpaid_share=unpaid)))
+        for seed in range(3):
+            for before, _action, _after in walk(game, seed):
+                if any(w is None for w in before.workers):
+                    continue
+                skips = [(), *((s,) for s in range(players)), *itertools.permutations(range(players), 2)]
+                for skip in skips:
+                    assert game._window_seats(before, skip) == game._window_seats_of(before, skip), (skip, before)
+                    seen += 1
+        for key in game._window_memo:
+            assert all(isinstance(x, (int, type(None))) for x in key), key
+        for key in game._move_memo:
+            assert all(isinstance(x, (int, type(None))) for x in key), key
+    assert seen > 10_000

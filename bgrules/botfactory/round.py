@@ -99,10 +99,12 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
 
     def _move_options(self, state: BotFactoryState, seat: int) -> tuple[tuple[MoveWorker, ...], frozenset[int]]:
         """BF-MOVE: the moves of ``seat`` and their spaces (``_move_targets``), memoised by what they read: the
-        workers, Sandra and the seat (bounded: cleared past 20,000 entries). Every key with the same spaces
-        shares one answer (by the spaces, ``Tables.move_offers``): the memo's keys are tuples of ints and None, which
-        the cyclic collector stops tracking, and its values are a few shared ones (docs/speed.md)."""
-        key = (state.workers, state.sandra, seat)
+        seat, Sandra and the workers (bounded: cleared past 20,000 entries). Every key with the same spaces
+        shares one answer (by the spaces, ``Tables.move_offers``): the memo's keys are flat tuples of ints and
+        None, which the cyclic collector stops tracking the first time it sees them (a key holding the
+        workers' tuple was often still tracked then, that tuple being as young, and some reached the oldest
+        generation), and its values are a few shared ones (docs/speed.md)."""
+        key = (seat, state.sandra, *state.workers)
         found = self._move_memo.get(key)
         if found is None:
             if len(self._move_memo) > 20_000:
@@ -436,14 +438,24 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         would give them nothing their own turn does not), nor a player on Sandra's board while an unpaid
         toll forbids any action (``unpaid_share = "nothing"``: additional actions on her board are taken
         in one's own turn, after paying). Whether a seat has an option is asked when its turn in the window
-        comes. Memoised on what it reads (the order, Sandra, the workers, ``skip``; bounded)."""
-        key = (state.order, state.sandra, state.workers, skip)
-        found = self._window_memo.get(key)
-        if found is None:
+        comes. The seats offered one with nothing skipped are memoised on what they read (Sandra, the order,
+        the workers: the same all through a round's action phase; bounded), in a flat key of ints and None
+        (which the collector stops tracking at once, ``_move_options``); those of ``skip`` are those from
+        the seat after ``skip[0]`` round the order, less ``skip`` (a key holding ``skip`` met each only once
+        a round and missed every time)."""
+        order = state.order
+        if len(order) != self._players:  # not a state of the usual shape: the plain walk says what
+            return self._window_seats_of(state, skip)
+        key = (state.sandra, *order, *state.workers)
+        offered = self._window_memo.get(key)
+        if offered is None:
             if len(self._window_memo) > 20_000:
                 self._window_memo.clear()
-            found = self._window_memo[key] = self._window_seats_of(state, skip)
-        return found
+            offered = self._window_memo[key] = self._window_seats_of(state, ())
+        if not skip:
+            return offered
+        start = order.index(skip[0]) + 1
+        return tuple([seat for seat in order[start:] + order[:start] if seat in offered and seat not in skip])
 
     def _window_seats_of(self, state: BotFactoryState, skip: tuple[int, ...]) -> tuple[int, ...]:
         """BF-ADDITIONAL: ``_window_seats`` computed."""

@@ -98,13 +98,12 @@ class BlueprintRoom(MechanicaBase):
         """MC-ANYTIME: Fork and truck buys, Blueprints and demolitions, at any time in one's own turn."""
         forks, trucks, demolitions = self._board_options(seat.factory)
         wallet = seat.wallet
-        affordable = tuple(action for action, price in trucks if wallet >= price) if trucks else ()
-        return (
-            (forks if wallet >= self.fork_price else ())
-            + affordable
-            + self._complete_options(state, seat)
-            + demolitions
-        )
+        # one tuple built from the parts (a list comprehension and one unpacking: no generator, no
+        # intermediate tuples of the chained +)
+        affordable = [action for action, price in trucks if wallet >= price] if trucks else ()
+        if wallet >= self.fork_price:
+            return (*forks, *affordable, *self._complete_options(state, seat), *demolitions)
+        return (*affordable, *self._complete_options(state, seat), *demolitions)
 
     def _board_options(self, factory: Factory) -> BoardOptions:
         """The anytime actions a board allows before money is considered (memoised per board layout):

@@ -205,3 +205,107 @@ def test_greedy_bot_factory_games_do_not_depend_on_the_hash_seed() -> None:
         assert lines, done.stdout
         out.add(tuple(lines))
     assert len(out) == 1, out
+
+
+def _red_short_setup(players: int = 2):
+    """Bot Factory with one part per colour and slot and a Wheel set up with four red parts: the fourth
+    red draw of the set-up finds the red pile and its discard empty. Returns the game and the state after
+    the set-up's chance draws (first outcome each time)."""
+    import bgrules
+
+    wheel = ["red", "red", "red", "red", "yellow", "blue", "green", "yellow"]
+    variant = {"counts": {"parts_per_colour_slot": 1}, "wheel": {"setup": wheel}}
+    game = bgrules.load_game("botfactory", players=players, variant=variant)
+    state = game.initial_state()
+    while game.to_move(state) is bgrules.CHANCE:
+        state = game.apply(state, game.chance_outcomes(state)[0][0])
+    return game, state
+
+
+def test_a_set_up_draw_from_an_empty_pile_is_skipped_and_the_next_draws_still_happen() -> None:
+    """BF-PILE: a draw that finds its pile and discard empty is skipped, and only that one: the draws
+    queued after it (the rest of the Wheel, the Project board) are made.
+    Mutants: ``RoundFlow._settle__mutmut_7`` (the skip's copy without its state), ``_settle__mutmut_9``
+    (the skip drops the next draw too)."""
+    from bgrules.botfactory.state import Phase
+
+    game, state = _red_short_setup()
+    assert state.phase is Phase.PICK and not state.draws
+    assert state.wheel[:3] == ("red-head", "red-torso", "red-legs")
+    assert state.wheel[3] is None  # the fourth red draw found nothing
+    assert state.wheel[4:] == ("yellow-head", "blue-head", "green-head", "yellow-torso")
+    assert all(t is not None for column in state.grid for t in column)
+    assert game.validate(state) == []
+
+
+def test_a_pick_from_an_empty_pile_says_the_pile_is_empty() -> None:
+    """BF-SETUP-PARTS: a player may not take the top part of a colour whose pile and discard are empty, and
+    the refusal names the colour. Mutant: ``RoundFlow._pick__mutmut_21`` (the message dropped)."""
+    from test_botfactory import assert_illegal
+
+    from bgrules.botfactory.state import TakeTop
+
+    game, state = _red_short_setup()
+    assert TakeTop("red") not in game.legal_actions(state)
+    exc = assert_illegal(game, state, TakeTop("red"), "BF-SETUP-PARTS")
+    assert str(exc) == "BF-SETUP-PARTS: the red pile is empty"
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "want", "doc"),
+    [
+        ("botfactory", {"additional_actions": "own_turn"}, {2: 12_760, 3: 18_240, 4: 23_720}, "botfactory.md"),
+        ("botfactory", {"additional_actions": "any_time"}, {2: 16_040, 3: 23_280, 4: 30_600}, "botfactory.md"),
+        ("mechanica", {}, {2: 2_348_890, 3: 2_376_592, 4: 2_395_492}, "mechanica.md"),
+    ],
+    ids=["botfactory-own_turn", "botfactory-any_time", "mechanica"],
+)
+def test_the_length_bound_is_the_documented_one(name: str, options: dict, want: dict, doc: str) -> None:
+    """``info.max_length`` is the figure docs/rules/<game>.md gives for each player count with the default
+    data (Bot Factory: Termination, 4; Mecha Nica: MC-END-BOUND). Mutants:
+    ``BotFactoryGame._max_length__mutmut_19`` (4 x the largest board space for 3 x) and
+    ``DayRoom._max_length__mutmut_6`` (turns from the tiles less the extras)."""
+    import pathlib
+
+    import bgrules
+
+    text = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "rules" / doc).read_text(encoding="utf-8")
+    variant = {"rulings": options} if options else None
+    for players, bound in want.items():
+        assert f"{bound:,}" in text, (doc, bound)
+        assert bgrules.load_game(name, players=players, variant=variant).info.max_length == bound, players
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_too_few_bots_per_grade_for_the_players_starting_bots_is_refused(players: int) -> None:
+    """MC-SETUP-BOT: every player starts with a Basic bot from the stock, so ``bots_per_grade`` below the
+    player count is refused at load (an InputError at ``variant``); the player count itself loads.
+    Mutant: ``MechanicaGame.__init____mutmut_51`` (the check's sign flipped: never refused)."""
+    import bgrules
+
+    def load(per_grade: int):
+        return bgrules.load_game("mechanica", players=players, variant={"rulings": {"bots_per_grade": per_grade}})
+
+    assert load(players).players == players
+    with pytest.raises(bgrules.InputError) as info:
+        load(players - 1)
+    assert info.value.where == "variant"
+    assert str(info.value) == f"variant: bots_per_grade {players - 1} is too small for {players} players"
+
+
+@pytest.mark.parametrize("row", [3, 7])
+def test_a_fabricator_placed_below_the_start_zone_names_its_rows(row: int) -> None:
+    """MC-PLACE-START: a bought fabricator tile laid on a row the Start Zone does not have is refused with
+    the rows it has (not a failure met on the way). Mutant: ``ShopRoom._place__mutmut_29`` (the covered
+    tile read at any row)."""
+    from test_mechanica_game import assert_illegal, load, setup, with_seat
+
+    from bgrules.mechanica.state import Buy, Next, PlaceFabricator
+
+    g = load(2)
+    s = setup(g, deal=("advanced_fabricator", "overactive_fabricator"))
+    s = g.apply(with_seat(s, 0, wallet=20), Next())
+    s = g.apply(s, Buy(0))
+    assert PlaceFabricator(0) in g.legal_actions(s)
+    exc = assert_illegal(g, s, PlaceFabricator(row), "MC-PLACE-START")
+    assert str(exc) == f"MC-PLACE-START: the Start Zone has rows 0-2, not {row}"

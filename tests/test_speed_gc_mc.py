@@ -7,8 +7,9 @@ option lists shared), the board options (per layout three numbers, the places of
 demolition tuples, each tuple kept once, the Forks from a layout's second time on), the Blueprint
 completions (each ``Complete`` and each list), the Blueprint reveals' (Reveal, probability) pairs, the
 movement tables' Steps and tuples of Steps, and the (kind, rotation) entries of the board layouts the memos
-are keyed on (so the keys are untracked). Along seeded random playouts every memoised answer equals the one
-worked out afresh by the plain functions, and equal values are the very same object in the memos.
+are keyed on (so the keys are untracked); the options of a waiting tile are shared Place and Recycle
+actions. Along seeded random playouts every memoised answer equals the one worked out afresh by the plain
+functions, and equal values are the very same object in the memos.
 """
 
 from __future__ import annotations
@@ -24,13 +25,13 @@ from bgrules.core.playout import walk
 from bgrules.core.protocol import CHANCE
 from bgrules.mechanica.blueprints import loads_key
 from bgrules.mechanica.board import _ENTRIES, Truck
-from bgrules.mechanica.components import Bot
+from bgrules.mechanica.components import Bot, Zone
 from bgrules.mechanica.fabricate import sell_options
 from bgrules.mechanica.factory import ROWS, Factory, _legal_placements, legal_placements, starting_factory
 from bgrules.mechanica.game import MechanicaGame
 from bgrules.mechanica.movement import _SHARED_STEPS, options, options_table
 from bgrules.mechanica.sandbox import Demolish, DemolishFabricator
-from bgrules.mechanica.state import BuyFork, BuyTruck, MechanicaState, Next, Phase, Reveal
+from bgrules.mechanica.state import BuyFork, BuyTruck, MechanicaState, Next, Phase, Place, Recycle, Reveal
 
 
 def _board_options_afresh(game: MechanicaGame, factory: Factory) -> tuple[object, object, object]:
@@ -58,6 +59,18 @@ def _check_state(game: MechanicaGame, state: MechanicaState, counts: dict[str, i
         memo = game._sell_memo[loads_key(seat.factory.dock)]
         assert memo == first and game._sell_shared[memo] is memo
         counts["sell"] += 1
+    if phase in (Phase.PLACE, Phase.RECYCLE):  # the shared Place and Recycle actions: the plain ones
+        board = state.seats[state.current].factory
+        holes = [(r, h) for r, slot in enumerate(board.start) for h in range(len(slot.holes))]
+        assert game._recycle_options(board) == [Recycle(r, h) for r, h in holes]
+        if phase is Phase.PLACE:
+            kind = game.variant.catalogue.tile(state.pending or "")
+            placed = game._place_options(state, board)
+            if kind.zone is Zone.FLOOR:
+                plain = [Place(r, c, rot) for r, c, rot in legal_placements(board, game.variant, kind.key)]
+                assert placed[: len(plain)] == plain and all(type(a) is Place for a in plain)
+                counts["place"] += len(plain)
+            assert placed[len(placed) - len(holes) :] == [Recycle(r, h) for r, h in holes]
     if phase is Phase.REVEAL:
         n = len(state.bp_pool)
         outcomes = game.chance_outcomes(state)
@@ -107,12 +120,13 @@ def _check_state(game: MechanicaGame, state: MechanicaState, counts: dict[str, i
 @pytest.mark.parametrize(("field", "value", "players"), [("default", None, 4), ("default", None, 2)])
 def test_the_memos_give_the_plain_answers_along_playouts(field: str, value: object, players: int) -> None:
     game = ruled_game(field, value, players)
-    counts = dict.fromkeys(("sell", "reveal", "boards", "complete", "nodes", "kept"), 0)
+    counts = dict.fromkeys(("sell", "reveal", "boards", "complete", "nodes", "kept", "place"), 0)
     for seed in range(3):
         for _before, _action, after in walk(game, 7_000 + seed):
             _check_state(game, after, counts)
     assert counts["sell"] > 20 and counts["reveal"] > 3 and counts["boards"] > 200
     assert counts["complete"] > 0 and counts["nodes"] > 100 and counts["kept"] > 100
+    assert counts["place"] > 5
 
 
 def test_the_sales_read_only_the_loads() -> None:

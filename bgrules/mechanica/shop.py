@@ -18,6 +18,7 @@ from bgrules.mechanica.base import MechanicaBase, add_at, replace_at
 from bgrules.mechanica.components import Zone
 from bgrules.mechanica.fabricate import put_in_start_hole
 from bgrules.mechanica.factory import (
+    COLS,
     ROWS,
     Factory,
     check_install_start,
@@ -39,6 +40,22 @@ _Phase_SELL = Phase.SELL
 _Phase_SETUP_DEAL = Phase.SETUP_DEAL
 _Phase_SETUP_EXTRAS = Phase.SETUP_EXTRAS
 _Zone_FLOOR = Zone.FLOOR
+
+_PLACE_ACTIONS = {(r, c, rot): Place(r, c, rot) for r in range(ROWS) for c in range(COLS) for rot in range(4)}
+"""One shared Place per (row, col, rotation): the options of a waiting tile are looked up, not built."""
+_RECYCLE_ACTIONS: dict[tuple[int, int], Recycle] = {}
+"""One shared Recycle per (row, hole) (as many as the Start Zone's holes can be)."""
+
+
+def _recycle_action(row: int, hole: int) -> Recycle:
+    """MC-RECYCLE: the shared action putting the recycled tile's bot into hole ``hole`` of row ``row``."""
+    found = _RECYCLE_ACTIONS.get((row, hole))
+    if found is None:
+        if len(_RECYCLE_ACTIONS) > 1_000:
+            _RECYCLE_ACTIONS.clear()
+        found = _RECYCLE_ACTIONS[(row, hole)] = Recycle(row, hole)
+    return found
+
 
 _FRACTIONS: dict[tuple[int, int], Fraction] = {}
 """Fraction(n, total) by (n, total): a draw's probabilities recur from one deck to the next (bounded)."""
@@ -151,14 +168,14 @@ class ShopRoom(MechanicaBase):
 
     def _recycle_options(self, factory: Factory) -> list[Recycle]:
         """MC-RECYCLE: a recycled tile's bot may go into any Start Zone hole."""
-        return [Recycle(r, h) for r, h in self._holes(factory)]
+        return [_recycle_action(r, h) for r, h in self._holes(factory)]
 
     def _place_options(self, state: MechanicaState, factory: Factory) -> list[Any]:
         """MC-SHOP-BUY: the bought tile is installed (MC-PLACE, MC-PLACE-START) or recycled (MC-RECYCLE)."""
         kind = self.variant.catalogue.tile(state.pending or "")
         out: list[Any] = []
         if kind.zone is _Zone_FLOOR:
-            out.extend(Place(r, c, rot) for r, c, rot in legal_placements(factory, self.variant, kind.key))
+            out.extend(map(_PLACE_ACTIONS.__getitem__, legal_placements(factory, self.variant, kind.key)))
         else:
             out.extend(PlaceFabricator(r) for r in range(ROWS) if self._ok_start(factory, kind.key, r))
         out.extend(self._recycle_options(factory))

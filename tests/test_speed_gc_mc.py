@@ -4,8 +4,8 @@ item 3; docs/speed.md, the collector in long runs).
 The collector's full passes visit every tracked object the memos keep alive, so the memos now keep shared
 instances where many entries had fresh equal ones: the sales per the trucks' loads (a bytes key, the
 option lists shared), the board options (per layout three numbers, the places of its Fork, truck and
-demolition tuples, each tuple kept once, the Forks from a layout's second time on), the Blueprint
-completions (each ``Complete`` and each list), the Blueprint reveals' (Reveal, probability) pairs, the
+demolition tuples, the trucks shared, the Forks and demolitions kept from a layout's second time on), the
+Blueprint completions (each ``Complete`` and each list), the Blueprint reveals' (Reveal, probability) pairs, the
 movement tables' Steps and tuples of Steps, and the (kind, rotation) entries of the board layouts the memos
 are keyed on (so the keys are untracked); the options of a waiting tile are shared Place and Recycle
 actions. Along seeded random playouts every memoised answer equals the one worked out afresh by the plain
@@ -82,21 +82,18 @@ def _check_state(game: MechanicaGame, state: MechanicaState, counts: dict[str, i
         for seat in state.seats:
             forks, trucks, demolitions = game._board_options(seat.factory)
             assert (forks, trucks, demolitions) == _board_options_afresh(game, seat.factory)
-            layout, parts, places = seat.factory.layout, game._board_parts, game._board_shared
-            occupied = tuple(i for i, cell in enumerate(seat.factory.floor) if cell is not None)
-            fork_place = places.get(legal_placements(seat.factory, game.variant, "fork"), -1)
-            demolish_place = places[("demolish", occupied, layout[1])]
-            assert parts[demolish_place] is demolitions and parts[game._dock_memo[layout[2]]] is trucks
+            layout, parts = seat.factory.layout, game._board_parts
             known = game._board_memo[layout]
-            assert known[1:] == (game._dock_memo[layout[2]], demolish_place)
-            assert known[0] in (fork_place, -1)  # the Forks are kept from a layout's second time on
+            assert parts[known[1]] is trucks and known[1] == game._dock_memo[layout[2]]  # trucks shared
+            assert (known[0] < 0) == (known[2] < 0)  # Forks and demolitions kept from the second time on
             if known[0] >= 0:
-                assert parts[known[0]] is forks
+                assert parts[known[0]] is forks and parts[known[2]] is demolitions
                 counts["kept"] += 1
             game._last_board = None
-            again = game._board_options(seat.factory)  # asked again: the Forks kept, the same answer
-            assert again == (forks, trucks, demolitions) and game._board_memo[layout][0] >= 0
-            assert parts[game._board_memo[layout][0]] is again[0]
+            again = game._board_options(seat.factory)  # asked again: kept, the same answer
+            known = game._board_memo[layout]
+            assert again == (forks, trucks, demolitions) and known[0] >= 0 and known[2] >= 0
+            assert parts[known[0]] is again[0] and parts[known[2]] is again[2]
             if any(t.load for t in seat.factory.dock):
                 found = game._complete_options(state, seat)
                 assert found == tuple(game._complete_uncached(state, seat))
@@ -162,11 +159,12 @@ def test_the_memos_hold_shared_objects_after_long_play() -> None:
     assert completions and len({id(c) for c in completions}) == len(set(completions))
     pairs = [pair for found in game._reveal_memo.values() for pair in found]
     assert pairs and len({id(p) for p in pairs}) == len({(p[0].card, p[1]) for p in pairs})
-    parts = game._board_parts  # each Fork, truck and demolition tuple once, the memo's values numbers only
-    assert len({id(p) for p in parts}) == len(parts)
+    parts = game._board_parts  # each kept tuple once, the memo's values numbers only
+    kept = [p for p in parts if p]  # (the empty tuple is one object everywhere)
+    assert len({id(p) for p in kept}) == len(kept)
     assert all(type(i) is int for known in game._board_memo.values() for i in known)
-    demolitions = [known[2] for known in game._board_memo.values()]
-    assert len(set(demolitions)) < len(demolitions)  # layouts shared their demolitions
+    trucks = [known[1] for known in game._board_memo.values()]
+    assert len(set(trucks)) < len(trucks)  # layouts shared their trucks
     gc.collect()
     gc.collect()  # a tuple is untracked once its items are: one pass may meet a layout before its parts
     assert not any(gc.is_tracked(known) for known in game._board_memo.values())
@@ -185,7 +183,7 @@ def test_the_shared_pools_empty_with_their_memos() -> None:
     state = None
     for _before, _action, after in walk(game, 9_000, max_steps=200):
         state = after
-    assert state is not None and game._board_shared
+    assert state is not None and game._board_parts
     for i in range(50_001):
         game._board_memo[("filler", i)] = game._board_memo[next(iter(game._board_memo))]
     game._last_board = None
@@ -193,10 +191,11 @@ def test_the_shared_pools_empty_with_their_memos() -> None:
     fresh = Factory(board.floor, board.start, board.dock)
     game._board_memo.pop(fresh.layout, None)  # a layout to work out afresh
     found = game._board_options(fresh)
-    assert len(game._board_memo) == 1 and len(game._board_shared) == 1 and len(game._board_parts) == 2
+    assert len(game._board_memo) == 1 and len(game._board_parts) == 1  # the trucks; the rest not kept yet
+    assert game._board_memo[fresh.layout][0] == game._board_memo[fresh.layout][2] == -1
     assert found == _board_options_afresh(game, fresh)
     game._last_board = None
-    assert game._board_options(fresh) == found and len(game._board_parts) == 3  # the Forks kept: twice seen
+    assert game._board_options(fresh) == found and len(game._board_parts) == 3  # both kept: twice seen
 
 
 def test_shared_memo_values_are_not_tracked_keys() -> None:

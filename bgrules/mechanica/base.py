@@ -111,7 +111,7 @@ class MechanicaBase(GameBase):
     _board_memo: dict[tuple[object, ...], tuple[int, int, int]]
     """Per board layout, the places in :attr:`_board_parts` of its Forks, trucks and demolitions."""
     _board_parts: list[tuple[Any, ...]]
-    """The Fork, truck and demolition tuples of the layouts :attr:`_board_memo` holds, each once."""
+    """The Fork, truck and demolition tuples of the layouts :attr:`_board_memo` holds (the trucks once)."""
     _last_board: tuple[object, BoardOptions] | None = None
     """The last board layout :meth:`_board_options` was asked about, held, and its answer."""
     _last_complete: tuple[object, object, object, tuple[Complete, ...]] | None = None
@@ -128,10 +128,6 @@ class MechanicaBase(GameBase):
     (``loads_key``: bytes, which the collector does not track; the option lists shared)."""
     _sell_shared: dict[Any, Any]
     """The one instance of each list of sales :attr:`_sell_memo` holds (:func:`shared`, emptied with it)."""
-    _board_shared: dict[tuple[Any, ...], int]
-    """The place in :attr:`_board_parts` of each Fork tuple, by the Fork placements (numbers), and of each
-    demolition tuple, by ``("demolish", the occupied cells' numbers, the Start Zone kinds)`` (emptied with
-    the memo)."""
     _complete_shared: dict[Any, Any]
     """The one instance of each Complete and list of them :attr:`_complete_memo` holds (emptied with it)."""
     _fabricate_memo: dict[tuple[object, ...], tuple[Any, ...]]

@@ -25,6 +25,7 @@ from bgrules.mechanica.base import (
     with_board,
     with_board_wallet,
 )
+from bgrules.mechanica.board import Layout
 from bgrules.mechanica.components import GRADES, Bot, Zone
 from bgrules.mechanica.factory import (
     COLS,
@@ -50,7 +51,6 @@ _Zone_DOCK = Zone.DOCK
 _TRUCK_ACTIONS = {(k, r): BuyTruck(k, r) for k in ("big_truck", "huge_truck") for r in range(ROWS)}
 _DEMOLISH_ACTIONS = tuple(Demolish(i // COLS, i % COLS) for i in range(ROWS * COLS))
 _DEMOLISH_START_ACTIONS = tuple(DemolishFabricator(r) for r in range(ROWS))
-_CELL_NUMBERS = tuple(range(ROWS * COLS))
 
 
 def loads_key(dock: tuple[Truck, ...]) -> bytes:
@@ -108,11 +108,12 @@ class BlueprintRoom(MechanicaBase):
     def _board_options(self, factory: Factory) -> BoardOptions:
         """The anytime actions a board allows before money is considered (memoised per board layout):
         Forks (MC-FORK-BUY under MC-PLACE), trucks with their prices (MC-TRUCK-BUY) and demolitions
-        (MC-DEMOLISH). The memo keeps three numbers per layout, the places of its Fork, truck and demolition
-        tuples in :attr:`_board_parts` (each tuple shared by every layout that has it): a value of numbers
-        only, which the collector stops tracking, where a tuple of the three would keep one more object per
-        layout for its full passes to visit. A layout's Forks are kept from its second time on (-1 until
-        then: most layouts of random play come once, and their Fork placements are memoised as numbers)."""
+        (MC-DEMOLISH). The memo keeps three numbers per layout, the places of its Fork, truck and
+        demolition tuples in :attr:`_board_parts` (the trucks shared by every layout that has them): a
+        value of numbers only, which the collector stops tracking, where a tuple of the three would keep
+        one more object per layout for its full passes to visit. A layout's Forks and demolitions are kept
+        from its second time on (-1 until then: most layouts of random play come once, and their Fork
+        placements are memoised as numbers)."""
         layout = factory.layout
         last = self._last_board
         if last is not None and last[0] is layout:  # the same board's tiles as last time (held: no id reuse)
@@ -120,42 +121,38 @@ class BlueprintRoom(MechanicaBase):
         parts = self._board_parts
         known = self._board_memo.get(layout)
         if known is not None:
-            if known[0] < 0:  # the second time: the Forks kept from now on
-                forks_at = self._fork_place(self._fork_placements(factory), keep=True)
-                known = self._board_memo[layout] = (forks_at, known[1], known[2])
+            if known[0] < 0:  # the second time: the Forks and demolitions kept from now on
+                parts.append(tuple(map(_FORK_ACTIONS.__getitem__, self._fork_placements(factory))))
+                parts.append(self._demolitions(layout))
+                known = self._board_memo[layout] = (len(parts) - 2, known[1], len(parts) - 1)
             found = (parts[known[0]], parts[known[1]], parts[known[2]])
             self._last_board = (layout, found)
             return found
         if len(self._board_memo) > 50_000:
             self._board_memo.clear()
-            self._board_shared.clear()
             self._dock_memo.clear()
             self._start_memo.clear()
             parts.clear()
-        cat = self.variant.catalogue
-        places = self._board_shared  # key -> place in parts: the Fork placements, the occupied cells
-        placements = self._fork_placements(factory)
-        forks_at = self._fork_place(placements, keep=False)
-        forks = parts[forks_at] if forks_at >= 0 else tuple(map(_FORK_ACTIONS.__getitem__, placements))
         trucks = self._dock_memo.get(layout[2])
         if trucks is None:
             trucks = self._dock_memo[layout[2]] = len(parts)
             parts.append(self._dock_options(factory))
-        # MC-DEMOLISH: every floor tile (a cell of the layout is None when empty), then the fabricator tiles
-        occupied = ("demolish", tuple(itertools.compress(_CELL_NUMBERS, layout[0])), layout[1])
-        demolitions = places.get(occupied)
-        if demolitions is None:
-            fabricators = self._start_memo.get(layout[1])
-            if fabricators is None:
-                fabricators = self._start_memo[layout[1]] = tuple(
-                    _DEMOLISH_START_ACTIONS[r] for r, kind in enumerate(layout[1]) if not cat.tile(kind).printed
-                )
-            demolitions = places[occupied] = len(parts)
-            parts.append((*itertools.compress(_DEMOLISH_ACTIONS, layout[0]), *fabricators))
-        self._board_memo[layout] = (forks_at, trucks, demolitions)
-        found = (forks, parts[trucks], parts[demolitions])
+        self._board_memo[layout] = (-1, trucks, -1)
+        forks = tuple(map(_FORK_ACTIONS.__getitem__, self._fork_placements(factory)))
+        found = (forks, parts[trucks], self._demolitions(layout))
         self._last_board = (layout, found)
         return found
+
+    def _demolitions(self, layout: Layout) -> tuple[Any, ...]:
+        """MC-DEMOLISH: every floor tile (a cell of the layout is None when empty), then the fabricator
+        tiles (those of the Start Zone kinds not printed on the board)."""
+        fabricators = self._start_memo.get(layout[1])
+        if fabricators is None:
+            cat = self.variant.catalogue
+            fabricators = self._start_memo[layout[1]] = tuple(
+                _DEMOLISH_START_ACTIONS[r] for r, kind in enumerate(layout[1]) if not cat.tile(kind).printed
+            )
+        return (*itertools.compress(_DEMOLISH_ACTIONS, layout[0]), *fabricators)
 
     def _fork_placements(self, factory: Factory) -> tuple[tuple[int, int, int], ...]:
         """MC-FORK-BUY under MC-PLACE: where a Fork may go on the board (none when Forks are not sold)."""
@@ -163,17 +160,6 @@ class BlueprintRoom(MechanicaBase):
         if fork is None or fork.price is None:
             return ()
         return legal_placements(factory, self.variant, "fork")
-
-    def _fork_place(self, placements: tuple[tuple[int, int, int], ...], keep: bool) -> int:
-        """MC-FORK-BUY: the place in :attr:`_board_parts` of the Forks for ``placements``; when they are not
-        kept yet, -1, or (``keep``) a new place for them."""
-        at = self._board_shared.get(placements)
-        if at is None:
-            if not keep:
-                return -1
-            at = self._board_shared[placements] = len(self._board_parts)
-            self._board_parts.append(tuple(map(_FORK_ACTIONS.__getitem__, placements)))
-        return at
 
     def _dock_options(self, factory: Factory) -> tuple[tuple[BuyTruck, int], ...]:
         """MC-TRUCK-BUY: the trucks the Loading Dock allows, with their prices."""

@@ -144,7 +144,6 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
         self._reveal_memo = {}
         self._reveal_pairs = {}
         self._sell_shared = {}
-        self._board_shared = {}
         self._complete_shared = {}
         fork = self.variant.catalogue.tiles.get("fork")
         self.fork_price = fork.price if fork is not None and fork.price is not None else 1_000_000

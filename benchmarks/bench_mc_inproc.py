@@ -38,11 +38,14 @@ from bench_ab import export_as
 
 MEMOS = {
     "mechanica.factory": ("_PLACEMENTS", "_ROTATIONS", "_CELL_PLACEMENTS"),
-    "mechanica.movement": ("_TABLES",),
+    "mechanica.movement": ("_TABLES", "_SHARED_STEPS"),
     "mechanica.workday": ("_ROUTES", "_RUN_COPIES"),
-    "mechanica.board": ("_INSTALLED_VALUE",),
+    "mechanica.board": ("_INSTALLED_VALUE", "_ENTRIES", "_NEW_PLACED"),
+    "mechanica.shop": ("_RECYCLE_ACTIONS", "_FRACTIONS"),
     "core.playout": ("_CUMULATIVE", "_CUMULATIVE_OF", "_SUMS_TO_ONE", "_SUMS_TO_ONE_OF"),
 }
+"""The module-level memos and shared pools emptied at each round's start (as in a fresh process); a name a
+side does not have (an older commit) is skipped."""
 
 
 ROOT = Path(__file__).resolve().parent.parent

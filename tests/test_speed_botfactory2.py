@@ -11,7 +11,7 @@ from typing import Any
 import attrs
 
 from bgrules.botfactory.game import BotFactoryGame
-from bgrules.botfactory.state import BotFactoryState, DrawContract, DrawPart, DrawProject
+from bgrules.botfactory.state import BotFactoryState, DrawContract, DrawPart, DrawProject, PlacePart
 from bgrules.core.playout import walk
 
 
@@ -299,11 +299,28 @@ def test_the_offers_are_the_plain_ones() -> None:
     assert seen > 5000
 
 
+def _plain_placements(game: BotFactoryGame, state: BotFactoryState, seat: int) -> list[PlacePart]:
+    """BF-ASM / BF-ASM-PROJECT as the rules read: each part of the hand (once per kind) on each matching
+    empty space of a bot, a bot's last part only with an unfinished Project of its colour and a bot left."""
+    hand = state.hands[seat]
+    out = []
+    for part in sorted(set(hand.parts)):
+        colour, slot = part.split("-")
+        si = game.slots.index(slot)
+        for col in game.colours if colour == "any" else (colour,):
+            ci = game.colours.index(col)
+            column = state.columns[ci]
+            if column[si] is not None or all(x is not None for x in column):
+                continue
+            if sum(x is not None for x in column) == 2 and (col not in hand.projects or not state.bots_left[ci]):
+                continue
+            out.append(PlacePart(part, col))
+    return out
+
+
 def test_the_moves_and_placements_are_the_plain_ones() -> None:
     """BF-MOVE's targets (the spaces of the other boards per game) and BF-ASM's placements (columns read by
     counts) equal 0.7.0's computation at every seat of every state of seeded 2- and 4-player games."""
-    from bgrules.botfactory.state import PlacePart
-
     seen = 0
     for players in (2, 4):
         game = BotFactoryGame(players=players)
@@ -318,22 +335,7 @@ def test_the_moves_and_placements_are_the_plain_ones() -> None:
                         if i not in taken and (here is None or game.spaces[i][0] != game.spaces[here][0])
                     ]
                     assert game._move_targets(before, seat) == plain
-                    hand = before.hands[seat]
-                    places = []
-                    for part in sorted(set(hand.parts)):
-                        colour, slot = part.split("-")
-                        si = game.slots.index(slot)
-                        for col in game.colours if colour == "any" else (colour,):
-                            ci = game.colours.index(col)
-                            column = before.columns[ci]
-                            if column[si] is not None or all(x is not None for x in column):
-                                continue
-                            if sum(x is not None for x in column) == 2 and (
-                                col not in hand.projects or not before.bots_left[ci]
-                            ):
-                                continue
-                            places.append(PlacePart(part, col))
-                    assert game._placements_of(before, seat) == places
+                    assert game._placements_of(before, seat) == _plain_placements(game, before, seat)
                     seen += 1
     assert seen > 10000
 

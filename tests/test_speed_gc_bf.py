@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 import pytest
+from test_speed_botfactory2 import _plain_placements
 
 from bgrules.botfactory.base import Tables
 from bgrules.botfactory.game import BotFactoryGame
@@ -51,25 +52,6 @@ def _same(a: Any, b: Any) -> bool:
         and hash(a) == hash(b)
         and attrs.astuple(a, recurse=False) == attrs.astuple(b, recurse=False)
     )
-
-
-def _plain_placements(game: BotFactoryGame, state: BotFactoryState, seat: int) -> list[PlacePart]:
-    """BF-ASM / BF-ASM-PROJECT as the rules read: each part of the hand (once per kind) on each matching
-    empty space of a bot, a bot's last part only with an unfinished Project of its colour and a bot left."""
-    hand = state.hands[seat]
-    out = []
-    for part in sorted(set(hand.parts)):
-        colour, slot = part.split("-")
-        si = game.slots.index(slot)
-        for col in game.colours if colour == "any" else (colour,):
-            ci = game.colours.index(col)
-            column = state.columns[ci]
-            if column[si] is not None or all(x is not None for x in column):
-                continue
-            if sum(x is not None for x in column) == 2 and (col not in hand.projects or not state.bots_left[ci]):
-                continue
-            out.append(PlacePart(part, col))
-    return out
 
 
 def _plain_takes(state: BotFactoryState) -> list[TakeProject]:

@@ -20,6 +20,7 @@ from fractions import Fraction
 
 import pytest
 from mechanica_rulings import ruled_game
+from test_speed_mechanica import _board_options_afresh
 
 from bgrules.core.playout import walk
 from bgrules.core.protocol import CHANCE
@@ -27,25 +28,10 @@ from bgrules.mechanica.blueprints import loads_key
 from bgrules.mechanica.board import _ENTRIES, Truck
 from bgrules.mechanica.components import Bot, Zone
 from bgrules.mechanica.fabricate import sell_options
-from bgrules.mechanica.factory import ROWS, Factory, _legal_placements, legal_placements, starting_factory
+from bgrules.mechanica.factory import Factory, legal_placements, starting_factory
 from bgrules.mechanica.game import MechanicaGame
 from bgrules.mechanica.movement import _SHARED_STEPS, options, options_table
-from bgrules.mechanica.sandbox import Demolish, DemolishFabricator
-from bgrules.mechanica.state import BuyFork, BuyTruck, MechanicaState, Next, Phase, Place, Recycle, Reveal
-
-
-def _board_options_afresh(game: MechanicaGame, factory: Factory) -> tuple[object, object, object]:
-    cat = game.variant.catalogue
-    forks = tuple(BuyFork(r, c, rot) for r, c, rot in _legal_placements(factory, game.variant, "fork"))
-    trucks = []
-    for key in ("big_truck", "huge_truck"):
-        for r in range(ROWS):
-            price = game._truck_price(factory, key, r)
-            if price is not None:
-                trucks.append((BuyTruck(key, r), price))
-    demolitions: list[object] = [Demolish(i // 4, i % 4) for i, p in enumerate(factory.floor) if p is not None]
-    demolitions += [DemolishFabricator(r) for r, s in enumerate(factory.start) if not cat.tile(s.kind).printed]
-    return forks, tuple(trucks), tuple(demolitions)
+from bgrules.mechanica.state import MechanicaState, Next, Phase, Place, Recycle, Reveal
 
 
 def _check_state(game: MechanicaGame, state: MechanicaState, counts: dict[str, int]) -> None:

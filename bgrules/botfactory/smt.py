@@ -235,9 +235,12 @@ def prove_token_setup(fig: Figures, timeout_ms: int) -> Result:
     )
 
 
-def prove_tokens(step: str, fig: Figures, timeout_ms: int, fault: Fault | None = None) -> Result:
+def prove_tokens(
+    step: str, fig: Figures, timeout_ms: int, fault: Fault | None = None, claim: str | None = None
+) -> Result:
     """Inductive step: from any state satisfying the token invariant, one ``step`` ("gain", "pay",
-    "reserve" or "any") keeps it."""
+    "reserve" or "any") keeps it; with ``claim``, only the after-state's claim of that name is asked
+    about (a broken rule may break several claims, and which of them a model shows is z3's choice)."""
     t, t2 = TokenState.fresh("before"), TokenState.fresh("after")
     n, taken = z3.Ints("n taken")
     mine = z3.Bool("already_reserved_by_player")
@@ -263,7 +266,13 @@ def prove_tokens(step: str, fig: Figures, timeout_ms: int, fault: Fault | None =
         ("on_contracts_after", t2.on_contracts),
         *_fig_terms(fig),
     ]
-    result = refute([*fig.assumptions, *before, relation], token_invariant(t2, fig), decode, timeout_ms)
+    claims = token_invariant(t2, fig)
+    if claim is not None:
+        claims = [(name, c) for name, c in claims if name == claim]
+        if not claims:
+            names = ", ".join(repr(name) for name, _c in token_invariant(t2, fig))
+            raise ValueError(f"no token claim {claim!r}: the claims are {names}")
+    result = refute([*fig.assumptions, *before, relation], claims, decode, timeout_ms)
     return _decode_step(result)
 
 

@@ -83,6 +83,64 @@ def _guard(fn: Callable[..., None]) -> Callable[..., None]:
     return wrapper
 
 
+class _PathOption(click.Path):
+    """A path option or argument: as click.Path, but an empty text stays as it is (``""``, not ``Path(".")``),
+    so that :class:`_Command` refuses it: ``--html ''`` (an empty CI variable) names no file or directory."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            return value
+        return super().convert(value, param, ctx)
+
+
+class _Command(click.Command):
+    """Every bgrules command: its path options refuse an empty path, and its whole-number options a figure
+    past their maximum (:mod:`bgrules.core.limits`), in one line and exit 2, before the command runs."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if isinstance(param.type, click.Path) and not isinstance(param.type, _PathOption):
+                old = param.type
+                param.type = _PathOption(
+                    exists=old.exists,
+                    file_okay=old.file_okay,
+                    dir_okay=old.dir_okay,
+                    writable=old.writable,
+                    readable=old.readable,
+                    resolve_path=old.resolve_path,
+                    allow_dash=old.allow_dash,
+                    path_type=old.type,
+                )
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from bgrules.core.limits import too_large
+
+        for param in self.params:
+            value = ctx.params.get(param.name or "")
+            values = value if isinstance(value, tuple) else (value,)
+            name = param.opts[0] if isinstance(param, click.Option) else (param.name or "").upper()
+            if isinstance(param.type, _PathOption) and any(isinstance(v, str) for v in values):
+                _fail(f"{name}: an empty path names no file or directory")
+            if isinstance(param.type, click.types.IntParamType):
+                for v in values:
+                    problem = too_large(name, v) if isinstance(v, int) else None
+                    if problem is not None:
+                        _fail(f"{name}: {problem}")
+        return super().invoke(ctx)
+
+
+def _cwd_on_path() -> None:
+    """Put the current directory first on the import path, as ``python -m bgrules`` has it, so that the
+    ``bgrules`` console script finds a user's predicate modules (``my_checks:money`` in a spec) the same
+    way (docs/verify.md, "Code that runs")."""
+    import os
+
+    here = os.getcwd()
+    if not any(os.path.abspath(p or os.curdir) == here for p in sys.path):
+        sys.path.insert(0, here)
+
+
 def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
     import tomllib
 
@@ -95,14 +153,22 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
             out[key] = tomllib.loads(f"v = {value}")["v"]
         except tomllib.TOMLDecodeError:
             out[key] = value
+        except (RecursionError, ValueError):  # nested too deeply, or a number too long to read
+            raise InputError(f"--option {key}", "a value nested too deeply or a number too long to read") from None
     return out
 
 
-@click.group()
+class _Group(click.Group):
+    command_class = _Command
+
+
+@click.group(cls=_Group)
 @click.version_option(version=__version__, prog_name="bgrules")
 def main() -> None:
     """Executable, formally checked rules of Bot Factory and Mechanica."""
     from bgrules.core import coverage, gcpolicy
+
+    _cwd_on_path()  # a spec's own predicate module is found the same way by bgrules and python -m bgrules
 
     coverage.write_on_exit()  # only with BGRULES_COVERAGE_FILE set (docs/coverage.md)
     try:

@@ -404,18 +404,25 @@ def checked_game(
     ``violated(spec_id, seed, step, message)``. Returns (steps, final state). simulate's serial run and
     the campaigns' shards play their games with it."""
     from bgrules.core.playout import walk
+    from bgrules.core.specs import Crash, one_line
 
     steps = 0
     state = game.initial_state()
     for before, action, after in walk(game, seed, max_rounds=cap, agents=agents):
         steps += 1
         for spec_id, kind, pred in step_preds:
-            msg = pred(game, after) if kind == "state" else pred(game, before, action, after)
+            try:  # costs nothing until a predicate raises; then its exception is that spec's violation
+                msg = pred(game, after) if kind == "state" else pred(game, before, action, after)
+            except Exception as exc:
+                msg = Crash(f"the predicate raised {one_line(exc)}")
             if msg:
                 violated(spec_id, seed, steps, msg)
         state = after
     for spec_id, _kind, pred in game_preds:
-        msg = pred(game, state, steps)
+        try:
+            msg = pred(game, state, steps)
+        except Exception as exc:
+            msg = Crash(f"the predicate raised {one_line(exc)}")
         if msg:
             violated(spec_id, seed, steps, msg)
     return steps, state
@@ -723,7 +730,7 @@ def read_results(path: Path, c: Campaign) -> Finished:
         raise InputError(where, "not a bgrules campaign results file (no header line)")
     try:
         head = json.loads(whole[0])
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, a number too long to read, or nested too deeply
         head = None
     if not isinstance(head, dict) or head.get("bgrules_campaign") != FORMAT:
         raise InputError(where, "not a bgrules campaign results file (its first line is not a campaign header)")
@@ -743,13 +750,20 @@ def read_results(path: Path, c: Campaign) -> Finished:
         try:
             row = json.loads(line)
             shard, result = row["shard"], row["result"]
-            ok = isinstance(shard, int) and 0 <= shard < total and isinstance(result, dict)
-        except (ValueError, KeyError, TypeError):
+            spent = row.get("seconds", 0.0)
+            ok = (
+                type(shard) is int
+                and 0 <= shard < total
+                and isinstance(result, dict)
+                and type(spent) in (int, float)
+                and 0 <= spent < float("inf")
+            )
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
             ok = False
         if not ok:
             raise InputError(f"{where}:{number}", "not a shard line of this campaign; the file was left as it is")
         results.setdefault(shard, result)
-        seconds.setdefault(shard, float(row.get("seconds", 0.0)))
+        seconds.setdefault(shard, float(spent))
     return Finished(results, seconds, keep=len(data) - len(lines[-1]), size=len(data))
 
 
@@ -836,6 +850,21 @@ def local_runner(jobs: int = 1) -> Runner:
     return run
 
 
+def _check_merge(c: Campaign, finished: Finished, path: Path | None) -> None:
+    """The finished shards of a results file merged on trial, in shard order, before anything runs: a shard
+    line whose result is not of this campaign's shape (a file edited by hand) is an InputError naming the
+    file and the line's shard, never an error half-way through the run."""
+    trial = Merger(c)
+    for shard in sorted(finished.results):
+        try:
+            trial._add(finished.results[shard])
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError):
+            raise InputError(
+                f"--resume {path}",
+                f"shard {shard}'s result is not one this campaign writes; the file was left as it is",
+            ) from None
+
+
 def run_campaign(
     c: Campaign,
     runner: Runner | None = None,
@@ -854,6 +883,7 @@ def run_campaign(
     merger = Merger(c)
     shard_seconds = 0.0
     if finished is not None:
+        _check_merge(c, finished, resume)
         for shard in sorted(finished.results):
             merger.offer(shard, finished.results[shard])
             shard_seconds += finished.seconds[shard]

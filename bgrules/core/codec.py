@@ -318,6 +318,63 @@ def structure(data: Any, cls: type[T], where: str = "") -> T:
         raise input_error(where, [("$", _reason(exc, cls))]) from None
 
 
+ID_MAX = 120
+"""The longest id a spec, proof obligation, clarification, witness or property may have (characters)."""
+
+
+def identifier(value: Any, where: str, what: str = "id") -> str:
+    """``value`` as an id: non-empty text of at most :data:`ID_MAX` characters with no control character
+    (NUL included) and no path separator (``/`` or ``\\``), since an id names its trace files; anything
+    else is an InputError naming ``where``."""
+    if not isinstance(value, str):
+        raise InputError(where, f"{what} is text, not {show(value)}")
+    if not value.strip():
+        raise InputError(where, f"{what} is non-empty text")
+    if len(value) > ID_MAX:
+        raise InputError(where, f"{what} has {len(value)} characters; at most {ID_MAX}")
+    bad = next((c for c in value if c in "/\\" or ord(c) < 32 or ord(c) == 127), None)
+    if bad is not None:
+        name = "a path separator" if bad in "/\\" else f"the control character {ord(bad):#04x}"
+        raise InputError(where, f"{what} {show(value)} holds {name}; an id names files, so it may not")
+    return value
+
+
+def whole(value: Any, where: str, low: int | None = None, high: int | None = None) -> int:
+    """``value`` as a whole number (not true or false, not text) within ``low``..``high`` when given, else an
+    InputError naming ``where`` (a huge number is named by its size, never converted to text)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(where, f"expected a whole number, not {show(value)}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        span = (
+            f"from {low} to {high}"
+            if low is not None and high is not None
+            else (f"at least {low}" if low is not None else f"at most {high}")
+        )
+        raise InputError(where, f"a whole number {span}, not {show(value)}")
+    return value
+
+
+def table(value: Any, where: str) -> dict[str, Any]:
+    """``value`` as a table (a JSON object / TOML table), else an InputError naming ``where``."""
+    if not isinstance(value, dict):
+        raise InputError(where, f"expected a table, not {show(value)}")
+    return value
+
+
+def texts(value: Any, where: str) -> tuple[str, ...]:
+    """``value`` as a list of texts, else an InputError naming ``where``."""
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise InputError(where, f"expected a list of texts, not {show(value)}")
+    return tuple(value)
+
+
+def text(value: Any, where: str) -> str:
+    """``value`` as text, else an InputError naming ``where``."""
+    if not isinstance(value, str):
+        raise InputError(where, f"expected text, not {show(value)}")
+    return value
+
+
 def unstructure(obj: Any) -> Any:
     return converter.unstructure(obj)
 

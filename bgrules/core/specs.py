@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -87,8 +88,12 @@ class Budget:
 
 
 def _spec_from(entry: Any, where: str) -> Spec:
+    """A spec from one ``[[spec]]`` table: every field of its kind (text, a list of texts, a table, a whole
+    number), else an InputError naming the file, the spec and the field."""
+    from bgrules.core.codec import identifier, show, table, text, texts, whole
+
     if not isinstance(entry, dict):
-        raise InputError(where, "a spec is a table")
+        raise InputError(where, f"a spec is a table ([[spec]]), not {show(entry)}")
     required = ("id", "game", "statement", "rules", "predicate", "kind", "expected", "checkers")
     missing = [k for k in required if k not in entry]
     if missing:
@@ -96,31 +101,44 @@ def _spec_from(entry: Any, where: str) -> Spec:
     unknown = sorted(set(entry) - {*required, "options", "variant", "players", "budget", "thorough"})
     if unknown:
         raise InputError(where, f"unknown key(s) {', '.join(unknown)}")
+    spec_id = identifier(entry["id"], f"{where} id")
+    game = text(entry["game"], f"{where} game")
+    statement = text(entry["statement"], f"{where} statement")
+    rules = texts(entry["rules"], f"{where} rules")
+    predicate = predicate_name(entry["predicate"], f"{where} predicate")
     if entry["kind"] not in ("state", "transition", "game"):
-        raise InputError(where, f"kind is 'state', 'transition' or 'game', not {entry['kind']!r}")
-    if entry["kind"] == "game" and "searched" in entry["checkers"]:
+        raise InputError(f"{where} kind", f"'state', 'transition' or 'game', not {show(entry['kind'])}")
+    if entry["expected"] not in ("holds", "violated"):
+        raise InputError(f"{where} expected", f"'holds' or 'violated', not {show(entry['expected'])}")
+    checkers = texts(entry["checkers"], f"{where} checkers")
+    bad = [c for c in checkers if c not in CHECKERS]
+    if bad or not checkers:
+        raise InputError(f"{where} checkers", f"among {', '.join(CHECKERS)}, not {show(bad or 'none')}")
+    if entry["kind"] == "game" and "searched" in checkers:
         raise InputError(where, "a 'game' spec (checked on whole games) takes the sampled checker only")
+    options = table(entry.get("options", {}), f"{where} options")
+    variant = entry.get("variant")
+    if variant is not None and (not isinstance(variant, str) or not variant.strip()):
+        raise InputError(f"{where} variant", f"the path of a variant file (text), not {show(variant)}")
+    players = entry.get("players")
+    if players is not None:
+        whole(players, f"{where} players", 1, 64)
     budget = _budget_table(entry.get("budget", {}), "budget", where)
     thorough = _budget_table(entry.get("thorough", {}), "thorough", where)
-    if entry["expected"] not in ("holds", "violated"):
-        raise InputError(where, f"expected is 'holds' or 'violated', not {entry['expected']!r}")
-    bad = [c for c in entry["checkers"] if c not in CHECKERS]
-    if bad or not entry["checkers"]:
-        raise InputError(where, f"checkers are among {', '.join(CHECKERS)}, not {bad or 'none'}")
     return Spec(
-        id=str(entry["id"]),
-        game=str(entry["game"]),
-        statement=str(entry["statement"]),
-        rules=tuple(entry["rules"]),
-        predicate=str(entry["predicate"]),
+        id=spec_id,
+        game=game,
+        statement=statement,
+        rules=rules,
+        predicate=predicate,
         kind=str(entry["kind"]),
         expected=str(entry["expected"]),
-        checkers=tuple(entry["checkers"]),
-        options=dict(entry.get("options", {})),
+        checkers=checkers,
+        options=dict(options),
         budget=dict(budget),
         thorough=dict(thorough),
-        variant=entry.get("variant"),
-        players=entry.get("players"),
+        variant=variant,
+        players=players,
         source=where,
     )
 
@@ -128,12 +146,16 @@ def _spec_from(entry: Any, where: str) -> Spec:
 def _budget_table(table: Any, name: str, where: str) -> dict[str, Any]:
     if not isinstance(table, dict) or set(table) - {"games", "examples", "max_steps", "max_rounds"}:
         raise InputError(where, f"{name} is a table of games, examples, max_steps, max_rounds")
+    from bgrules.core.limits import MAXIMA
+
     for key, value in table.items():
+        most = MAXIMA["--" + key.replace("_", "-")][0]
         if isinstance(value, bool) or (
-            not (isinstance(value, int) and value > 0) and not (key == "max_steps" and value == "game")
+            not (isinstance(value, int) and 0 < value <= most) and not (key == "max_steps" and value == "game")
         ):
             raise InputError(
-                where, f"{name}.{key} is a positive whole number" + (' or "game"' if key == "max_steps" else "")
+                f"{where} {name}.{key}",
+                f"a whole number from 1 to {most:,}" + (' or "game"' if key == "max_steps" else ""),
             )
     return dict(table)
 
@@ -145,7 +167,10 @@ def load_specs(directory: Path) -> list[Spec]:
     seen: set[str] = set()
     for path in sorted(directory.glob("*.toml")):
         data = read_toml(path)
-        for i, entry in enumerate(data.get("spec", [])):
+        entries = data.get("spec", [])
+        if not isinstance(entries, list):
+            raise InputError(f"{path} spec", "expected [[spec]] tables (a list of tables)")
+        for i, entry in enumerate(entries):
             spec = _spec_from(entry, f"{path} spec[{i}]")
             if spec.id in seen:
                 raise InputError(spec.source, f"duplicate spec id {spec.id!r}")
@@ -180,17 +205,66 @@ def default_invariants(
     return out
 
 
+_PREDICATE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
+
+
+def predicate_name(name: Any, where: str = "predicate") -> str:
+    """``name`` if it is a predicate's path ``module:function`` (``package.module:name``: dotted Python
+    names, no relative or empty part), else an InputError naming ``where``."""
+    from bgrules.core.codec import show
+
+    if not isinstance(name, str) or not _PREDICATE.fullmatch(name):
+        raise InputError(where, f"a predicate is named module:function (e.g. my_rules.checks:money), not {show(name)}")
+    return name
+
+
 def resolve_predicate(name: str, where: str = "predicate") -> Callable[..., str | None]:
-    module_name, _, attr = name.partition(":")
+    """The function ``module:function`` names. Importing the module runs its code (docs/verify.md, "Code
+    that runs"); a module that cannot be found, or whose import fails, is an InputError naming ``where``,
+    the module and the one-line reason. User modules are found on the import path: the current directory
+    is on it for both ``bgrules`` and ``python -m bgrules``."""
+    module_name, _, attr = predicate_name(name, where).partition(":")
     try:
         module = importlib.import_module(module_name)
-        fn = getattr(module, attr)
-    except (ImportError, AttributeError) as exc:
-        raise InputError(where, f"cannot find predicate {name!r}: {exc}") from None
+    except ImportError as exc:
+        raise InputError(where, f"cannot find predicate {name!r}: {one_line(exc)}") from None
+    except Exception as exc:  # the module's own code failed as it was imported
+        raise InputError(where, f"importing {module_name} for predicate {name!r} failed: {one_line(exc)}") from None
+    fn = getattr(module, attr, None)
+    if fn is None:
+        raise InputError(where, f"cannot find predicate {name!r}: module {module_name} has no {attr!r}")
     if not callable(fn):
         raise InputError(where, f"{name!r} is not callable")
     checked: Callable[..., str | None] = fn
     return checked
+
+
+def one_line(exc: BaseException, limit: int = 300) -> str:
+    """An exception as one line: its class and its message, whitespace folded, cut at ``limit`` characters."""
+    try:
+        message = " ".join(str(exc).split())
+    except Exception:  # a message that cannot be made (a str() that raises)
+        message = ""
+    text = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class Crash(str):
+    """A predicate's exception, as the message it gives instead of a verdict: truthy, so the checkers stop
+    checking that spec, which is then reported ``unknown`` (a FAIL row naming the exception), while the
+    other specs of its group run on."""
+
+
+def guarded(pred: Callable[..., str | None]) -> Callable[..., str | None]:
+    """``pred``, returning a :class:`Crash` instead of raising."""
+
+    def safe(*args: Any) -> str | None:
+        try:
+            return pred(*args)
+        except Exception as exc:
+            return Crash(f"the predicate raised {one_line(exc)}")
+
+    return safe
 
 
 def make_game(spec: Spec) -> Game:
@@ -278,7 +352,8 @@ def check_sampled_together(specs: list[Spec], game: Game, budget: Budget) -> lis
     once and every spec's predicate checked at each of its steps: what each spec reports is what it
     would report alone (its own verdict, guarantee and counterexample), but a group of n specs walks
     the games once instead of n times. Each report's ``seconds`` is the group's time shared evenly."""
-    preds = [resolve_predicate(spec.predicate, spec.source) for spec in specs]
+    raw = [resolve_predicate(spec.predicate, spec.source) for spec in specs]
+    preds = [guarded(p) for p in raw]
     start = time.perf_counter()
     states = 0
     truncated = 0
@@ -286,6 +361,8 @@ def check_sampled_together(specs: list[Spec], game: Game, budget: Budget) -> lis
     ended: dict[str, int] = {}
     played: dict[str, list[int]] = {}
     failed: dict[int, tuple[str, list[Any]]] = {}
+    crashes: set[int] = set()
+    """The specs whose predicate raised: reported ``unknown``, not ``violated``."""
     live = list(range(len(specs)))
     initial = game.initial_state()
     for k in live:
@@ -293,6 +370,8 @@ def check_sampled_together(specs: list[Spec], game: Game, budget: Budget) -> lis
             msg = preds[k](game, initial)
             if msg:
                 failed[k] = (f"seed {plan[0][2] if plan else budget.seed}, initial state: {msg}", [])
+                if isinstance(msg, Crash):
+                    crashes.add(k)
     live = [k for k in live if k not in failed]
     for label, agents, seed in plan:
         if not live:
@@ -307,17 +386,23 @@ def check_sampled_together(specs: list[Spec], game: Game, budget: Budget) -> lis
         )
         stepwise = [k for k in live if specs[k].kind != "game"]
         # (index, is a state predicate, predicate) looked up once per game: the loop is verify's hot path
-        checks = [(k, specs[k].kind == "state", preds[k]) for k in stepwise]
+        # (the raw predicates, inside a try that costs nothing until one raises)
+        checks = [(k, specs[k].kind == "state", raw[k]) for k in stepwise]
         for before, action, after in steps:
             actions.append(action)
             states += 1
             final = after
             hit = False
             for k, on_state, pred in checks:
-                msg = pred(game, after) if on_state else pred(game, before, action, after)
+                try:
+                    msg = pred(game, after) if on_state else pred(game, before, action, after)
+                except Exception as exc:
+                    msg = Crash(f"the predicate raised {one_line(exc)}")
                 if msg:
                     who = "" if agents is None else f" ({agents})"
                     failed[k] = (f"seed {seed}{who}, step {len(actions)}: {msg}", list(actions))
+                    if isinstance(msg, Crash):
+                        crashes.add(k)
                     hit = True
             if hit:
                 checks = [c for c in checks if c[0] not in failed]
@@ -340,6 +425,8 @@ def check_sampled_together(specs: list[Spec], game: Game, budget: Budget) -> lis
             msg = preds[k](game, last, len(actions))
             if msg:
                 failed[k] = (f"seed {seed}, after {len(actions)} steps: {msg}", list(actions))
+                if isinstance(msg, Crash):
+                    crashes.add(k)
         live = [k for k in live if k not in failed]
     share = (time.perf_counter() - start) / max(1, len(specs))
     out: list[Report] = []
@@ -351,7 +438,7 @@ def check_sampled_together(specs: list[Spec], game: Game, budget: Budget) -> lis
                 if len(shorter) < len(trace):
                     detail += f" (shrunk to {len(shorter)} step(s))"
                     trace = shorter
-            out.append(_violated(spec, "sampled", share, detail, trace, game, preds[k]))
+            out.append(_violated(spec, "sampled", share, detail, trace, game, preds[k], crashed=k in crashes))
             continue
         out.append(
             Report(
@@ -401,9 +488,12 @@ def _violated(
     actions: list[Any],
     game: Game,
     pred: Callable[..., str | None],
+    *,
+    crashed: bool = False,
 ) -> Report:
     """A counterexample: its detail, the actions' reprs (``witness``) and the replayable trace
-    (:mod:`bgrules.core.trace`: every step's rule IDs and the invariant's value after it)."""
+    (:mod:`bgrules.core.trace`: every step's rule IDs and the invariant's value after it). ``crashed``: the
+    predicate raised instead (``pred`` is :func:`guarded`): the verdict is ``unknown``, the trace the same."""
     from bgrules.core import trace as traces
 
     steps = traces.explain(game, actions, spec.kind, pred)
@@ -426,9 +516,11 @@ def _violated(
         spec.statement,
         spec.rules,
         checker,
-        "violated",
+        "unknown" if crashed else "violated",
         spec.expected,
-        f"{checker}: counterexample found",
+        f"{checker}: the predicate raised an exception, so no verdict"
+        if crashed
+        else f"{checker}: counterexample found",
         seconds,
         detail,
         tuple(repr(a) for a in actions),
@@ -468,7 +560,8 @@ def shrink_trace(
     """Delta debugging: drop chunks of actions while the rest stays legal and still fails.
     Bounded by ``max_replays`` replays, so a report never waits on an unbounded shrink."""
     first = _first_failure(spec, pred, game, actions)
-    assert first is not None
+    if first is None:  # the failure did not come back on replay (a predicate that is not a function of its arguments)
+        return actions, "the failure did not repeat when the actions were replayed"
     actions = actions[: first[0]]
     message = first[1]
     replays = 0
@@ -512,7 +605,7 @@ def check_searched_together(specs: list[Spec], game: Game, budget: Budget) -> li
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import strategies as st
 
-    preds = [resolve_predicate(spec.predicate, spec.source) for spec in specs]
+    preds = [guarded(resolve_predicate(spec.predicate, spec.source)) for spec in specs]
     start = time.perf_counter()
     found: dict[int, list[Any]] = {}
     cap = round_cap(game, budget.max_rounds)
@@ -586,6 +679,7 @@ def check_searched_together(specs: list[Spec], game: Game, budget: Budget) -> li
                     actions,
                     game,
                     preds[k],
+                    crashed=isinstance(message, Crash),
                 )
             )
             continue

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from bgrules.core import coverage
-from bgrules.core.codec import action_from_data, action_to_data, read_toml
+from bgrules.core.codec import action_from_data, action_to_data, parse_json, read_toml
 from bgrules.core.errors import IllegalAction, InputError
 from bgrules.core.protocol import Game
 
@@ -147,8 +147,8 @@ def read_trace(path: Path, game_name: str | None = None) -> tuple[str | None, di
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}:{exc.lineno}:{exc.colno}", exc.msg) from None
-    except RecursionError:
-        raise InputError(str(path), "nested too deeply") from None
+    except (RecursionError, ValueError):  # too deep, or a number too long to read: parse_json says which
+        data = parse_json(text, f"{path} ")
     if isinstance(data, list):
         return game_name, {"actions": data, "options": {}, "variant": None, "players": None}
     if not isinstance(data, dict) or "actions" not in data:

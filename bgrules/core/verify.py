@@ -35,7 +35,25 @@ def spec_tasks(
 
 
 def group_rows(group: list[Spec], budget: Budget, checker: str) -> Rows:
-    return [r.to_json() for r in run_group(group, budget, checker)]
+    """The group's rows; a group whose game raised (not a predicate: those are each spec's own ``unknown``)
+    gives each of its specs an ``unknown`` row naming the exception in one line, and the run goes on."""
+    from bgrules.core.errors import BgrulesError
+
+    try:
+        return [r.to_json() for r in run_group(group, budget, checker)]
+    except BgrulesError:
+        raise
+    except Exception as exc:
+        from bgrules.core.report import Report
+        from bgrules.core.specs import one_line
+
+        detail = f"the check raised {one_line(exc)}"
+        return [
+            Report(
+                s.id, "spec", s.statement, s.rules, checker, "unknown", s.expected, f"{checker}: not run", 0.0, detail
+            ).to_json()
+            for s in group
+        ]
 
 
 _OBLIGATIONS: dict[str, dict[str, tuple[Any, str]]] = {}

@@ -364,10 +364,11 @@ def _emit(
         click.echo("\n".join([_head(row), *_body(row)]), err=as_json)
     rows = rows + list(extra or [])
     if trace_dir is not None:
+        from bgrules.core.trace import file_names
+
         trace_dir.mkdir(parents=True, exist_ok=True)
-        for row in rows:
-            if row.get("trace"):
-                name = f"{row['id']}-{row['checker']}.json".replace("/", "_")
+        for row, name in zip(rows, file_names(rows), strict=True):  # two rows never share a file
+            if name is not None:
                 (trace_dir / name).write_text(json.dumps(row["trace"], indent=2) + "\n", encoding="utf-8")
     if junit is not None:
         _junit(rows, junit)
@@ -510,7 +511,7 @@ def verify(
     The specs, proofs and clarifications are the current directory's (specs/, proofs/,
     specs/clarifications/) when it has them, else the ones bgrules ships."""
     from bgrules.core import coverage
-    from bgrules.core.defaults import default_dir
+    from bgrules.core.defaults import default_dir, source_label
     from bgrules.core.specs import Budget
     from bgrules.core.verify import clarification_tasks, proof_tasks, spec_tasks
 
@@ -519,9 +520,12 @@ def verify(
         _positive(value, option)
     _positive(timeout_ms, "--timeout")
     _check_engine(engine, jobs, address)
+    given = {"specs": specs_dir is not None, "proofs": proofs_dir is not None}
+    given["clarifications"] = clarifications_dir is not None
     specs_dir = specs_dir or default_dir("specs")
     proofs_dir = proofs_dir or default_dir("proofs")
     clarifications_dir = clarifications_dir or default_dir("clarifications")
+    used = _dirs_used(given, specs=specs_dir, proofs=proofs_dir, clarifications=clarifications_dir)
     if engine == "ray":  # the workers read the files at the paths the driver gives, on any node
         specs_dir, proofs_dir, clarifications_dir = (d.resolve() for d in (specs_dir, proofs_dir, clarifications_dir))
     chosen = checkers or ("sampled", "searched", "proved", "clarified")
@@ -531,9 +535,17 @@ def verify(
     budget = Budget(
         games=games or 100, examples=examples or 40, max_steps=max_steps or 200, forced=forced, thorough=thorough
     )
+    if spec_checkers:  # a directory with no spec of a known game never stands in for the shipped specs
+        from bgrules.core.specs import usable_specs
+
+        usable_specs(specs_dir, source_label("specs", specs_dir, given["specs"]))
     tasks, specs = spec_tasks(specs_dir, budget, spec_checkers, only) if spec_checkers else ([], [])
     if "proved" in chosen:
-        tasks += proof_tasks(proofs_dir, timeout_ms, only, thorough)
+        try:
+            tasks += proof_tasks(proofs_dir, timeout_ms, only, thorough)
+        except InputError as exc:
+            label = source_label("proofs", proofs_dir, given["proofs"])
+            raise (exc if label == str(proofs_dir) else InputError(f"{label}: {exc.where}", exc.why)) from None
     if "clarified" in chosen and clarifications_dir.is_dir():
         tasks += clarification_tasks([clarifications_dir], only)
     with coverage.collecting() as collected:
@@ -565,6 +577,7 @@ def verify(
             meta=[("bgrules", __version__), ("selection", "; ".join(selection))],
         )
         click.echo(f"report: {index}", err=True)
+    click.echo(f"bgrules verify used {used}", err=True)
     _emit(
         rows,
         "bgrules verify",
@@ -576,6 +589,14 @@ def verify(
         extra=[covered] if complete else None,
         where=_ray_where(address) if engine == "ray" else None,
     )
+
+
+def _dirs_used(given: dict[str, bool], **dirs: Path) -> str:
+    """Which specs, proofs and clarifications directories a run used, in one line (stderr): the current
+    directory's replace the shipped ones, so a run says so."""
+    from bgrules.core.defaults import describe_dir
+
+    return "; ".join(describe_dir(kind, path, given[kind]) for kind, path in dirs.items())
 
 
 def _ray_where(address: str | None) -> str:
@@ -848,9 +869,16 @@ def simulate(
     where = specs_dir or default_dir("specs")
     preds = _game_predicates(game_name, game.players, where) if check else []
     if check and not preds:  # no vacuous pass: asked to check, and nothing to check with
+        from bgrules.core.defaults import source_label
+
+        label = source_label("specs", where, specs_dir is not None)
         raise InputError(
-            "--check", f"no invariant of {game_name} ({game.players} players) in {where}; pass --no-check to only play"
+            "--check", f"no invariant of {game_name} ({game.players} players) in {label}; pass --no-check to only play"
         )
+    if check:
+        from bgrules.core.defaults import describe_dir
+
+        click.echo(f"bgrules simulate used {describe_dir('specs', where, specs_dir is not None)}", err=True)
     step_preds = [p for p in preds if p[1] != "game"]
     game_preds = [p for p in preds if p[1] == "game"]
     lengths: list[int] = []

@@ -37,12 +37,21 @@ from typing import Any
 import attrs
 
 from bgrules.core import coverage
-from bgrules.core.codec import action_from_data, action_to_data, checked, parse_json, read_toml, structure, unstructure
+from bgrules.core.codec import (
+    action_from_data,
+    action_to_data,
+    checked,
+    identifier,
+    parse_json,
+    read_toml,
+    structure,
+    unstructure,
+)
 from bgrules.core.errors import BgrulesError, IllegalAction, InputError
 from bgrules.core.protocol import CHANCE, Game
 from bgrules.core.registry import load_game
 from bgrules.core.report import Report
-from bgrules.core.specs import CHECKERS, Budget, Spec, check_sampled, check_searched, resolve_predicate
+from bgrules.core.specs import CHECKERS, Budget, Spec, check_sampled, check_searched, one_line, resolve_predicate
 
 VERDICTS = ("holds", "violated")
 KINDS = ("state", "transition", "game")
@@ -286,7 +295,7 @@ def clarification_from_data(
     base variant's data (component tables, rulings) that the clarification's ruling goes over."""
     base = dict(variant or {})
     _require(data, ("id", "question", "answer", "game", "rules"), TOP_KEYS, source)
-    cid = _text(data["id"], f"{source} id")
+    cid = identifier(data["id"], f"{source} id")
     rules = data["rules"]
     if not isinstance(rules, list) or not all(isinstance(r, str) for r in rules):
         raise InputError(f"{source} rules", "expected a list of rule IDs")
@@ -306,7 +315,7 @@ def clarification_from_data(
         where = f"{source} witness[{i}]"
         table = _table(raw, where)
         _require(table, ("name", "actions", "expect"), WITNESS_KEYS, where)
-        name = _text(table["name"], f"{where}.name")
+        name = identifier(table["name"], f"{where}.name", "a witness's name")
         if name in names:
             raise InputError(f"{where}.name", f"duplicate witness name {name!r}")
         names.add(name)
@@ -353,7 +362,7 @@ def clarification_from_data(
             raise InputError(f"{where}.checkers", "a 'game' property takes the sampled checker only")
         properties.append(
             Property(
-                id=_text(table.get("id", f"{cid}/{predicate.rpartition(':')[2]}"), f"{where}.id"),
+                id=identifier(table["id"], f"{where}.id") if "id" in table else f"{cid}/{predicate.rpartition(':')[2]}",
                 statement=_text(table.get("statement", data["answer"]), f"{where}.statement"),
                 predicate=predicate,
                 kind=kind,
@@ -479,9 +488,9 @@ def run_witness(c: Clarification, w: Witness) -> tuple[str, str]:
                 problems.append(f"action {i + 1} {action!r} is listed as legal but refused (a library bug)")
             continue
         except BgrulesError as exc:
-            return "unknown", f"action {i + 1} {action!r} raised {type(exc).__name__}: {exc}"
+            return "unknown", f"action {i + 1} {action!r} raised {one_line(exc)}"
         except Exception as exc:  # a crash in the game is reported, not raised: the report says what failed
-            return "unknown", f"action {i + 1} {action!r} crashed: {type(exc).__name__}: {exc}"
+            return "unknown", f"action {i + 1} {action!r} crashed: {one_line(exc)}"
         if refused_here:
             problems.append(f"action {i + 1} {action!r} was accepted, expected IllegalAction {w.expect.illegal}")
             state = after
@@ -492,7 +501,7 @@ def run_witness(c: Clarification, w: Witness) -> tuple[str, str]:
     try:
         problems.extend(_final_checks(game, state, w.expect))
     except Exception as exc:  # a predicate or the game crashed on the final state
-        return "unknown", f"checking the final state crashed: {type(exc).__name__}: {exc}"
+        return "unknown", f"checking the final state crashed: {one_line(exc)}"
     if problems:
         return "violated", "; ".join(problems)
     outcome = f"refused by {w.expect.illegal}" if w.expect.illegal else "outcome as expected"
@@ -544,7 +553,7 @@ def _check_property(c: Clarification, p: Property) -> list[Report]:
             report = Report(
                 p.id, "spec", p.statement, c.rules, checker, "unknown", p.expected, f"{checker}: not run", 0.0
             )
-            report = attrs.evolve(report, detail=f"crashed: {type(exc).__name__}: {exc}")
+            report = attrs.evolve(report, detail=f"crashed: {one_line(exc)}")
         ruling = f"{_variant_text(c)}ruling: {_ruling_text(c.ruling)}"
         out.append(attrs.evolve(report, kind="clarification", detail=f"{ruling}; {report.detail}".rstrip("; ")))
     return out
@@ -552,10 +561,30 @@ def _check_property(c: Clarification, p: Property) -> list[Report]:
 
 def check_clarification(c: Clarification) -> list[Report]:
     """One Report per witness (checker ``witness``) and per property checker (``sampled`` / ``searched``)."""
-    reports = [_check_witness(c, w) for w in c.witnesses]
+    reports = []
+    for w in c.witnesses:
+        try:
+            reports.append(_check_witness(c, w))
+        except BgrulesError:
+            raise
+        except Exception as exc:  # the game raised outside the replay's own guard: this witness has no verdict
+            reports.append(_crashed(f"{c.id}/{w.name}", w.statement, c.rules, "witness", w.expected, exc))
     for p in c.properties:
-        reports.extend(_check_property(c, p))
+        try:
+            reports.extend(_check_property(c, p))
+        except BgrulesError:
+            raise
+        except Exception as exc:
+            reports.extend(_crashed(p.id, p.statement, c.rules, k, p.expected, exc) for k in p.checkers)
     return reports
+
+
+def _crashed(rid: str, statement: str, rules: tuple[str, ...], checker: str, expected: str, exc: Exception) -> Report:
+    """The ``unknown`` row of a check that raised, naming the exception in one line."""
+    detail = f"the check raised {one_line(exc)}"
+    return Report(
+        rid, "clarification", statement, rules, checker, "unknown", expected, f"{checker}: not run", 0.0, detail
+    )
 
 
 def clarification_paths(paths: Iterable[str | Path]) -> list[Path]:

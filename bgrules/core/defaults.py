@@ -33,10 +33,29 @@ def default_dir(kind: str) -> Path:
     return local if local.is_dir() else PACKAGED_PATHS[kind]
 
 
+def describe_dir(kind: str, path: Path, given: bool) -> str:
+    """Which ``kind`` directory a command used, in words: the one given on the command line, the current
+    directory's (which replaces the shipped one), or the shipped one."""
+    if given:
+        return f"{kind} {path}"
+    if path == LOCAL[kind]:
+        return f"{kind} {path} (the current directory's, in place of the shipped {kind})"
+    return f"{kind}: the shipped ones ({path})"
+
+
+def source_label(kind: str, path: Path, given: bool) -> str:
+    """How an error names a ``kind`` directory: ``--specs DIR``, or ``DIR (the current directory's ...)``."""
+    if given:
+        return f"--{kind} {path}"
+    if path == LOCAL[kind]:
+        return f"{path} (the current directory's {kind}, used in place of the shipped ones)"
+    return str(path)
+
+
 def rules_dir() -> Path:
     """The rules docs (``docs/rules``): the current directory's when it has them, else the packaged ones."""
     local = Path("docs") / "rules"
     return local if local.is_dir() else PACKAGED / "rules"
 
 
-__all__ = ["DEFAULT_TIMEOUT_MS", "PACKAGED", "default_dir", "rules_dir"]
+__all__ = ["DEFAULT_TIMEOUT_MS", "PACKAGED", "default_dir", "describe_dir", "rules_dir", "source_label"]

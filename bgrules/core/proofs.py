@@ -19,6 +19,7 @@ exception of the solver or the check is an ``unknown`` with its reason, never an
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -148,14 +149,47 @@ class Obligation:
 
 
 def _import(path: Path) -> ModuleType:
+    """Import a proof module from its file: this runs its code (docs/verify.md, "Code that runs"); an
+    import that fails is an InputError naming the file and the exception in one line."""
+    from bgrules.core.specs import one_line
+
     name = f"bgrules_proofs_{path.stem}"
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise InputError(str(path), "cannot import this proof module")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    spec.loader.exec_module(module)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        sys.modules.pop(name, None)
+        raise InputError(str(path), f"importing the proof module failed: {one_line(exc)}") from None
     return module
+
+
+_MODULE = re.compile(r"[A-Za-z_]\w*")
+"""A proof manifest's ``module``: the stem of a ``.py`` file in the proofs directory itself."""
+
+
+def _module_file(directory: Path, module: Any, where: str) -> Path:
+    """The file ``directory/<module>.py`` a manifest's ``module`` names, checked before anything is imported:
+    a plain Python name, so ``../x``, an absolute path or a dotted name is refused, and the file (links
+    resolved) inside ``directory``."""
+    from bgrules.core.codec import show
+
+    if not isinstance(module, str) or not _MODULE.fullmatch(module):
+        raise InputError(
+            f"{where} module",
+            f"the name of a .py file in the proofs directory (letters, digits, _), not {show(module)}",
+        )
+    path = directory / f"{module}.py"
+    try:
+        inside = path.resolve().is_relative_to(directory.resolve())
+    except (OSError, RuntimeError):
+        inside = False
+    if not inside:
+        raise InputError(f"{where} module", f"{path} is not inside the proofs directory {directory}")
+    return path
 
 
 def load_manifest(directory: Path) -> dict[str, tuple[str, str]]:
@@ -172,27 +206,36 @@ def _read_manifest(path: Path, out: dict[str, tuple[str, str]]) -> None:
     entries = data.get("obligation")
     if not isinstance(entries, list):
         raise InputError(str(path), "expected [[obligation]] entries")
+    from bgrules.core.codec import identifier, show
+
     for i, entry in enumerate(entries):
         where = f"{path} obligation[{i}]"
         if not isinstance(entry, dict) or not {"id", "module", "expected"} <= set(entry):
             raise InputError(where, "each obligation needs id, module and expected")
+        unknown = sorted(str(k) for k in set(entry) - {"id", "module", "expected"})
+        if unknown:
+            raise InputError(where, f"unknown key(s) {', '.join(unknown)}; an obligation has id, module, expected")
+        ob_id = identifier(entry["id"], f"{where} id")
+        _module_file(path.parent, entry["module"], where)
         if entry["expected"] not in ("holds", "violated"):
-            raise InputError(where, f"expected is 'holds' or 'violated', not {entry['expected']!r}")
-        if entry["id"] in out:
-            raise InputError(where, f"duplicate id {entry['id']!r}")
-        out[entry["id"]] = (str(entry["module"]), str(entry["expected"]))
+            raise InputError(f"{where} expected", f"'holds' or 'violated', not {show(entry['expected'])}")
+        if ob_id in out:
+            raise InputError(f"{where} id", f"duplicate id {ob_id!r}")
+        out[ob_id] = (str(entry["module"]), str(entry["expected"]))
 
 
 def collect(directory: Path) -> list[tuple[Obligation, str]]:
     """Every obligation of the manifest, with its expected verdict. Obligations defined in a module but
     missing from the manifest (or the other way round) are an error: expectations are written down."""
     manifest = load_manifest(directory)
+    if not manifest:
+        raise InputError(str(directory), "its manifests list no proof obligation")
     found: dict[str, Obligation] = {}
     for module_name in sorted({m for m, _ in manifest.values()}):
-        path = directory / f"{module_name}.py"
-        if not path.exists():
+        path = _module_file(directory, module_name, str(directory / "manifest.toml"))
+        if not path.is_file():
             raise InputError(str(directory / "manifest.toml"), f"module {module_name!r} has no file {path.name}")
-        for ob in _import(path).obligations():
+        for ob in _obligations_of(path):
             found[ob.id] = ob
     missing = sorted(set(manifest) - set(found))
     if missing:
@@ -201,6 +244,27 @@ def collect(directory: Path) -> list[tuple[Obligation, str]]:
     if unlisted:
         raise InputError(str(directory / "manifest.toml"), f"no expected verdict for {', '.join(unlisted)}")
     return [(found[i], manifest[i][1]) for i in manifest]
+
+
+def _obligations_of(path: Path) -> list[Obligation]:
+    """``obligations()`` of the proof module at ``path``: a list of :class:`Obligation`; a module without
+    it, one whose call raises, or one that gives anything else is an InputError naming the file."""
+    from bgrules.core.codec import show
+    from bgrules.core.specs import one_line
+
+    make = getattr(_import(path), "obligations", None)
+    if not callable(make):
+        raise InputError(str(path), "a proof module defines obligations() -> list[Obligation]")
+    try:
+        obs = make()
+    except Exception as exc:
+        raise InputError(str(path), f"obligations() raised {one_line(exc)}") from None
+    if not isinstance(obs, list | tuple) or not all(isinstance(ob, Obligation) for ob in obs):
+        raise InputError(str(path), f"obligations() gives a list of Obligation, not {show(repr(obs))}")
+    for ob in obs:
+        if not isinstance(ob.id, str):
+            raise InputError(str(path), f"an obligation's id is text, not {show(ob.id)}")
+    return list(obs)
 
 
 def _seed() -> None:

@@ -181,6 +181,25 @@ def load_specs(directory: Path) -> list[Spec]:
     return specs
 
 
+def usable_specs(directory: Path, label: str) -> list[Spec]:
+    """The specs of ``directory``, which must hold at least one spec of a known game: a directory with none
+    (another project's ``specs/``, an empty one) is an InputError naming it as ``label`` says, so that it
+    never stands in for the shipped specs unnoticed."""
+    from bgrules.core.registry import game_names
+
+    if not directory.is_dir():
+        raise InputError(label, "no such specs directory")
+    specs = load_specs(directory)
+    known = set(game_names())
+    if not any(s.game in known for s in specs):
+        raise InputError(
+            label,
+            f"holds no spec of a known game ({', '.join(sorted(known))}): name a specs directory with --specs, "
+            "or run bgrules where no such specs/ is",
+        )
+    return specs
+
+
 def default_invariants(
     game_name: str, players: int, specs_dir: Path
 ) -> list[tuple[str, str, Callable[..., str | None]]]:
@@ -787,6 +806,7 @@ def run_group(specs: list[Spec], budget: Budget, checker: str = "sampled") -> li
 
 __all__ = [
     "Budget",
+    "Crash",
     "Report",
     "Spec",
     "check_sampled",
@@ -799,4 +819,5 @@ __all__ = [
     "sample_chance",
     "sampled_groups",
     "spec_budget",
+    "usable_specs",
 ]

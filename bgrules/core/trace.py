@@ -174,6 +174,37 @@ def read_trace(path: Path, game_name: str | None = None) -> tuple[str | None, di
     return named or game_name, data
 
 
+def file_names(rows: Sequence[Mapping[str, Any]]) -> list[str | None]:
+    """The file name ``--trace-dir`` gives each row's trace (None: the row has none): ``<id>-<checker>.json``
+    with ``/`` as ``_`` (a clarification's witness, ``CL-X/name``), and anything a file name cannot hold (a
+    control character, ``\\``, a name past 200 bytes) replaced, with a digest of the id so that the names
+    stay apart. Two rows never get one name: a name already given gets the row's digest, so a trace never
+    overwrites another, whatever the ids."""
+    import hashlib
+    import re
+
+    out: list[str | None] = []
+    used: set[str] = set()
+    for row in rows:
+        if not row.get("trace"):
+            out.append(None)
+            continue
+        rid, checker = str(row.get("id", "")), str(row.get("checker", ""))
+        digest = hashlib.sha256(f"{row.get('kind')}\0{rid}\0{checker}".encode()).hexdigest()[:10]
+        stem = f"{rid}-{checker}".replace("/", "_")
+        safe = re.sub(r"[\x00-\x1f\x7f\\:*?\"<>|]", "_", stem)
+        if safe != stem or len(safe.encode()) > 200 or safe.startswith("."):
+            safe = safe.encode()[:150].decode("utf-8", "ignore").lstrip(".") + "~" + digest
+        name = f"{safe}.json"
+        n = 1
+        while name in used:
+            name = f"{safe}~{digest}{'' if n == 1 else f'-{n}'}.json"
+            n += 1
+        used.add(name)
+        out.append(name)
+    return out
+
+
 def parse_actions(game: Game, items: Sequence[Any], where: str) -> list[Any]:
     return [action_from_data(item, game.action_types(), f"{where} [{i}]") for i, item in enumerate(items)]
 
@@ -201,4 +232,14 @@ def picture(game: Game, state: Any) -> str | None:
     return None
 
 
-__all__ = ["FORMAT", "VERSION", "explain", "lines", "make_trace", "parse_actions", "picture", "read_trace"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "explain",
+    "file_names",
+    "lines",
+    "make_trace",
+    "parse_actions",
+    "picture",
+    "read_trace",
+]

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 import attrs
 from cattrs.gen import make_dict_unstructure_fn, override
 
-from bgrules.core.codec import converter
+from bgrules.core.codec import converter, lenient
 
 
 class Phase(enum.Enum):
@@ -197,8 +197,15 @@ class Swap:
     spare: int
 
 
-def _sorted(value: Iterable[str]) -> tuple[str, ...]:
-    return tuple(sorted(value))
+def _strict_sorted(value: Iterable[str]) -> tuple[str, ...]:
+    items = tuple(value)
+    if not all(isinstance(v, str) for v in items):
+        raise TypeError("a list of names")
+    return tuple(sorted(items))
+
+
+_sorted = lenient(_strict_sorted, sequence=True)
+"""A list of names, sorted (text or anything else is left as it was: ``apply`` refuses it)."""
 
 
 @attrs.frozen

@@ -489,18 +489,19 @@ def action_checker(cls: type[Any]) -> Callable[[Any], str | None] | None:
     """For an action class with fields, a function naming the first field of an instance whose value is not
     of the field's declared kind (``"space: expected a whole number, not '3'"``), or None when all are;
     None for a class with nothing to check. Fields with an attrs converter (bot grades, sorted part lists)
-    are already made by the class and are not checked again. The games' ``apply`` calls it first, so an
+    are checked too: their converters are :func:`lenient`, leaving a value they cannot convert as it was.
+    The games' ``apply`` calls it first, so an
     action with a field of the wrong type is an IllegalAction, never a TypeError deep in the rules; the
     test is compiled once per class to a single expression (``type(a.space) is int and ...``) so that the
     hot path stays fast."""
     hints = typing.get_type_hints(cls)
-    fields = tuple((a.name, hints.get(a.name, Any)) for a in attrs.fields(cls) if a.converter is None)
+    fields = tuple((a.name, hints.get(a.name, Any)) for a in attrs.fields(cls))
     if not fields:
         return None
     namespace: dict[str, Any] = {}
     terms = []
     for i, (name, type_) in enumerate(fields):
-        if type_ in (int, str, bool, float):
+        if type_ in (int, str, bool, float) or (isinstance(type_, type) and issubclass(type_, enum.Enum)):
             namespace[f"T{i}"] = type_
             terms.append(f"type(a.{name}) is T{i}")
         else:
@@ -519,6 +520,25 @@ def action_checker(cls: type[Any]) -> Callable[[Any], str | None] | None:
     exec(f"def check(a):\n    return None if {' and '.join(terms)} else problem(a)\n", namespace)
     check: Callable[[Any], str | None] = namespace["check"]
     return check
+
+
+def lenient(convert: Callable[[Any], Any], *, sequence: bool = False) -> Callable[[Any], Any]:
+    """An action field's converter that never raises: ``convert(value)``, or ``value`` as it was when it
+    cannot be converted (``sequence``: when it is not a list or tuple, so text such as ``""`` is not read as
+    a list of its letters). The action is made all the same, and the game's ``apply`` refuses it with an
+    IllegalAction naming the rule and the field (:func:`action_checker` checks every field), as it refuses
+    a field of the wrong type without a converter: ``Fabricate(declare="")`` is an action ``apply``
+    refuses, never a TypeError or a silently empty declaration."""
+
+    def converted(value: Any) -> Any:
+        if sequence and not isinstance(value, list | tuple):
+            return value
+        try:
+            return convert(value)
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+            return tuple(value) if isinstance(value, list) else value  # a list as a tuple: the action hashes
+
+    return converted
 
 
 def action_checkers(types_: Sequence[type[Any]]) -> dict[type[Any], Callable[[Any], str | None] | None]:

@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from bgrules.core.codec import read_package_toml, register_named_enum, structure
+from bgrules.core.codec import lenient, read_package_toml, register_named_enum, structure
 from bgrules.core.errors import InputError
 
 PROVENANCES = ("seed", "official", "assumed")
@@ -65,6 +65,20 @@ class Dir(enum.IntEnum):
 
 register_named_enum(Bot)
 register_named_enum(Dir)
+
+_lenient_bot = lenient(Bot)
+_lenient_dir = lenient(Dir)
+
+
+def bot_field(value: Any) -> Any:
+    """An action's bot-grade field converter: a grade as it is, a grade's number converted, anything else
+    left as it was for ``apply`` to refuse with the rule and the field (:func:`bgrules.core.codec.lenient`)."""
+    return value if type(value) is Bot else _lenient_bot(value)
+
+
+def dir_field(value: Any) -> Any:
+    """An action's side field converter (as :func:`bot_field`, for a :class:`Dir`)."""
+    return value if type(value) is Dir else _lenient_dir(value)
 
 DELTA: dict[Dir, tuple[int, int]] = {Dir.N: (-1, 0), Dir.E: (0, 1), Dir.S: (1, 0), Dir.W: (0, -1)}
 
@@ -214,6 +228,16 @@ def _validate_kind(kind: TileKind, source: str) -> None:
             raise InputError(where, "a Static Charger needs output holes")
         if Edge.ENTRANCE not in kind.edges:
             raise InputError(where, "a floor tile needs an entrance")
+    if kind.zone is Zone.START:  # MC-FAB / MC-MOVE-SRC: a Start Zone tile makes into a hole and sends its bot out
+        if not kind.outputs:
+            raise InputError(
+                f"{where}.outputs", "a Start Zone tile (a fabricator or the printed hole) needs an output side"
+            )
+        for d in kind.outputs:
+            if kind.edges[d.value] is not Edge.EXIT:
+                raise InputError(f"{where}.outputs", f"output hole leaves by side {d.name}, which is not an exit")
+        if kind.effect not in (Effect.FABRICATE, Effect.HOLE):
+            raise InputError(f"{where}.effect", f"a Start Zone tile fabricates or is a hole, not {kind.effect.value}")
     if (
         kind.zone is Zone.START
         and kind.effect is Effect.FABRICATE

@@ -8,9 +8,10 @@ from typing import Any
 import attrs
 
 from bgrules.core import coverage
+from bgrules.core.codec import lenient
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
-from bgrules.mechanica.components import Bot
+from bgrules.mechanica.components import Bot, bot_field
 from bgrules.mechanica.factory import ROWS, Factory, StartSlot, Truck
 from bgrules.mechanica.variant import MechanicaVariant
 
@@ -18,11 +19,15 @@ Stock = tuple[int, int, int]
 
 
 def _bots_tuple(value: Any) -> tuple[Bot, ...]:
-    return tuple(Bot(v) for v in value)
+    return tuple(v if type(v) is Bot else Bot(v) for v in value)
 
 
 def _ints(value: Any) -> tuple[int, ...]:
     return tuple(int(v) for v in value)
+
+
+_declare = lenient(_bots_tuple, sequence=True)
+_replace = lenient(_ints, sequence=True)
 
 
 @attrs.frozen
@@ -34,8 +39,8 @@ class Fabricate:
     fabricator whose hole is occupied and not listed makes nothing.
     """
 
-    declare: tuple[Bot, ...] = attrs.field(default=(), converter=_bots_tuple)
-    replace: tuple[int, ...] = attrs.field(default=(), converter=_ints)
+    declare: tuple[Bot, ...] = attrs.field(default=(), converter=_declare)
+    replace: tuple[int, ...] = attrs.field(default=(), converter=_replace)
 
 
 @attrs.frozen
@@ -43,7 +48,7 @@ class Sell:
     """MC-SELL: sell one ``bot`` from the truck in ``row`` for 2 / 4 / 6 coins into the wallet."""
 
     row: int
-    bot: Bot = attrs.field(converter=Bot)
+    bot: Bot = attrs.field(converter=bot_field)
 
 
 def fabricators(factory: Factory, variant: MechanicaVariant) -> list[tuple[int, StartSlot, str]]:

@@ -8,7 +8,8 @@ from typing import Any
 
 import attrs
 
-from bgrules.mechanica.components import Bot
+from bgrules.core.codec import lenient
+from bgrules.mechanica.components import Bot, bot_field
 from bgrules.mechanica.factory import Factory
 from bgrules.mechanica.workday import Run
 
@@ -135,8 +136,19 @@ class BuyTruck:
     row: int
 
 
-def _takes(value: Iterable[Any]) -> tuple[tuple[int, Bot], ...]:
-    return tuple(sorted((int(r), Bot(b)) for r, b in value))
+def _strict_takes(value: Iterable[Any]) -> tuple[tuple[int, Bot], ...]:
+    pairs = []
+    for pair in value:
+        if not isinstance(pair, list | tuple):
+            raise TypeError("a (truck row, bot) pair")
+        r, b = pair
+        if isinstance(r, bool) or not isinstance(r, int):
+            raise TypeError("a truck row is a whole number")
+        pairs.append((int(r), b if type(b) is Bot else Bot(b)))
+    return tuple(sorted(pairs))
+
+
+_takes = lenient(_strict_takes, sequence=True)
 
 
 @attrs.frozen
@@ -152,7 +164,7 @@ class Complete:
 class Gift:
     """MC-FAB-OVERACTIVE: make ``bot`` (lower than the one declared) into Start Zone hole (row, hole)."""
 
-    bot: Bot = attrs.field(converter=Bot)
+    bot: Bot = attrs.field(converter=bot_field)
     row: int = 0
     hole: int = 0
 

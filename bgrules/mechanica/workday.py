@@ -18,7 +18,7 @@ import attrs
 from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
-from bgrules.mechanica.components import Bot, Dir, Effect
+from bgrules.mechanica.components import Bot, Dir, Effect, bot_field, dir_field
 from bgrules.mechanica.factory import (
     COLS,
     DOCK_COL,
@@ -62,7 +62,7 @@ class Route:
 
     row: int
     col: int
-    exit: Dir = attrs.field(converter=Dir)
+    exit: Dir = attrs.field(converter=dir_field)
 
 
 @attrs.frozen
@@ -81,7 +81,7 @@ class Discard:
 
     row: int
     col: int
-    bot: Bot = attrs.field(converter=Bot)
+    bot: Bot = attrs.field(converter=bot_field)
 
 
 @attrs.frozen
@@ -90,7 +90,7 @@ class Change:
 
     row: int
     col: int
-    bot: Bot = attrs.field(converter=Bot)
+    bot: Bot = attrs.field(converter=bot_field)
 
 
 @attrs.frozen

@@ -694,7 +694,9 @@ def _show(v: Any) -> str:
     return json.dumps(v, sort_keys=True)
 
 
-def _difference(theirs: dict[str, Any], ours: dict[str, Any]) -> str:
+def _difference(theirs: Any, ours: dict[str, Any]) -> str:
+    if not isinstance(theirs, dict):
+        return "its header names no campaign"
     for key in ours:
         if theirs.get(key) != ours[key]:
             return f"{key} is {_show(theirs.get(key))} there, {_show(ours[key])} here"
@@ -742,7 +744,7 @@ def read_results(path: Path, c: Campaign) -> Finished:
         )
     theirs = head.get("campaign")
     if not isinstance(theirs, dict) or theirs != c.identity():
-        raise InputError(where, f"the results of another campaign: {_difference(theirs or {}, c.identity())}")
+        raise InputError(where, f"the results of another campaign: {_difference(theirs, c.identity())}")
     results: dict[int, dict[str, Any]] = {}
     seconds: dict[int, float] = {}
     total = shard_count(c)
@@ -858,7 +860,7 @@ def _check_merge(c: Campaign, finished: Finished, path: Path | None) -> None:
     for shard in sorted(finished.results):
         try:
             trial._add(finished.results[shard])
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError):
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, ZeroDivisionError, RecursionError):
             raise InputError(
                 f"--resume {path}",
                 f"shard {shard}'s result is not one this campaign writes; the file was left as it is",

@@ -121,6 +121,19 @@ def _say(outcome: cp.Outcome, results: Path | None, resume: Path | None) -> None
     )
 
 
+@contextmanager
+def _read_back(resume: Path | None) -> Iterator[None]:
+    """The merged results of a resumed campaign become its command's JSON: a shard line of the file that
+    holds a result of another shape (edited by hand) is an InputError naming the file, not a traceback
+    (and the one line on stderr: the campaign's own line is said after the JSON is made)."""
+    try:
+        yield
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, ZeroDivisionError, RecursionError):
+        if resume is None:
+            raise
+        raise InputError(f"--resume {resume}", "a shard line holds a result this campaign does not write") from None
+
+
 def _run(
     c: cp.Campaign, engine: str, jobs: int | None, address: str | None, results: Path | None, resume: Path | None
 ) -> cp.Outcome:
@@ -128,7 +141,6 @@ def _run(
     runner = _runner(engine, jobs, address)
     with _progress(f"bgrules {c.command}: {c.game}", cp.shard_count(c), quiet=False) as show:
         outcome = cp.run_campaign(c, runner, results=results, resume=resume, on_shard=show)
-    _say(outcome, results, resume)
     return outcome
 
 
@@ -176,7 +188,10 @@ def simulate(
         )
     with recording("simulate"):
         outcome = _run(c, engine, jobs, address, results, resume)
-    return cp.simulate_json(c, outcome.merged, outcome.seconds, invariants)
+    with _read_back(resume):
+        result = cp.simulate_json(c, outcome.merged, outcome.seconds, invariants)
+    _say(outcome, results, resume)
+    return result
 
 
 def balance(
@@ -210,7 +225,10 @@ def balance(
         max_rounds=max_rounds,
     )
     outcome = _run(c, engine, jobs, address, results, resume)
-    return cp.balance_json(c, outcome.merged)
+    with _read_back(resume):
+        result = cp.balance_json(c, outcome.merged)
+    _say(outcome, results, resume)
+    return result
 
 
 def coverage(
@@ -238,9 +256,12 @@ def coverage(
         "coverage", game or cp.ALL_GAMES, players=players, seed=seed, games=games, agents=agents, max_rounds=None
     )
     outcome = _run(c, engine, jobs, address, results, resume)
-    return cp.coverage_json(
-        c, outcome.merged, specs_dir=specs_dir, proofs_dir=proofs_dir, searched=searched, progress=progress
-    )
+    with _read_back(resume):
+        result = cp.coverage_json(
+            c, outcome.merged, specs_dir=specs_dir, proofs_dir=proofs_dir, searched=searched, progress=progress
+        )
+    _say(outcome, results, resume)
+    return result
 
 
 __all__ = ["ENGINES", "balance", "coverage", "engine_options", "simulate", "wanted"]

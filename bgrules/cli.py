@@ -875,7 +875,7 @@ def simulate(
         raise InputError(
             "--check", f"no invariant of {game_name} ({game.players} players) in {label}; pass --no-check to only play"
         )
-    if check:
+    if check and not as_json:  # (with --json the output is the JSON alone, stderr included)
         from bgrules.core.defaults import describe_dir
 
         click.echo(f"bgrules simulate used {describe_dir('specs', where, specs_dir is not None)}", err=True)

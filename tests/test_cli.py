@@ -276,3 +276,159 @@ def test_only_matching_nothing_is_not_a_pass(command: str) -> None:
 def test_clarify_of_an_empty_directory_is_not_a_pass(tmp_path: Path) -> None:
     code, _out, err = run("clarify", str(tmp_path))
     assert code == 2 and "nothing was checked" in err
+
+
+# --- code that runs: a user's predicate modules (docs/verify.md) ------------------------------------------
+
+USER_CHECKS = """\
+def raises(game, state):
+    raise ZeroDivisionError("a bug in the user's\\npredicate")
+
+
+def holds(game, state):
+    return None
+"""
+
+USER_SPECS = """\
+[[spec]]
+id = "X-RAISES"
+game = "mechanica-factory"
+statement = "a predicate with a bug"
+rules = ["MC-STOCK"]
+predicate = "user_checks:raises"
+kind = "state"
+expected = "holds"
+checkers = ["sampled", "searched"]
+
+[[spec]]
+id = "X-HOLDS"
+game = "mechanica-factory"
+statement = "a predicate that holds"
+rules = ["MC-STOCK"]
+predicate = "user_checks:holds"
+kind = "state"
+expected = "holds"
+checkers = ["sampled", "searched"]
+"""
+
+USER_CLARIFICATION = """\
+id = "X-CL-RAISES"
+question = "a question"
+answer = "an answer"
+game = "mechanica-factory"
+rules = ["MC-STOCK"]
+
+[[witness]]
+name = "raises-at-the-end"
+actions = []
+expect = { predicate = "user_checks:raises" }
+
+[[witness]]
+name = "plain"
+actions = []
+expect = { terminal = false }
+
+[[property]]
+predicate = "user_checks:raises"
+checkers = ["sampled", "searched"]
+budget = { games = 2, examples = 2, max_steps = 5 }
+
+[[property]]
+predicate = "user_checks:holds"
+budget = { games = 2, max_steps = 5 }
+"""
+
+
+@pytest.fixture
+def user_project(tmp_path: Path) -> Path:
+    """A project directory of its own: a predicate module beside its specs/ and a clarification."""
+    (tmp_path / "user_checks.py").write_text(USER_CHECKS)
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "user.toml").write_text(USER_SPECS)
+    (tmp_path / "cl.toml").write_text(USER_CLARIFICATION)
+    return tmp_path
+
+
+def _in(directory: Path, *args: str) -> tuple[int, str, str]:
+    import os
+
+    here = os.getcwd()
+    os.chdir(directory)
+    try:
+        return run(*args)
+    finally:
+        os.chdir(here)
+
+
+def test_a_predicate_that_raises_is_its_specs_fail_row(user_project: Path) -> None:
+    """verify: the spec whose predicate raises is a FAIL row (verdict unknown) with the exception in one
+    line, for each checker; the other spec still runs and holds; exit 1, never a traceback."""
+    code, out, err = _in(
+        user_project, "verify", "--checker", "sampled", "--checker", "searched", "--games", "2", "--examples", "2",
+        "--max-steps", "5", "--json", "--jobs", "1",
+    )  # fmt: skip
+    assert code == 1, err
+    rows = {(r["id"], r["checker"]): r for r in json.loads(out)}
+    for checker in ("sampled", "searched"):
+        bad = rows[("X-RAISES", checker)]
+        assert not bad["ok"] and bad["verdict"] == "unknown"
+        assert "ZeroDivisionError: a bug in the user's predicate" in bad["detail"] and "\n" not in bad["detail"]
+        assert rows[("X-HOLDS", checker)]["ok"] and rows[("X-HOLDS", checker)]["verdict"] == "holds"
+    assert "Traceback" not in out + err
+    assert "specs specs (the current directory's" in err  # which specs the run used
+
+
+def test_a_predicate_that_raises_is_its_clarifications_fail_row(user_project: Path) -> None:
+    """clarify: a witness or property whose predicate raises is that check's FAIL row; the others run."""
+    code, out, err = _in(user_project, "clarify", "cl.toml", "--json", "--jobs", "1")
+    assert code == 1, err
+    rows = {(r["id"], r["checker"]): r for r in json.loads(out)}
+    assert rows[("X-CL-RAISES/raises-at-the-end", "witness")]["verdict"] == "unknown"
+    assert "ZeroDivisionError" in rows[("X-CL-RAISES/raises-at-the-end", "witness")]["detail"]
+    assert rows[("X-CL-RAISES/plain", "witness")]["ok"]
+    for checker in ("sampled", "searched"):
+        row = rows[("X-CL-RAISES/raises", checker)]
+        assert row["verdict"] == "unknown" and "ZeroDivisionError" in row["detail"], row
+    assert rows[("X-CL-RAISES/holds", "sampled")]["ok"]
+
+
+@pytest.mark.parametrize("entry", ["module", "script"])
+def test_both_entry_points_find_a_users_predicate_module(user_project: Path, entry: str) -> None:
+    """``python -m bgrules`` and the ``bgrules`` console script both find ``user_checks`` in the current
+    directory (docs/verify.md, "Code that runs")."""
+    import os
+    import subprocess
+    import sys
+
+    script = Path(sys.executable).parent / "bgrules"
+    if entry == "script" and not script.exists():
+        pytest.skip("no bgrules console script beside this Python")
+    command = [sys.executable, "-m", "bgrules"] if entry == "module" else [str(script)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [*command, "verify", "--only", "X-HOLDS", "--checker", "sampled", "--games", "1", "--max-steps", "3"],
+        cwd=user_project, env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "ok   X-HOLDS [sampled] holds" in done.stdout
+
+
+def test_trace_files_of_two_ids_never_share_a_name() -> None:
+    """``--trace-dir`` gives every row with a trace its own file, whatever the ids (``A_B/c`` and ``A/B_c``
+    once wrote one file; a name too long, or holding what a file name cannot, gets a digest)."""
+    from bgrules.core.trace import file_names
+
+    rows = [
+        {"id": "A_B/c", "checker": "sampled", "kind": "clarification", "trace": {"actions": []}},
+        {"id": "A/B_c", "checker": "sampled", "kind": "clarification", "trace": {"actions": []}},
+        {"id": "A_B_c", "checker": "sampled", "kind": "spec", "trace": {"actions": []}},
+        {"id": "Z" * 300, "checker": "searched", "kind": "spec", "trace": {"actions": []}},
+        {"id": "Q\\R:*", "checker": "searched", "kind": "spec", "trace": {"actions": []}},
+        {"id": "NONE", "checker": "sampled", "kind": "spec", "trace": None},
+    ]
+    names = file_names(rows)
+    assert names[0] == "A_B_c-sampled.json" and names[-1] is None
+    given = [n for n in names if n is not None]
+    assert len(set(given)) == len(given) == 5
+    assert all(len(n.encode()) <= 200 and "/" not in n and "\\" not in n for n in given)
+    assert file_names(rows) == names  # the same names on every run

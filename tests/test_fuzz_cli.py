@@ -4,7 +4,9 @@ line (ours: ``error: ...``; click's own usage errors: its ``Error: ...`` line la
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -191,3 +193,299 @@ def test_each_exit_code(argv: list[str], code: int, tmp_path: Path) -> None:
     result = CliRunner().invoke(main, argv)
     assert "Traceback" not in result.stdout + result.stderr and not isinstance(result.exception, UnicodeDecodeError)
     assert result.exit_code == code, (argv, result.stdout[-400:], result.stderr[-400:])
+
+
+# --- bad input of every loader and command (issue 21, part 4): one line, exit 2, never a traceback ---------
+
+
+def _one_line(argv: list[str], *needles: str, cwd: Path | None = None) -> str:
+    """Run ``argv``: exit 2 with our one ``error:`` line on stderr, holding each of ``needles``."""
+    import os
+
+    here = os.getcwd()
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        result = CliRunner().invoke(main, argv)
+    finally:
+        os.chdir(here)
+    assert result.exception is None or isinstance(result.exception, SystemExit), (argv, repr(result.exception))
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert result.exit_code == 2 and len(lines) == 1 and lines[0].startswith("error: "), (argv, result.stderr)
+    for needle in needles:
+        assert needle in lines[0], (needle, lines[0])
+    assert "Traceback" not in result.stdout + result.stderr
+    return lines[0]
+
+
+def _commands() -> list[tuple[str, Any]]:
+    return sorted(main.commands.items())
+
+
+def _filler(command: Any, but: Any) -> list[str]:
+    """The command's required parameters other than ``but``, each given a junk value (``botfactory``)."""
+    import click
+
+    argv: list[str] = []
+    for other in command.params:
+        if other.required and other is not but:
+            argv += ([other.opts[0]] if isinstance(other, click.Option) else []) + ["botfactory"]
+    return argv
+
+
+def test_every_path_option_refuses_an_empty_path(tmp_path: Path) -> None:
+    """Every path option and argument of every command (read from the commands themselves, so a new one is
+    covered): ``''`` (an empty CI variable) is one line naming the option, never the current directory."""
+    import click
+
+    seen = 0
+    for name, command in _commands():
+        for param in command.params:
+            if not isinstance(param.type, click.Path):
+                continue
+            argv = [name, *_filler(command, param)]
+            if isinstance(param, click.Option):
+                argv += [param.opts[0], ""]
+                label = param.opts[0]
+            else:
+                argv.insert(1, "")
+                label = (param.name or "").upper()
+            _one_line(argv, label, "empty path")
+            seen += 1
+    assert seen >= 25, seen
+    assert not any(tmp_path.iterdir())
+
+
+def test_every_whole_number_option_is_bounded() -> None:
+    """Every whole-number option of every command refuses a figure past its maximum at once, with the
+    maximum in the message (simulate --games 10**12 never starts playing)."""
+    import click
+
+    from bgrules.core.limits import MAXIMA, WHOLE_MAX
+
+    seen = 0
+    for name, command in _commands():
+        for param in command.params:
+            if not isinstance(param, click.Option) or not isinstance(param.type, click.types.IntParamType):
+                continue
+            option = param.opts[0]
+            maximum = MAXIMA.get(option, (WHOLE_MAX, ""))[0]
+            _one_line([name, *_filler(command, param), option, str(maximum + 1)], option, f"{maximum:,}")
+            seen += 1
+    assert seen >= 20, seen
+    _one_line(["simulate", "--game", "mechanica", "--games", str(10**12)], "--games", "at most 10,000,000")
+
+
+def _trace_text(players: str) -> str:
+    return '{"format": "bgrules-trace", "version": 1, "game": "mechanica", "players": ' + players + ', "actions": []}'
+
+
+@pytest.mark.parametrize(
+    ("content", "needle"),
+    [
+        (_trace_text("9" * 5000), "more than"),
+        (_trace_text("9" * 4000), "players"),
+        (_trace_text("[" * 50_000 + "]" * 50_000), "nested too deeply"),
+        ("[" + "1" * 5000 + "]", "more than"),
+        (_trace_text('"2"'), "players"),
+    ],
+)
+def test_trace_files_with_huge_numbers_or_deep_nesting(tmp_path: Path, content: str, needle: str) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(content)
+    _one_line(["replay", str(path), "--game", "mechanica"], str(path) if needle != "players" else "players", needle)
+
+
+def _results_file(tmp_path: Path) -> Path:
+    path = tmp_path / "r.jsonl"
+    result = CliRunner().invoke(main, ["simulate", "--game", "mechanica", "--games", "2", "--results", str(path)])
+    assert result.exit_code == 0, result.output
+    return path
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "deep-header",
+        "deep-shard",
+        "huge-shard",
+        "shard-not-a-table",
+        "result-of-another-shape",
+        "seconds-text",
+        "header-campaign-a-number",
+    ],
+)
+def test_resume_of_a_damaged_results_file(tmp_path: Path, damage: str) -> None:
+    """``--resume`` of a results file that is nested too deeply, holds a number too long to read, or holds a
+    shard line of another shape: one line naming the file, the file left as it was."""
+    path = _results_file(tmp_path)
+    head, shard = path.read_text().splitlines()
+    row = json.loads(shard)
+    if damage == "deep-header":
+        head = "[" * 100_000 + "]" * 100_000
+    elif damage == "deep-shard":
+        shard = '{"shard": 0, "result": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    elif damage == "huge-shard":
+        shard = '{"shard": ' + "1" * 5000 + ', "result": {}}'
+    elif damage == "shard-not-a-table":
+        shard = "[1, 2]"
+    elif damage == "result-of-another-shape":
+        shard = json.dumps({**row, "result": {**row["result"], "games": [1], "wins": 3}})
+    elif damage == "seconds-text":
+        shard = json.dumps({**row, "seconds": "soon"})
+    else:
+        header = json.loads(head)
+        head = json.dumps({**header, "campaign": 5})
+    text = f"{head}\n{shard}\n"
+    path.write_text(text)
+    _one_line(["simulate", "--game", "mechanica", "--games", "2", "--resume", str(path)], str(path))
+    assert path.read_text() == text
+
+
+SPEC = {
+    "id": "X-INV-STOCK",
+    "game": "mechanica-factory",
+    "statement": "the stock is conserved",
+    "rules": ["MC-STOCK"],
+    "predicate": "bgrules.mechanica.invariants:bots_conserved",
+    "kind": "state",
+    "expected": "holds",
+    "checkers": ["sampled"],
+}
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{json.dumps(k)} = {_toml(v)}" for k, v in value.items()) + "}"
+    return repr(value)
+
+
+def _spec_dir(tmp_path: Path, **changes: Any) -> Path:
+    specs = tmp_path / "specs"
+    specs.mkdir(exist_ok=True)
+    entry = {**SPEC, **changes}
+    body = "".join(f"{json.dumps(k)} = {_toml(v)}\n" for k, v in entry.items() if v is not None)
+    (specs / "x.toml").write_text("[[spec]]\n" + body)
+    return specs
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"checkers": 5}, "checkers"),
+        ({"rules": 5}, "rules"),
+        ({"options": "x"}, "options"),
+        ({"variant": 5}, "variant"),
+        ({"players": "2"}, "players"),
+        ({"players": 10**18}, "players"),
+        ({"id": ["X"]}, "id"),
+        ({"id": "X/../Y"}, "id"),
+        ({"id": "X\u0000Y"}, "id"),
+        ({"id": "X" * 500}, "id"),
+        ({"statement": 3}, "statement"),
+        ({"game": {"a": 1}}, "game"),
+        ({"kind": ["state"]}, "kind"),
+        ({"expected": 1}, "expected"),
+        ({"predicate": ":"}, "predicate"),
+        ({"predicate": "..:x"}, "predicate"),
+        ({"predicate": "os.path"}, "predicate"),
+        ({"predicate": "no_such_module_xyz:f"}, "predicate"),
+        ({"predicate": "bgrules.mechanica.invariants:no_such_function"}, "predicate"),
+        ({"predicate": 5}, "predicate"),
+        ({"budget": {"games": 10**12}}, "budget.games"),
+        ({"budget": {"games": "many"}}, "budget.games"),
+    ],
+)
+def test_spec_fields_of_the_wrong_kind(tmp_path: Path, changes: dict[str, Any], field: str) -> None:
+    """Each field of a spec of the wrong kind: one line naming the file, the spec and the field."""
+    specs = _spec_dir(tmp_path, **changes)
+    _one_line(["verify", "--specs", str(specs), "--checker", "sampled"], "x.toml", field)
+
+
+def test_a_spec_table_that_is_not_a_list(tmp_path: Path) -> None:
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    (specs / "x.toml").write_text("spec = 5\n")
+    _one_line(["verify", "--specs", str(specs), "--checker", "sampled"], "x.toml", "spec")
+
+
+def _proofs_dir(tmp_path: Path, entry: str, module: str = "m") -> Path:
+    proofs = tmp_path / "proofs"
+    proofs.mkdir(exist_ok=True)
+    (proofs / "manifest.toml").write_text("[[obligation]]\n" + entry)
+    (proofs / f"{module}.py").write_text(
+        "from bgrules.core.proofs import Obligation, Outcome\n"
+        "def obligations():\n"
+        "    return [Obligation('X-PROOF', 's', (), 'g', lambda b: Outcome('holds', checked=1))]\n"
+    )
+    return proofs
+
+
+@pytest.mark.parametrize(
+    ("entry", "needle"),
+    [
+        ('id = ["X-PROOF"]\nmodule = "m"\nexpected = "holds"\n', "id"),
+        ('id = "X/PROOF"\nmodule = "m"\nexpected = "holds"\n', "path separator"),
+        ('id = "X\\u0000"\nmodule = "m"\nexpected = "holds"\n', "control character"),
+        ('id = "X-PROOF"\nmodule = "../m"\nexpected = "holds"\n', "module"),
+        ('id = "X-PROOF"\nmodule = "/etc/passwd"\nexpected = "holds"\n', "module"),
+        ('id = "X-PROOF"\nmodule = 5\nexpected = "holds"\n', "module"),
+        ('id = "X-PROOF"\nmodule = "m"\nexpected = ["holds"]\n', "expected"),
+        ('id = "X-PROOF"\nmodule = "m"\nexpected = "holds"\nextra = 1\n', "extra"),
+    ],
+)
+def test_proof_manifests_of_the_wrong_kind(tmp_path: Path, entry: str, needle: str) -> None:
+    """A proof manifest's fields of the wrong kind, an id holding a path separator or NUL, and a module
+    outside the proofs directory: one line naming the manifest, before anything is imported."""
+    proofs = _proofs_dir(tmp_path, entry)
+    outside = tmp_path / "m.py"
+    outside.write_text("raise SystemExit('imported')\n")  # ../m: it must never be imported
+    _one_line(["prove", "--proofs", str(proofs)], "manifest.toml", needle)
+
+
+def test_a_proof_module_that_fails_to_import_is_one_line(tmp_path: Path) -> None:
+    proofs = _proofs_dir(tmp_path, 'id = "X-PROOF"\nmodule = "m"\nexpected = "holds"\n')
+    (proofs / "m.py").write_text("1 / 0\n")
+    _one_line(["prove", "--proofs", str(proofs)], "m.py", "ZeroDivisionError")
+    (proofs / "m.py").write_text("def obligations():\n    return 5\n")
+    _one_line(["prove", "--proofs", str(proofs)], "m.py", "obligations()")
+
+
+def test_a_linked_proof_module_outside_the_directory_is_refused(tmp_path: Path) -> None:
+    proofs = _proofs_dir(tmp_path, 'id = "X-PROOF"\nmodule = "m"\nexpected = "holds"\n', module="inside")
+    (tmp_path / "elsewhere.py").write_text("raise SystemExit('imported')\n")
+    (proofs / "m.py").symlink_to(tmp_path / "elsewhere.py")
+    _one_line(["prove", "--proofs", str(proofs)], "module", "not inside the proofs directory")
+
+
+def test_a_variant_whose_fabricator_has_no_output_side(tmp_path: Path) -> None:
+    """A Start Zone tile with no output side loaded once and then crashed legal_actions: it is refused
+    when the variant loads, naming the file and the field."""
+    for tile in ("advanced_fabricator", "overactive_fabricator", "start_hole"):
+        variant = tmp_path / f"{tile}.toml"
+        variant.write_text(f"[tiles.{tile}]\noutputs = []\n")
+        _one_line(
+            ["simulate", "--game", "mechanica", "--games", "1", "--variant", str(variant)],
+            str(variant),
+            f"tiles.{tile}.outputs",
+        )
+    variant = tmp_path / "west.toml"
+    variant.write_text('[tiles.advanced_fabricator]\noutputs = ["W"]\n')
+    _one_line(["check", str(variant), "--variant", str(variant)], "advanced_fabricator", "not an exit")
+
+
+def test_a_current_directory_specs_without_a_known_game_is_refused(tmp_path: Path) -> None:
+    """A ``specs/`` (or ``proofs/``) of the current directory with no usable spec never stands in for the
+    shipped ones unnoticed: verify and simulate refuse it in one line saying it is the current directory's."""
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "other.toml").write_text('title = "another project"\n')
+    _one_line(["verify", "--checker", "sampled"], "current directory", "no spec of a known game", cwd=tmp_path)
+    _one_line(["simulate", "--game", "mechanica", "--games", "1"], "current directory", cwd=tmp_path)
+    (tmp_path / "proofs").mkdir()
+    _one_line(["verify", "--checker", "proved"], "current directory's proofs", cwd=tmp_path)

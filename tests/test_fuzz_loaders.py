@@ -244,13 +244,18 @@ def _bf_data() -> dict[str, Any]:
     return {"rulings": {"last_space_toll": "combined", "bots_per_colour_to_end": 0}, **tables}
 
 
+MC_TILES = ("upgrader", "fork", "big_truck", "duplicator", "advanced_fabricator", "overactive_fabricator", "start_hole")
+"""The tiles a mutated Mechanica variant holds: floor tiles, a truck and the Start Zone's (a fabricator without an
+output side once loaded and then crashed legal_actions)."""
+
+
 def _mc_data() -> dict[str, Any]:
     tiles = default_component_data()
     game = mc_variant.default_game_data()
     return {
         "rulings": {"jigsaw": "published", "bots_per_grade": 24},
         "bots": tiles["bots"],
-        "tiles": {k: tiles["tiles"][k] for k in ("upgrader", "fork", "big_truck", "duplicator")},
+        "tiles": {k: tiles["tiles"][k] for k in MC_TILES},
         **{k: game[k] for k in ("setup", "shop", "blueprints")},
     }
 
@@ -478,3 +483,129 @@ def test_every_state_of_random_playouts_validates(name: str, players: int) -> No
             assert game.validate(state) == [], (seed, game.validate(state))
             seen += 1
     assert seen > 50
+
+
+# --- spec and proof manifests (issue 21, part 4) --------------------------------------------------------------
+
+SPEC_ENTRY = {
+    "id": "MC-INV-X",
+    "game": "mechanica-factory",
+    "statement": "bots are conserved",
+    "rules": ["MC-STOCK"],
+    "predicate": "bgrules.mechanica.invariants:bots_conserved",
+    "kind": "state",
+    "expected": "holds",
+    "checkers": ["sampled", "searched"],
+    "options": {"days": 2},
+    "players": 1,
+    "budget": {"games": 1, "examples": 1, "max_steps": 4},
+}
+PREDICATE_PATHS = (":", "..:x", "a:", ":b", "a..b:c", ".a:b", "a:b:c", "a b:c", "os:path.join", "/tmp/x:f", "")
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value if v is not None) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{json.dumps(str(k))} = {_toml(v)}" for k, v in value.items() if v is not None) + "}"
+    return repr(value)
+
+
+def _manifest(entries: Any, table: str) -> str:
+    """TOML text of ``[[table]]`` entries (an entry that is not a table is written as a plain key)."""
+    out = []
+    for entry in entries if isinstance(entries, list) else [entries]:
+        if isinstance(entry, dict):
+            out.append(f"[[{table}]]")
+            out += [f"{json.dumps(str(k))} = {_toml(v)}" for k, v in entry.items() if v is not None]
+        elif entry is not None:
+            out.append(f"{table} = {_toml(entry)}")
+            break
+    return "\n".join(out) + "\n"
+
+
+def _check_spec_manifest(tmp: Path, seed: int) -> None:
+    from bgrules.core.specs import Budget
+    from bgrules.core.verify import group_rows, spec_tasks
+
+    rng = random.Random(seed)
+    entry = copy.deepcopy(SPEC_ENTRY)
+    if rng.random() < 0.2:
+        entry["predicate"] = rng.choice(PREDICATE_PATHS)
+    data = mutate(rng, [entry])
+    directory = tmp / f"specs{seed % 5}"
+    directory.mkdir(exist_ok=True)
+    (directory / "a.toml").write_text(_manifest(data, "spec"), encoding="utf-8")
+    try:
+        tasks, _specs = spec_tasks(directory, Budget(games=1, examples=1, max_steps=4), ("sampled", "searched"), None)
+        for task in tasks:
+            for row in group_rows(*task.args):
+                assert row["verdict"] in ("holds", "violated", "unknown")
+                json.dumps(row)
+    except InputError as exc:
+        clean(exc)
+        assert "a.toml" in str(exc) or "budget" in exc.where, exc
+
+
+@FEW
+@given(seed=SEEDS)
+def test_mutated_spec_manifests_are_refused_cleanly_or_run(tmp_path_factory: Any, seed: int) -> None:
+    """A mutated spec manifest (fields of the wrong kind, predicate paths that are not module:function,
+    huge budgets): a clean InputError naming the file, or rows with a verdict."""
+    _check_spec_manifest(tmp_path_factory.getbasetemp(), seed)
+
+
+@pytest.mark.heavy
+@MANY
+@given(seed=SEEDS)
+def test_mutated_spec_manifests_heavy(tmp_path_factory: Any, seed: int) -> None:
+    _check_spec_manifest(tmp_path_factory.getbasetemp(), seed)
+
+
+PROOF_MODULE = """\
+from bgrules.core.proofs import Obligation, Outcome
+
+
+def obligations():
+    return [Obligation("X-PROOF", "s", (), "g", lambda budget: Outcome("holds", checked=1))]
+"""
+
+
+def _check_proof_manifest(tmp: Path, seed: int) -> None:
+    from bgrules.core.proofs import collect
+
+    rng = random.Random(seed)
+    entry: dict[str, Any] = {"id": "X-PROOF", "module": "m", "expected": "holds"}
+    if rng.random() < 0.2:
+        entry["module"] = rng.choice(("../m", "/m", "m.py", "a.b", "", "m/../m", "..", "m\u0000"))
+    data = mutate(rng, [entry])
+    directory = tmp / f"proofs{seed % 5}" / "proofs"
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "manifest.toml").write_text(_manifest(data, "obligation"), encoding="utf-8")
+    (directory / "m.py").write_text(PROOF_MODULE, encoding="utf-8")
+    (directory.parent / "m.py").write_text("raise SystemExit('a module outside the proofs directory ran')\n")
+    try:
+        found = collect(directory)
+    except InputError as exc:
+        clean(exc)
+        return
+    assert [ob.id for ob, _expected in found] == ["X-PROOF"]
+
+
+@FEW
+@given(seed=SEEDS)
+def test_mutated_proof_manifests_are_refused_cleanly(tmp_path_factory: Any, seed: int) -> None:
+    """A mutated proof manifest (a list as id, a module outside the directory, odd verdicts): a clean
+    InputError, and no module outside the proofs directory is ever imported."""
+    _check_proof_manifest(tmp_path_factory.getbasetemp(), seed)
+
+
+@pytest.mark.heavy
+@MANY
+@given(seed=SEEDS)
+def test_mutated_proof_manifests_heavy(tmp_path_factory: Any, seed: int) -> None:
+    _check_proof_manifest(tmp_path_factory.getbasetemp(), seed)

@@ -221,6 +221,52 @@ def test_wrong_types_anywhere_are_illegal_actions() -> None:
         assert info.value.rule_id.startswith("MC-")
 
 
+def _converter_actions() -> list[tuple[str, Any, str]]:
+    """Actions whose fields have converters (bot grades, sides, sorted lists), each with a value of the
+    wrong kind: (game, action, the field named)."""
+    from bgrules.botfactory.state import Exchange, Trade
+    from bgrules.mechanica.fabricate import Fabricate, Sell
+    from bgrules.mechanica.state import Complete, Gift
+    from bgrules.mechanica.workday import Change, Discard, Route
+
+    return [
+        ("mechanica", Fabricate(declare=""), "declare"),  # once silently an empty declaration
+        ("mechanica", Fabricate(declare="x"), "declare"),
+        ("mechanica", Fabricate(declare=5), "declare"),  # type: ignore[arg-type]
+        ("mechanica", Fabricate(declare=[None]), "declare"),  # type: ignore[list-item]
+        ("mechanica", Fabricate(replace="01"), "replace"),  # type: ignore[arg-type]
+        ("mechanica", Fabricate(replace=[1.5, "x"]), "replace"),  # type: ignore[list-item]
+        ("mechanica", Sell(0, "x"), "bot"),  # type: ignore[arg-type]
+        ("mechanica", Sell(0, 9), "bot"),  # type: ignore[arg-type]
+        ("mechanica", Complete(0, "x"), "take"),  # type: ignore[arg-type]
+        ("mechanica", Complete(0, [(0, "x")]), "take"),  # type: ignore[list-item]
+        ("mechanica", Gift(None), "bot"),  # type: ignore[arg-type]
+        ("mechanica-factory", Route(0, 0, "north"), "exit"),  # type: ignore[arg-type]
+        ("mechanica-factory", Route(0, 0, 7), "exit"),  # type: ignore[arg-type]
+        ("mechanica-factory", Discard(0, 0, 1.5), "bot"),  # type: ignore[arg-type]
+        ("mechanica-factory", Change(0, 0, [1]), "bot"),  # type: ignore[arg-type]
+        ("botfactory", Trade("abc"), "parts"),  # type: ignore[arg-type]
+        ("botfactory", Trade([1, 2, 3]), "parts"),  # type: ignore[list-item]
+        ("botfactory", Exchange(5), "projects"),  # type: ignore[arg-type]
+    ]
+
+
+@pytest.mark.parametrize(("name", "action", "field"), _converter_actions())
+def test_wrong_types_in_converted_fields_are_illegal_actions(name: str, action: Any, field: str) -> None:
+    """A field with a converter takes a value it cannot convert as given (making the action never raises,
+    and text is never read as a list of its letters), and ``apply`` refuses it with IllegalAction naming
+    the rule and the field, in every state, changing nothing."""
+    game = bgrules.load_game(name, players=2 if name != "mechanica-factory" else 1)
+    hash(action)  # an action made of odd values can still be looked up among the legal ones
+    for state in _states(name, game.players)[::15]:
+        before = bgrules.dumps(state)
+        with pytest.raises(IllegalAction) as info:
+            game.apply(state, action)
+        assert f"{field}: expected" in info.value.why, info.value.why
+        assert info.value.rule_id.startswith(("MC-", "BF-"))
+        assert bgrules.dumps(state) == before
+
+
 def test_a_foreign_object_is_an_illegal_action() -> None:
     game = bgrules.load_game("mechanica-factory")
     state = next(s for s in _states("mechanica-factory", 1) if s.run is None)

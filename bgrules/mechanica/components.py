@@ -80,6 +80,7 @@ def dir_field(value: Any) -> Any:
     """An action's side field converter (as :func:`bot_field`, for a :class:`Dir`)."""
     return value if type(value) is Dir else _lenient_dir(value)
 
+
 DELTA: dict[Dir, tuple[int, int]] = {Dir.N: (-1, 0), Dir.E: (0, 1), Dir.S: (1, 0), Dir.W: (0, -1)}
 
 

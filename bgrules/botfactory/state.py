@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
+from typing import Any
 
 import attrs
 from cattrs.gen import make_dict_unstructure_fn, override
@@ -204,8 +205,13 @@ def _strict_sorted(value: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(items))
 
 
-_sorted = lenient(_strict_sorted, sequence=True)
-"""A list of names, sorted (text or anything else is left as it was: ``apply`` refuses it)."""
+_lenient_sorted = lenient(_strict_sorted, sequence=True)
+
+
+def _sorted(value: Any) -> tuple[str, ...]:
+    """A list of names, sorted (text or anything else is left as it was: ``apply`` refuses it)."""
+    converted: tuple[str, ...] = _lenient_sorted(value)
+    return converted
 
 
 @attrs.frozen

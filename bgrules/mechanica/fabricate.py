@@ -26,8 +26,20 @@ def _ints(value: Any) -> tuple[int, ...]:
     return tuple(int(v) for v in value)
 
 
-_declare = lenient(_bots_tuple, sequence=True)
-_replace = lenient(_ints, sequence=True)
+_lenient_declare = lenient(_bots_tuple, sequence=True)
+_lenient_replace = lenient(_ints, sequence=True)
+
+
+def _declare(value: Any) -> tuple[Bot, ...]:
+    """``declare``'s converter: a list of grades (or their numbers), else the value as given (refused by apply)."""
+    converted: tuple[Bot, ...] = _lenient_declare(value)
+    return converted
+
+
+def _replace(value: Any) -> tuple[int, ...]:
+    """``replace``'s converter: a list of row numbers, else the value as given (refused by apply)."""
+    converted: tuple[int, ...] = _lenient_replace(value)
+    return converted
 
 
 @attrs.frozen

@@ -148,7 +148,13 @@ def _strict_takes(value: Iterable[Any]) -> tuple[tuple[int, Bot], ...]:
     return tuple(sorted(pairs))
 
 
-_takes = lenient(_strict_takes, sequence=True)
+_lenient_takes = lenient(_strict_takes, sequence=True)
+
+
+def _takes(value: Any) -> tuple[tuple[int, Bot], ...]:
+    """``take``'s converter: (truck row, bot) pairs, sorted, else the value as given (refused by apply)."""
+    converted: tuple[tuple[int, Bot], ...] = _lenient_takes(value)
+    return converted
 
 
 @attrs.frozen

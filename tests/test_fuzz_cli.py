@@ -475,9 +475,6 @@ def test_a_variant_whose_fabricator_has_no_output_side(tmp_path: Path) -> None:
             str(variant),
             f"tiles.{tile}.outputs",
         )
-    variant = tmp_path / "west.toml"
-    variant.write_text('[tiles.advanced_fabricator]\noutputs = ["W"]\n')
-    _one_line(["check", str(variant), "--variant", str(variant)], "advanced_fabricator", "not an exit")
 
 
 def test_a_current_directory_specs_without_a_known_game_is_refused(tmp_path: Path) -> None:

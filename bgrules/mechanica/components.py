@@ -229,16 +229,10 @@ def _validate_kind(kind: TileKind, source: str) -> None:
             raise InputError(where, "a Static Charger needs output holes")
         if Edge.ENTRANCE not in kind.edges:
             raise InputError(where, "a floor tile needs an entrance")
-    if kind.zone is Zone.START:  # MC-FAB / MC-MOVE-SRC: a Start Zone tile makes into a hole and sends its bot out
-        if not kind.outputs:
-            raise InputError(
-                f"{where}.outputs", "a Start Zone tile (a fabricator or the printed hole) needs an output side"
-            )
-        for d in kind.outputs:
-            if kind.edges[d.value] is not Edge.EXIT:
-                raise InputError(f"{where}.outputs", f"output hole leaves by side {d.name}, which is not an exit")
-        if kind.effect not in (Effect.FABRICATE, Effect.HOLE):
-            raise InputError(f"{where}.effect", f"a Start Zone tile fabricates or is a hole, not {kind.effect.value}")
+    if kind.zone is Zone.START and not kind.outputs:  # MC-FAB, MC-MOVE-SRC: it makes into a hole, sends it out
+        raise InputError(
+            f"{where}.outputs", "a Start Zone tile (a fabricator or the printed hole) needs an output side"
+        )
     if (
         kind.zone is Zone.START
         and kind.effect is Effect.FABRICATE

@@ -27,6 +27,7 @@ AGENTS = st.sampled_from(
 )
 
 FILE_KINDS = ("missing", "empty", "bytes", "json", "badjson", "toml", "badtoml", "deep", "list", "directory")
+FILE_KINDS += ("hugeint", "trace", "specs", "proofs", "results", "fabricator")
 
 
 def _write(tmp: Path, kind: str, i: int) -> str:
@@ -35,6 +36,15 @@ def _write(tmp: Path, kind: str, i: int) -> str:
         return str(path)
     if kind == "directory":
         path.mkdir(exist_ok=True)
+        return str(path)
+    if kind in ("specs", "proofs"):  # a directory of manifests with fields of the wrong kind
+        path.mkdir(exist_ok=True)
+        name, text = (
+            ("x.toml", '[[spec]]\nid = ["X"]\ncheckers = 5\npredicate = ":"\n')
+            if kind == "specs"
+            else ("manifest.toml", '[[obligation]]\nid = "X\\u0000"\nmodule = "../x"\nexpected = "holds"\n')
+        )
+        (path / name).write_text(text)
         return str(path)
     content = {
         "empty": b"",
@@ -45,6 +55,10 @@ def _write(tmp: Path, kind: str, i: int) -> str:
         "badtoml": b"[rulings\nx = ",
         "deep": b"[" * 5000 + b"]" * 5000,
         "list": b'[{"type": "Nope"}]',
+        "hugeint": b"[" + b"9" * 5000 + b"]",
+        "trace": b'{"format": "bgrules-trace", "version": 1, "game": "mechanica", "players": ' + b"9" * 5000 + b"}",
+        "results": b'{"bgrules_campaign": 1, "campaign": 5}\n' + b"[" * 5000 + b"]" * 5000 + b"\n",
+        "fabricator": b"[tiles.overactive_fabricator]\noutputs = []\n",
     }[kind]
     path.write_bytes(content)
     return str(path)
@@ -85,6 +99,8 @@ def command_lines(draw: st.DrawFn, tmp: Path) -> list[str]:
             argv += ["-o", draw(JUNK)]
         if cmd == "simulate" and draw(st.booleans()):
             argv += ["--specs", draw(files)]
+        if draw(st.integers(0, 4)) == 0:
+            argv += ["--resume", draw(files)]
         if "botfactory" in argv:
             argv += ["--max-rounds", draw(st.sampled_from(["1", "0", "-2", "x"]))]
     elif cmd == "coverage":
@@ -94,9 +110,11 @@ def command_lines(draw: st.DrawFn, tmp: Path) -> list[str]:
     elif cmd in ("verify", "prove"):
         argv += ["--only", draw(st.sampled_from(["ZZZ-NOTHING", "", "MC-Q-COLLISIONS-HAPPEN"]))]
         if cmd == "verify":
-            argv += ["--checker", "searched", "--examples", draw(st.sampled_from(["1", "0", "-1", "x"]))]
+            argv += ["--checker", "searched", "--examples", draw(st.sampled_from(["1", "0", "-1", "x", "10000000"]))]
             if draw(st.booleans()):
                 argv += ["--specs", draw(files)]
+            if draw(st.integers(0, 4)) == 0:
+                argv += [draw(st.sampled_from(["--html", "--trace-dir", "--junit-xml"])), ""]
         if draw(st.booleans()):
             argv += ["--timeout", draw(st.sampled_from(["0", "-1", "x", "5000"]))]
         if draw(st.booleans()):

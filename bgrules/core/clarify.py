@@ -282,9 +282,12 @@ def _expect(value: Any, game: Game, where: str) -> Expect:
 def _budget(value: Any, where: str) -> Budget:
     table = _table(value, where)
     _require(table, (), BUDGET_KEYS, where)
+    from bgrules.core.limits import MAXIMA, WHOLE_MAX
+
     for key, n in table.items():
-        if not isinstance(n, int) or isinstance(n, bool) or n < (0 if key == "seed" else 1):
-            raise InputError(f"{where}.{key}", "expected a positive whole number")
+        most = WHOLE_MAX if key == "seed" else MAXIMA["--" + key.replace("_", "-")][0]
+        if not isinstance(n, int) or isinstance(n, bool) or not (0 if key == "seed" else 1) <= n <= most:
+            raise InputError(f"{where}.{key}", f"expected a whole number from {0 if key == 'seed' else 1} to {most:,}")
     return attrs.evolve(DEFAULT_BUDGET, **table)
 
 

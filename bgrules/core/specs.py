@@ -192,11 +192,8 @@ def usable_specs(directory: Path, label: str) -> list[Spec]:
     specs = load_specs(directory)
     known = set(game_names())
     if not any(s.game in known for s in specs):
-        raise InputError(
-            label,
-            f"holds no spec of a known game ({', '.join(sorted(known))}): name a specs directory with --specs, "
-            "or run bgrules where no such specs/ is",
-        )
+        hint = "; name the specs to use with --specs" if not label.startswith("--") else ""
+        raise InputError(label, f"holds no spec of a known game ({', '.join(sorted(known))}){hint}")
     return specs
 
 

@@ -111,6 +111,7 @@ class _Command(click.Command):
                     resolve_path=old.resolve_path,
                     allow_dash=old.allow_dash,
                     path_type=old.type,
+                    executable=getattr(old, "executable", False),
                 )
 
     def invoke(self, ctx: click.Context) -> Any:

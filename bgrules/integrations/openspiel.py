@@ -221,6 +221,11 @@ class BgrulesGame(pyspiel.Game):  # type: ignore[misc]
         )
         super().__init__(_game_type(self.SHORT, str(merged["rewards"])), info, merged)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its OpenSpiel name and parameters, loaded back through ``pyspiel.load_game`` after this
+        module is imported (which registers the games): Ray and ``multiprocessing`` (spawn) send games so."""
+        return (_load_game, (self.SHORT, dict(self.shared.params)))
+
     @property
     def bgrules_game(self) -> Game:
         """The bgrules game behind this OpenSpiel game."""
@@ -303,16 +308,26 @@ class BgrulesState(pyspiel.State):  # type: ignore[misc]
 
 
 class _Observer:
-    """OpenSpiel's PyObserver: the tensor is the observation vector, the string the state's JSON (or, with
-    perfect recall, the information state: the history of action indices)."""
+    """OpenSpiel's PyObserver. Without perfect recall (the observation): the tensor is the observation vector,
+    the string the state's JSON. With perfect recall (the information state): the string is the history of
+    action indices and there is no tensor (``tensor`` None: the game type's
+    ``provides_information_state_tensor`` is False), so asking for one is an InputError naming the
+    observation tensor instead."""
 
     def __init__(self, shared: _Shared, recall: bool) -> None:
         self.shared = shared
         self.recall = recall
-        self.tensor = np.zeros(len(feature_names(shared.game)), np.float32)
-        self.dict = {"observation": self.tensor}
+        self.tensor: Any = None if recall else np.zeros(len(feature_names(shared.game)), np.float32)
+        self.dict: dict[str, Any] = {} if recall else {"observation": self.tensor}
 
     def set_from(self, state: BgrulesState, player: int) -> None:
+        if self.tensor is None:
+            raise InputError(
+                "information state tensor",
+                f"{self.shared.short} provides none (provides_information_state_tensor is False): "
+                "the information state is the history (information_state_string); "
+                "the observation tensor is the observation vector",
+            )
         seat = max(0, int(player))
         self.tensor[:] = observe(self.shared.game, state.bgrules_state, seat)
 
@@ -322,14 +337,39 @@ class _Observer:
         return str(state)
 
 
+def _load_game(short: str, params: dict[str, Any]) -> Any:
+    """``pyspiel.load_game(short, params)``: how a pickled game loads back (this module registers the games
+    on import, so unpickling in a fresh process finds them)."""
+    return pyspiel.load_game(short, params)
+
+
+class BgrulesMechanica(BgrulesGame):
+    """OpenSpiel's bgrules_mechanica: bgrules' mechanica."""
+
+    SHORT = "bgrules_mechanica"
+
+
+class BgrulesMechanicaFactory(BgrulesGame):
+    """OpenSpiel's bgrules_mechanica_factory: bgrules' mechanica-factory (the factory sandbox)."""
+
+    SHORT = "bgrules_mechanica_factory"
+
+
+class BgrulesBotfactory(BgrulesGame):
+    """OpenSpiel's bgrules_botfactory: bgrules' botfactory."""
+
+    SHORT = "bgrules_botfactory"
+
+
+CLASSES: dict[str, type[BgrulesGame]] = {
+    cls.SHORT: cls for cls in (BgrulesMechanica, BgrulesMechanicaFactory, BgrulesBotfactory)
+}
+"""The game class of each OpenSpiel name (module attributes, so that pickle finds them)."""
+
+
 def _register() -> None:
     for short in GAMES:
-        cls = type(
-            "".join(part.title() for part in short.split("_")),
-            (BgrulesGame,),
-            {"SHORT": short, "__doc__": f"OpenSpiel's {short}: bgrules' {GAMES[short]}."},
-        )
-        pyspiel.register_game(_game_type(short), cls)
+        pyspiel.register_game(_game_type(short), CLASSES[short])
 
 
 _register()

@@ -21,6 +21,8 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from bgrules.core.codec import show
+from bgrules.core.errors import InputError
 from bgrules.core.protocol import CHANCE, Game
 
 Writer = Callable[[Any, Any, int, list[tuple[str, int]]], None]
@@ -245,6 +247,18 @@ def observe(game: Game, state: Any, observer: int) -> list[int]:
 
 # --- the one-hot encoding ------------------------------------------------------------------------------
 
+ENCODINGS = ("vector", "onehot")
+"""The adapters' ``observation`` option: :func:`observe`'s vector as it is (whole numbers, the default) or
+one-hot encoded (:func:`observe_onehot`: floats in [0, 1])."""
+
+
+def check_encoding(value: Any) -> str:
+    """``value`` if it is one of :data:`ENCODINGS`, else an InputError naming them."""
+    if value not in ENCODINGS:
+        raise InputError("observation", f'"vector" or "onehot", not {show(value)}')
+    return str(value)
+
+
 Spec = tuple[str, int]
 """How one entry of the vector is encoded by :func:`observe_onehot`: ``("cat", m)``, a categorical value
 from 0 to m-1, written as m entries of which the value's is 1; ``("count", b)``, a count bounded by ``b``
@@ -430,7 +444,10 @@ def onehot_names(game: Game) -> tuple[str, ...]:
     if found is None:
         out: list[str] = []
         for name, (kind, size) in zip(feature_names(game), feature_specs(game), strict=True):
-            out.extend(f"{name}={v}" for v in range(size)) if kind == "cat" else out.append(name)
+            if kind == "cat":
+                out.extend(f"{name}={v}" for v in range(size))
+            else:
+                out.append(name)
         found = _ONEHOT_NAMES[game] = tuple(out)
     return found
 

@@ -45,7 +45,7 @@ from bgrules.core.errors import InputError, require_extra
 from bgrules.core.protocol import CHANCE, Game
 from bgrules.core.registry import load_game
 from bgrules.integrations.actions import action_space
-from bgrules.integrations.observations import feature_names, observe, observe_onehot, onehot_names
+from bgrules.integrations.observations import check_encoding, feature_names, observe, observe_onehot, onehot_names
 from bgrules.integrations.rewards import check_rewards, default_rewards, final_rewards
 
 _pz: Any = require_extra("pettingzoo", "pettingzoo", "bgrules.integrations.pettingzoo")
@@ -60,9 +60,6 @@ OBSERVATION_HIGH = 2**31 - 1
 
 RENDER_MODES = ("ansi", "human", "rgb_array")
 """The render modes (``metadata["render_modes"]``); ``render_mode=None`` renders nothing."""
-
-OBSERVATIONS = ("vector", "onehot")
-"""``observation=``: the observation vector as it is (whole numbers) or one-hot encoded (floats in [0, 1])."""
 
 ACTION_MASKS = ("observation", "info")
 """``action_mask=``: in a ``Dict`` observation beside the vector, or in ``infos[agent]["action_mask"]`` with
@@ -99,8 +96,7 @@ class BgrulesEnv(_pz.AECEnv):  # type: ignore[misc]
         if render_mode is not None and render_mode not in RENDER_MODES:
             modes = ", ".join(f'"{m}"' for m in RENDER_MODES)
             raise InputError("render_mode", f"None, {modes}, not {show(render_mode)}")
-        if observation not in OBSERVATIONS:
-            raise InputError("observation", f'"vector" or "onehot", not {show(observation)}')
+        check_encoding(observation)
         if action_mask not in ACTION_MASKS:
             raise InputError("action_mask", f'"observation" or "info", not {show(action_mask)}')
         if render_mode == "rgb_array":

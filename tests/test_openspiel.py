@@ -23,7 +23,7 @@ import bgrules.integrations.openspiel as adapter
 from bgrules.core.errors import InputError, MissingExtra
 from bgrules.core.protocol import CHANCE
 from bgrules.integrations.actions import action_space, decode, encode, size
-from bgrules.integrations.observations import feature_names
+from bgrules.integrations.observations import feature_names, onehot_names
 from bgrules.integrations.rewards import final_rewards
 
 SEATINGS = [("mechanica", 2), ("mechanica", 3), ("mechanica", 4), ("mechanica-factory", 1)] + [
@@ -243,8 +243,14 @@ def test_serialisation_round_trips_mid_game() -> None:
 PICKLED = [
     ("botfactory", {"players": 3, "max_rounds": 5}),
     ("mechanica", {"players": 2, "observation": "onehot"}),
-    ("mechanica-factory", {"days": 2, "supply": "fork+big_truck", "factory": "hole | FK1 . . . | truck; "
-                           "basic[B] | . . . . | big; hole | . . . . | truck"}),
+    (
+        "mechanica-factory",
+        {
+            "days": 2,
+            "supply": "fork+big_truck",
+            "factory": "hole | FK1 . . . | truck; basic[B] | . . . . | big; hole | . . . . | truck",
+        },
+    ),
 ]
 
 
@@ -288,8 +294,9 @@ def test_games_and_states_cross_spawned_processes() -> None:
     state = _walk(game, 7, 30)
     with multiprocessing.get_context("spawn").Pool(1) as pool:
         (first,) = pool.map(methodcaller("new_initial_state"), [game])
-        (legal,), (tensor,) = pool.map(methodcaller("legal_actions"), [state]), pool.map(
-            methodcaller("observation_tensor", 1), [state]
+        (legal,), (tensor,) = (
+            pool.map(methodcaller("legal_actions"), [state]),
+            pool.map(methodcaller("observation_tensor", 1), [state]),
         )
         (moved,) = pool.map(methodcaller("child", state.legal_actions()[0]), [state])
     assert first.bgrules_state == game.new_initial_state().bgrules_state
@@ -316,7 +323,7 @@ def test_the_game_type_says_what_the_state_provides(name: str) -> None:
         if flag in claimed:
             assert ask()
         else:
-            with pytest.raises(InputError, match="information state tensor: .* provides none"):
+            with pytest.raises(InputError, match=r"information state tensor: .* provides none"):
                 ask()
     assert len(state.observation_tensor(0)) == game.observation_tensor_size() == len(feature_names(game.bgrules_game))
     assert state.information_state_string(0) == ",".join(map(str, state.history()))
@@ -481,8 +488,18 @@ def test_the_documented_observation_lengths_are_the_code() -> None:
 
 def test_the_documented_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
     blocks = re.findall(r"```python\n(.*?)```", DOC.read_text("utf-8"), re.S)
-    assert len(blocks) == 3
+    assert len(blocks) == 4
     for block in blocks:
         exec(compile(block, str(DOC), "exec"), {})
     printed = capsys.readouterr().out.splitlines()
-    assert len(printed) == 2
+    assert len(printed) == 3
+    assert printed[2] == f"({3 * len(onehot_names(bgrules.load_game('botfactory', players=2)))},)"
+
+
+def test_the_documented_onehot_lengths_are_the_code() -> None:
+    table = DOC.read_text("utf-8").split("\n| game | one-hot length (players) |\n", 1)[1].split("\n\n", 1)[0]
+    rows = dict(line.strip("| ").split(" | ", 1) for line in table.splitlines()[1:])
+    for name, counts in (("mechanica", (2, 3, 4)), ("mechanica-factory", (1,)), ("botfactory", (2, 3, 4))):
+        lengths = [len(onehot_names(bgrules.load_game(name, players=n))) for n in counts]
+        want = ", ".join(f"{k} ({n})" for k, n in zip(lengths, counts, strict=True)) if len(counts) > 1 else ""
+        assert rows[f"`{name}`"] == (want or str(lengths[0]))

@@ -13,6 +13,12 @@ state; the vector is written from the observer's point of view:
 
 The vector is a summary for learning, not the state: the canonical JSON of the state (``bgrules.dumps``)
 is the complete observation (OpenSpiel's observation string; PettingZoo's ``env.state_json()``).
+
+:func:`observe_onehot` writes the same vector with every entry in [0, 1] (the adapters' option
+``observation="onehot"``): each categorical entry one-hot, each count divided by its bound from the game's
+data (the token cap, a tile's copies, the bots per grade), money and days without a bound as
+``v / (v + s)``; :func:`feature_specs` says how each entry is encoded and :func:`onehot_names` names the
+encoded entries.
 """
 
 from __future__ import annotations

@@ -755,8 +755,9 @@ def simulate(
     resume: Path | None,
 ) -> None:
     """Play legal games (random, or by ``--agents``), checking the game's invariants at every step, and
-    summarise them. Games the runner cuts short (its step bound, or its round cap) count as ``truncated``;
-    ``ended_by`` counts the games each end trigger (a rule ID) ended."""
+    summarise them. Games the runner cuts short (its step bound, or its round cap) count as ``truncated``:
+    no one's win, so ``win_rate_by_seat`` is each seat's wins over the ``finished`` games (as balance
+    counts them; null when none finished); ``ended_by`` counts the games each end trigger (a rule ID) ended."""
     from bgrules.agents import agent_names, parse_agents
     from bgrules.core.playout import end_trigger, round_cap
     from bgrules.core.registry import load_game
@@ -810,8 +811,9 @@ def simulate(
             ended_by[trigger] = ended_by.get(trigger, 0) + 1
             lengths.append(steps)
             scores.append(tuple(game.scores(state)))
-            for w in game.winners(state):
-                wins[w] += 1
+            if game.is_terminal(state):  # a truncated game is no one's win (as balance counts it)
+                for w in game.winners(state):
+                    wins[w] += 1
             progress.advance(task)
     seconds = time.perf_counter() - start
     total_steps = sum(lengths)
@@ -832,8 +834,10 @@ def simulate(
             "min": [min(s[i] for s in scores) for i in range(game.players)],
             "max": [max(s[i] for s in scores) for i in range(game.players)],
         },
-        "win_rate_by_seat": [round(w / n_games, 4) for w in wins],
+        "win_rate_by_seat": [round(w / (n_games - truncated), 4) if n_games > truncated else None for w in wins],
         "truncated": truncated,
+        "finished": n_games - truncated,
+        "win_rate_denominator": "finished",
         "round_cap": cap,
         "invariants_checked": [p[0] for p in preds],
         "invariant_violations": len(violations),
@@ -860,6 +864,7 @@ def _print_simulate(result: dict[str, Any], game_name: str, n_games: int, seed: 
             "win_rate_by_seat",
             "ended_by",
             "truncated",
+            "finished",
             "invariant_violations",
         ):
             table.add_row(key, str(result[key]))

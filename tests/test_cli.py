@@ -220,6 +220,21 @@ def test_simulate_counts_games_truncated_by_its_round_cap() -> None:
     assert code == 2 and "max_rounds" in err
 
 
+def test_simulate_counts_truncated_games_for_no_one_as_balance_does() -> None:
+    args = ("--game", "botfactory", "--players", "2", "--games", "6", "--agents", "greedy", "--json")
+    _, out, _ = run("simulate", *args, "--no-check", "--max-rounds", "12")
+    simulated = json.loads(out)
+    _, out, _ = run("balance", *args, "--max-rounds", "12")
+    balanced = json.loads(out)
+    assert simulated["truncated"] == balanced["truncated"] == 2  # some games cut short, some finished
+    assert simulated["finished"] == balanced["finished"] == 4 and simulated["win_rate_denominator"] == "finished"
+    assert simulated["win_rate_by_seat"] == [s["win_rate"] for s in balanced["seats"]]
+    # every game cut short: no one won any, and there is no rate to give
+    _, out, _ = run("simulate", *args[:6], "--no-check", "--json", "--max-rounds", "3")
+    data = json.loads(out)
+    assert data["truncated"] == 6 and data["finished"] == 0 and data["win_rate_by_seat"] == [None, None]
+
+
 def test_simulate_with_agents_reports_agents_end_triggers_and_scores_per_seat() -> None:
     args = ("simulate", "--game", "botfactory", "--players", "2", "--games", "2", "--json", "--no-check")
     code, out, _ = run(*args, "--agents", "greedy", "--max-rounds", "100")

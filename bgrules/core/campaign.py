@@ -278,8 +278,9 @@ def _simulate_shard(c: Campaign, seeds: range) -> dict[str, Any]:
             acc["score_sum"][i] += v
             acc["score_min"][i] = v if acc["score_min"][i] is None else min(acc["score_min"][i], v)
             acc["score_max"][i] = v if acc["score_max"][i] is None else max(acc["score_max"][i], v)
-        for w in game.winners(state):
-            acc["wins"][w] += 1
+        if game.is_terminal(state):  # a truncated game is no one's win (as balance counts it)
+            for w in game.winners(state):
+                acc["wins"][w] += 1
     return acc
 
 
@@ -536,6 +537,7 @@ def simulate_json(c: Campaign, acc: dict[str, Any], seconds: float, invariants: 
 
     game, _agents, _preds = _loaded(_key(c))
     n, p = acc["games"], game.players
+    finished = n - acc["truncated"]
     total_steps = acc["steps"]
     return {
         "game": c.game,
@@ -555,8 +557,10 @@ def simulate_json(c: Campaign, acc: dict[str, Any], seconds: float, invariants: 
             "min": list(acc["score_min"]),
             "max": list(acc["score_max"]),
         },
-        "win_rate_by_seat": [round(w / n, 4) for w in acc["wins"]],
+        "win_rate_by_seat": [round(w / finished, 4) if finished else None for w in acc["wins"]],
         "truncated": acc["truncated"],
+        "finished": finished,
+        "win_rate_denominator": "finished",
         "round_cap": round_cap(game, c.setting("max_rounds")),
         "invariants_checked": list(invariants),
         "invariant_violations": acc["violations"],

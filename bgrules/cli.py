@@ -551,7 +551,7 @@ def prove(
 
 
 @main.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("files", nargs=-1, type=click.Path(path_type=Path))
 @_jobs_option
 @_quiet_option
 @click.option("--json", "as_json", is_flag=True, help="print a JSON list of results (progress goes to stderr)")
@@ -574,12 +574,18 @@ def clarify(
     variant: Path | None,
 ) -> None:
     """Check rule clarification files (or directories of them): each witness and property with its guarantee.
-    With ``--game G --variant FILE`` the clarifications of G run on that variant (the clarification's own
-    ruling over it), so a corrected data file shows which witnesses it changes."""
+    With no FILES, the clarifications verify checks: the current directory's specs/clarifications/ when it
+    has one, else the ones bgrules ships. With ``--game G --variant FILE`` the clarifications of G run on
+    that variant (the clarification's own ruling over it), so a corrected data file shows which witnesses
+    it changes."""
+    from bgrules.core.defaults import default_dir
     from bgrules.core.verify import clarification_tasks
 
     started = time.perf_counter()
-    tasks = clarification_tasks(list(files), None, variant, game_name)
+    chosen = list(files) or [default_dir("clarifications")]
+    if not files and not chosen[0].is_dir():
+        raise InputError(str(chosen[0]), "no clarifications directory to check (name the files to check)")
+    tasks = clarification_tasks(chosen, None, variant, game_name)
     rows = _run_plan("bgrules clarify", tasks, jobs, quiet=quiet, as_json=as_json)
     _emit(rows, "bgrules clarify", as_json, junit_xml, seconds=time.perf_counter() - started, jobs=jobs)
 

@@ -445,8 +445,7 @@ def verify(
     specs/clarifications/) when it has them, else the ones bgrules ships."""
     from bgrules.core import coverage
     from bgrules.core.defaults import default_dir
-    from bgrules.core.specs import Budget
-    from bgrules.core.verify import clarification_tasks, proof_tasks, spec_tasks
+    from bgrules.core.verify import plan
 
     _only(only)
     for value, option in ((games, "--games"), (examples, "--examples"), (max_steps, "--max-steps")):
@@ -459,17 +458,9 @@ def verify(
     if engine == "ray":  # the workers read the files at the paths the driver gives, on any node
         specs_dir, proofs_dir, clarifications_dir = (d.resolve() for d in (specs_dir, proofs_dir, clarifications_dir))
     chosen = checkers or ("sampled", "searched", "proved", "clarified")
-    spec_checkers = tuple(c for c in chosen if c in ("sampled", "searched"))
     started = time.perf_counter()
-    forced = games is not None or examples is not None or max_steps is not None
-    budget = Budget(
-        games=games or 100, examples=examples or 40, max_steps=max_steps or 200, forced=forced, thorough=thorough
-    )
-    tasks, specs = spec_tasks(specs_dir, budget, spec_checkers, only) if spec_checkers else ([], [])
-    if "proved" in chosen:
-        tasks += proof_tasks(proofs_dir, timeout_ms, only, thorough)
-    if "clarified" in chosen and clarifications_dir.is_dir():
-        tasks += clarification_tasks([clarifications_dir], only)
+    budget = _verify_budget(games, examples, max_steps, thorough)
+    tasks, specs = plan(specs_dir, proofs_dir, clarifications_dir, budget, chosen, only, timeout_ms, thorough)
     with coverage.collecting() as collected:
         values = _run_plan("bgrules verify", tasks, jobs, quiet=quiet, as_json=as_json, engine=engine, address=address)
     spec_rows = _spec_order([r for r in values if r["kind"] == "spec"], specs)
@@ -509,6 +500,16 @@ def verify(
         trace_dir=trace_dir,
         extra=[covered] if complete else None,
         where=_ray_where(address) if engine == "ray" else None,
+    )
+
+
+def _verify_budget(games: int | None, examples: int | None, max_steps: int | None, thorough: bool) -> Any:
+    """verify's budget: the specs' own unless a figure is given (``bgrules coverage`` runs the default)."""
+    from bgrules.core.specs import Budget
+
+    forced = games is not None or examples is not None or max_steps is not None
+    return Budget(
+        games=games or 100, examples=examples or 40, max_steps=max_steps or 200, forced=forced, thorough=thorough
     )
 
 
@@ -1024,16 +1025,28 @@ def _coverage_table(result: dict[str, Any], title: str) -> Table:
 
 
 @main.command()
-@click.option("--game", "game_name", default=None, help="botfactory or mechanica [default: both]")
+@click.option(
+    "--game",
+    "game_name",
+    default=None,
+    help="botfactory, mechanica (with its factory sandbox) or mechanica-factory alone [default: both games]",
+)
 @click.option(
     "--agents",
     "agents_spec",
     default=None,
-    help="the sampled games' agents: one for every seat (greedy) or one per seat; default: random",
+    help="play sampled games instead of verify's checks, with these agents: one for every seat (greedy) or "
+    "one per seat [default: random]",
 )
-@click.option("--games", "n_games", default=20, show_default=True, help="sampled games per game and player count")
-@click.option("--players", type=int, default=None, help="only this player count [default: every one]")
-@click.option("--seed", default=0, show_default=True)
+@click.option(
+    "--games",
+    "n_games",
+    type=int,
+    default=None,
+    help="play N sampled games per game and player count instead of verify's checks [default: 20 when sampling]",
+)
+@click.option("--players", type=int, default=None, help="sampled games of this player count only [default: every one]")
+@click.option("--seed", type=int, default=None, help="the first sampled game's seed [default: 0]")
 @click.option("--searched/--no-searched", default=True, show_default=True, help="run the searched specs too")
 @click.option("--specs", "specs_dir", type=click.Path(path_type=Path), default=None, help=_DIR_HELP["specs"])
 @click.option("--proofs", "proofs_dir", type=click.Path(path_type=Path), default=None, help=_DIR_HELP["proofs"])
@@ -1049,9 +1062,9 @@ def _coverage_table(result: dict[str, Any], title: str) -> Table:
 def coverage(
     game_name: str | None,
     agents_spec: str | None,
-    n_games: int,
+    n_games: int | None,
     players: int | None,
-    seed: int,
+    seed: int | None,
     searched: bool,
     specs_dir: Path | None,
     proofs_dir: Path | None,
@@ -1064,20 +1077,29 @@ def coverage(
     resume: Path | None,
 ) -> None:
     """Rule coverage: per rule ID of docs/rules its title, how often its effect was applied and its guard
-    refused, and which checkers reached it (sampled games, searched specs, clarification witnesses, proofs
-    tied to the code by conformance checks); exemptions from specs/coverage-exempt.toml."""
+    refused, and which checkers reached it; exemptions from specs/coverage-exempt.toml. By default it runs
+    the checks of ``bgrules verify`` (its sampled and searched specs, proofs and clarifications: the same
+    table as verify's, for --game's rules); --games, --agents, --players, --seed, --results or --resume
+    play sampled games instead (with the searched specs, the clarification witnesses and the proved ties;
+    docs/coverage.md)."""
     from bgrules.core import coverage as cov
     from bgrules.core.defaults import default_dir
 
-    if n_games < 1:
+    sampling = any(x is not None for x in (n_games, agents_spec, players, seed, results, resume))
+    if n_games is not None and n_games < 1:
         raise InputError("--games", f"play at least one game, not {n_games}")
+    cov.choice(game_name)  # an unknown game: one line, before anything runs
     specs_dir = specs_dir or default_dir("specs")
     proofs_dir = proofs_dir or default_dir("proofs")
     if fail_under is not None and not 0 <= fail_under <= 100:
         raise InputError("--fail-under", f"a percentage from 0 to 100, not {fail_under}")
     from bgrules.core import campaign_cli
 
-    if campaign_cli.wanted(engine, jobs, address, results, resume):  # the sampled games as a campaign
+    n_games = 20 if n_games is None else n_games
+    seed = 0 if seed is None else seed
+    if not sampling:  # verify's checks
+        result = _coverage_of_verify(game_name, searched, specs_dir, proofs_dir, engine, jobs, address, as_json)
+    elif campaign_cli.wanted(engine, jobs, address, results, resume):  # the sampled games as a campaign
         result = campaign_cli.coverage(
             game=game_name, agents=agents_spec, games=n_games, players=players, seed=seed, searched=searched,
             specs_dir=specs_dir, proofs_dir=proofs_dir, engine=engine, jobs=jobs, address=address,
@@ -1108,9 +1130,14 @@ def coverage(
     else:
         console.print(_coverage_table(result, f"bgrules coverage: {game_name or 'both games'}"))
         missing = cov.unreached(result)
+        evidence = (
+            f"{result['states']} states visited"
+            if result["states"] is not None
+            else f"{result['checks']} of verify's checks run"
+        )
         console.print(
             f"{result['reached']} of {result['total']} rule IDs reached ({pct:.1f}% of those not exempt), "
-            f"{result['exempt']} exempt, {result['states']} states visited"
+            f"{result['exempt']} exempt, {evidence}"
             + (f"; neither reached nor exempt: {', '.join(missing)}" if missing else ""),
             highlight=False,
         )
@@ -1119,6 +1146,62 @@ def coverage(
             _fail("--fail-under: no state was visited, so no rule was checked", 1)
         if pct < fail_under:
             _fail(f"rule coverage {pct:.1f}% is under --fail-under {fail_under:g}%", 1)
+
+
+def _coverage_of_verify(
+    game_name: str | None,
+    searched: bool,
+    specs_dir: Path,
+    proofs_dir: Path,
+    engine: str,
+    jobs: int | None,
+    address: str | None,
+    as_json: bool,
+) -> dict[str, Any]:
+    """``bgrules coverage``'s default: the table of ``bgrules verify``'s own plan (its default budget,
+    every checker; --game: that game's specs, clarifications and obligations), as verify's coverage row
+    has it, with ``checks`` (the result rows) and ``unexpected`` (the ids whose verdict was not the
+    expected one: verify would fail on them) beside the table's keys."""
+    from bgrules.core import coverage as cov
+    from bgrules.core.verify import CHECKERS, plan
+
+    document, played = cov.choice(game_name)
+    if engine == "ray":  # the workers read the files at the paths the driver gives, on any node
+        specs_dir, proofs_dir = specs_dir.resolve(), proofs_dir.resolve()
+    checkers = tuple(c for c in CHECKERS if searched or c != "searched")
+    budget = _verify_budget(None, None, None, False)
+    tasks, _specs = plan(
+        specs_dir,
+        proofs_dir,
+        specs_dir / "clarifications",
+        budget,
+        checkers,
+        None,
+        DEFAULT_TIMEOUT_MS,
+        games=None if game_name is None else played,
+    )
+    started = time.perf_counter()
+    with cov.collecting() as collected:
+        rows = _run_plan("bgrules coverage", tasks, jobs, quiet=True, as_json=as_json, engine=engine, address=address)
+    row = cov.verify_row(
+        collected,
+        [r for r in rows if r["kind"] == "proof"],
+        specs_dir=specs_dir,
+        proofs_dir=proofs_dir,
+        complete=False,
+        seconds=time.perf_counter() - started,
+        game=document,
+    )
+    result: dict[str, Any] = row["coverage"]
+    result["checks"] = len(rows)
+    result["unexpected"] = [f"{r['id']} [{r['checker']}]" for r in rows if not r["ok"]]
+    if result["unexpected"]:
+        err_console.print(
+            f"[yellow]note:[/] {len(result['unexpected'])} check(s) gave an unexpected verdict "
+            f"(bgrules verify fails on them): {', '.join(result['unexpected'])}",
+            highlight=False,
+        )
+    return result
 
 
 # --- games ----------------------------------------------------------------------------------------

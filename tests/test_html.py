@@ -353,7 +353,9 @@ def test_the_index_header_names_the_version_and_selection_after_a_proofs_page(tm
     # a proof's witness page is written before the index, with its own statement and guarantee lines: the
     # index keeps the run's own header whatever pages came before it
     report = tmp_path / "report"
-    code, out, err = run("verify", "--only", "RESHUFFLE-UNGUARDED", "--checker", "proved", "--html", str(report), "--json")
+    code, out, err = run(
+        "verify", "--only", "RESHUFFLE-UNGUARDED", "--checker", "proved", "--html", str(report), "--json"
+    )
     assert code == 0, err
     (row,) = json.loads(out)
     assert len(_links(report / "index.html")) == 1  # the witness page was written
@@ -378,7 +380,10 @@ def test_the_index_of_a_full_default_run_names_version_selection_and_figures(tmp
     assert code == 0, err
     rows = json.loads(out)
     index = report / "index.html"
-    assert _header(index) == {"bgrules": bgrules.__version__, "selection": "checkers sampled, searched, proved, clarified"}
+    assert _header(index) == {
+        "bgrules": bgrules.__version__,
+        "selection": "checkers sampled, searched, proved, clarified",
+    }
     figures = _figures(index)
     assert figures["verdicts"] == str(len(rows)) and figures["unexpected"] == "0"
     assert figures["counterexample traces"] == str(len(_links(index)))

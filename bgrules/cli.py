@@ -1554,7 +1554,19 @@ def _check_files(
 @click.option("--players", type=int, default=None, help="[default: the trace file's, else the game's]")
 @click.option("--variant", type=click.Path(path_type=Path), default=None, help="[default: the trace file's]")
 @click.option("--option", "-o", "options", multiple=True, help="game option key=value [default: the trace file's]")
-@click.option("--step", is_flag=True, help="print each state in turn: the action, the rules it applied, a picture")
+@click.option(
+    "--step",
+    is_flag=True,
+    help="print each state in turn: the action, the rules it applied, the trace's invariant and what it read, "
+    "a picture",
+)
+@click.option(
+    "--specs",
+    "specs_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="--step: where the trace's spec is, to show its invariant [default: the specs verify finds]",
+)
 @click.option(
     "--html",
     "html_path",
@@ -1576,12 +1588,14 @@ def replay(
     variant: Path | None,
     options: tuple[str, ...],
     step: bool,
+    specs_dir: Path | None,
     html_path: Path | None,
     state_out: Path | None,
 ) -> None:
     """Replay a trace (the files verify --trace-dir writes) or a JSON list of actions ({"type": ..., fields})
-    and print the final state as JSON; with --step, every state in turn; with --html, write a page that
-    steps through it instead (docs/html.md)."""
+    and print the final state as JSON; with --step, every state in turn, with the trace's invariant (its
+    spec's value and the counters its predicate reads) at each; with --html, write a page that steps
+    through it instead (docs/html.md)."""
     from bgrules.core.codec import dumps
     from bgrules.core.registry import load_game
     from bgrules.core.trace import explain, parse_actions, picture, read_trace
@@ -1613,13 +1627,19 @@ def replay(
     actions = parse_actions(game, trace["actions"], str(actions_file))
     state = game.initial_state()
     if step:
-        steps = explain(game, actions)
+        invariant = _trace_invariant(trace, specs_dir)
+        kind, predicate = (invariant[1], invariant[2]) if invariant is not None else ("state", None)
+        steps = explain(game, actions, kind, predicate)
 
         def show(s: Any) -> None:
             art = picture(game, s)
             click.echo(art if art is not None else dumps(s))
 
         click.echo(f"0. initial state ({name}, {game.players} player(s))")
+        if invariant is not None and kind == "state":
+            from bgrules.core.trace import initial_observed, initial_value
+
+            _echo_invariant(invariant[0], initial_value(game, kind, predicate), initial_observed(game, kind, predicate))
         show(state)
     for i, action in enumerate(actions):
         try:
@@ -1629,12 +1649,52 @@ def replay(
         if step:
             rules = ", ".join(steps[i]["rules"]) or "no rule effect"
             click.echo(f"\n{i + 1}. {action!r}  [{rules}]")
+            if invariant is not None and kind in ("state", "transition"):
+                _echo_invariant(invariant[0], steps[i]["invariant"], steps[i].get("observed"))
             show(state)
     if state_out is not None:
         data = state_file(name, game, state, chosen_options, chosen_variant)
         state_out.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     if not step and html_path is None:
         click.echo(dumps(state))
+
+
+def _trace_invariant(
+    trace: dict[str, Any], specs_dir: Path | None
+) -> tuple[str, str, Callable[..., str | None]] | None:
+    """The trace's spec (its id, kind and predicate) from ``specs_dir`` (default: the specs verify finds),
+    or None with a note on stderr when the trace names none or it is not there (a bare list of actions,
+    a spec since renamed)."""
+    from bgrules.core.defaults import default_dir
+    from bgrules.core.specs import load_specs, resolve_predicate
+
+    spec_id = trace.get("spec")
+    if not isinstance(spec_id, str) or not spec_id:
+        return None
+    where = specs_dir or default_dir("specs")
+    try:
+        found = [s for s in load_specs(where) if s.id == spec_id]
+    except InputError as exc:
+        if specs_dir is not None:
+            raise
+        found, why = [], f"({exc})"
+    else:
+        why = ""
+    if not found:
+        click.echo(f"note: the trace's spec {spec_id} is not in {where} {why}: its invariant is not shown", err=True)
+        return None
+    spec = found[0]
+    if spec.kind == "game":
+        click.echo(f"note: {spec_id} is checked on the whole game, not after each step", err=True)
+    return spec.id, spec.kind, resolve_predicate(spec.predicate, spec.source)
+
+
+def _echo_invariant(spec_id: str, value: str | None, reads: dict[str, Any] | None) -> None:
+    from bgrules.core.observe import shown
+
+    click.echo(f"   invariant {spec_id}: " + ("holds" if value is None else f"fails: {value}"))
+    if reads:
+        click.echo(f"   it reads: {shown(reads)}")
 
 
 if __name__ == "__main__":

@@ -168,6 +168,44 @@ def test_replay(tmp_path: Path) -> None:
     assert code == 2 and "unknown action type" in err
 
 
+def test_replay_step_shows_what_the_invariant_read(tmp_path: Path) -> None:
+    code, _, err = run(
+        "verify", "--only", "MC-Q-COLLISIONS-HAPPEN", "--checker", "searched", "--trace-dir", str(tmp_path), "-q"
+    )
+    assert code == 0, err
+    path = tmp_path / "MC-Q-COLLISIONS-HAPPEN-searched.json"
+    trace = json.loads(path.read_text(encoding="utf-8"))
+    last = trace["steps"][-1]
+    assert last["invariant"] and sum(last["observed"].values()) >= 1  # the file carries the counters too
+    code, out, err = run("replay", str(path), "--step")
+    assert code == 0, err
+    blocks = out.split("\n\n")
+    lines = [ln.strip() for ln in out.splitlines() if ln.strip().startswith(("invariant ", "it reads: "))]
+    assert lines[:2] == [
+        "invariant MC-Q-COLLISIONS-HAPPEN: holds",
+        "it reads: collisions (finished runs) 0, collisions (this run) 0",
+    ]
+    assert lines[-2] == f"invariant MC-Q-COLLISIONS-HAPPEN: fails: {last['invariant']}"
+    counters = dict(part.rsplit(" ", 1) for part in lines[-1].removeprefix("it reads: ").split(", "))
+    assert sum(map(int, counters.values())) >= 1  # the collision is visible in what the invariant read
+    assert len(lines) == 2 * (len(trace["steps"]) + 1) and len(blocks) >= len(trace["steps"])
+    # a trace whose spec is not among the specs: the steps all the same, with a note
+    trace["spec"] = "NO-SUCH-SPEC"
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(trace), encoding="utf-8")
+    code, out, err = run("replay", str(other), "--step")
+    assert code == 0 and "NO-SUCH-SPEC is not in" in err and "invariant " not in out
+
+
+def test_every_sandbox_predicate_declares_what_it_reads() -> None:
+    from bgrules.core.observe import reader_of
+    from bgrules.core.specs import load_specs, resolve_predicate
+
+    specs = [s for s in load_specs(ROOT / "specs") if s.game == "mechanica-factory" and s.kind != "game"]
+    assert specs
+    assert [s.id for s in specs if reader_of(resolve_predicate(s.predicate)) is None] == []
+
+
 def test_clarify_files_and_errors(tmp_path: Path) -> None:
     code, out, _ = run("clarify", str(ROOT / "specs" / "clarifications"), "--json")
     assert code == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -197,13 +198,27 @@ def test_replay_step_shows_what_the_invariant_read(tmp_path: Path) -> None:
     assert code == 0 and "NO-SUCH-SPEC is not in" in err and "invariant " not in out
 
 
-def test_every_sandbox_predicate_declares_what_it_reads() -> None:
-    from bgrules.core.observe import reader_of
+def test_every_spec_predicate_declares_what_it_reads() -> None:
+    # every state and transition invariant of specs/ names what it reads, and the readers run on the states
+    # of a short playout of its game, each value JSON (as a trace file carries it)
+    import bgrules
+    from bgrules.core.observe import observed, reader_of
+    from bgrules.core.playout import walk
     from bgrules.core.specs import load_specs, resolve_predicate
 
-    specs = [s for s in load_specs(ROOT / "specs") if s.game == "mechanica-factory" and s.kind != "game"]
-    assert specs
+    specs = [s for s in load_specs(ROOT / "specs") if s.kind != "game"]
+    assert {s.game for s in specs} == {"botfactory", "mechanica", "mechanica-factory"}
     assert [s.id for s in specs if reader_of(resolve_predicate(s.predicate)) is None] == []
+    for name in sorted({s.game for s in specs}):
+        game = bgrules.load_game(name)
+        steps = list(itertools.islice(walk(game, 3), 60))
+        assert steps
+        for spec in (s for s in specs if s.game == name and not s.options and s.variant is None):
+            predicate = resolve_predicate(spec.predicate)
+            for before, action, after in steps:
+                args = (game, after) if spec.kind == "state" else (game, before, action, after)
+                reads = observed(predicate, *args)
+                assert reads and json.loads(json.dumps(reads)) == reads, (spec.id, reads)
 
 
 def test_clarify_files_and_errors(tmp_path: Path) -> None:

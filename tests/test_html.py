@@ -334,6 +334,66 @@ def test_a_proofs_counterexample_steps_through_its_witness(tmp_path: Path) -> No
     assert witness_track(witness) is not None
 
 
+def _header(index: Path) -> dict[str, str]:
+    """The index's header lines (``<p class="meta"><b>key:</b> value</p>``) as key -> value."""
+    text = index.read_text(encoding="utf-8")
+    return {
+        html.unescape(k): html.unescape(v) for k, v in re.findall(r'<p class="meta"><b>([^<]*):</b> ([^<]*)</p>', text)
+    }
+
+
+def _figures(index: Path) -> dict[str, str]:
+    """The index's summary boxes (``<div><b>value</b>label</div>``) as label -> value."""
+    text = index.read_text(encoding="utf-8")
+    box = text[text.index('<div class="summary">') :].split("</div></div>", 1)[0] + "</div>"
+    return {html.unescape(k): html.unescape(v) for v, k in re.findall(r"<div><b>([^<]*)</b>([^<]*)</div>", box)}
+
+
+def test_the_index_header_names_the_version_and_selection_after_a_proofs_page(tmp_path: Path) -> None:
+    # a proof's witness page is written before the index, with its own statement and guarantee lines: the
+    # index keeps the run's own header whatever pages came before it
+    report = tmp_path / "report"
+    code, out, err = run(
+        "verify", "--only", "RESHUFFLE-UNGUARDED", "--checker", "proved", "--html", str(report), "--json"
+    )
+    assert code == 0, err
+    (row,) = json.loads(out)
+    assert len(_links(report / "index.html")) == 1  # the witness page was written
+    header = _header(report / "index.html")
+    assert header == {
+        "bgrules": bgrules.__version__,
+        "selection": "checkers proved; ids containing 'RESHUFFLE-UNGUARDED'",
+    }
+    assert row["statement"] not in header.values() and row["guarantee"] not in header.values()
+    figures = _figures(report / "index.html")
+    assert figures["verdicts"] == "1" and figures["counterexample traces"] == "1"
+    assert figures["expected counterexamples (ok*)"] == "1" and figures["unexpected"] == "0"
+    assert float(figures["seconds"]) >= 0
+
+
+@pytest.mark.heavy
+def test_the_index_of_a_full_default_run_names_version_selection_and_figures(tmp_path: Path) -> None:
+    # the whole default run (every checker, no --only: ~25-50 s): spec traces and proof witness pages,
+    # the coverage row held to every rule, and the header of a complete run
+    report = tmp_path / "report"
+    code, out, err = run("verify", "--html", str(report), "--json", "--quiet")
+    assert code == 0, err
+    rows = json.loads(out)
+    index = report / "index.html"
+    assert _header(index) == {
+        "bgrules": bgrules.__version__,
+        "selection": "checkers sampled, searched, proved, clarified",
+    }
+    figures = _figures(index)
+    assert figures["verdicts"] == str(len(rows)) and figures["unexpected"] == "0"
+    assert figures["counterexample traces"] == str(len(_links(index)))
+    from bgrules.core.report_html import status, witness_track
+
+    assert figures["expected counterexamples (ok*)"] == str(sum(1 for r in rows if status(r) == "ok*"))
+    assert any(r.get("trace") for r in rows) and any(witness_track(r["witness"]) for r in rows)
+    assert rows[-1]["kind"] == "coverage" and "every verdict as expected" in index.read_text(encoding="utf-8")
+
+
 def test_an_unexpected_verdict_is_in_the_report_with_its_trace(tmp_path: Path) -> None:
     specs = tmp_path / "specs"
     specs.mkdir()

@@ -23,12 +23,22 @@ from test_mechanica_game import (
     with_seat,
 )
 
-from bgrules.mechanica.fabricate import Fabricate, Sell
-from bgrules.mechanica.state import Decline, Draw
-
 from bgrules.mechanica.components import Bot
+from bgrules.mechanica.fabricate import Fabricate, Sell
 from bgrules.mechanica.sandbox import Demolish, DemolishFabricator
-from bgrules.mechanica.state import Buy, BuyFork, BuyTruck, Complete, Next, Phase, Place, PlaceFabricator, Recycle
+from bgrules.mechanica.state import (
+    Buy,
+    BuyFork,
+    BuyTruck,
+    Complete,
+    Decline,
+    Draw,
+    Next,
+    Phase,
+    Place,
+    PlaceFabricator,
+    Recycle,
+)
 
 ANYTIME = (BuyFork, BuyTruck, Complete, Demolish, DemolishFabricator)
 OLD = "steps_1_3"

@@ -211,9 +211,10 @@ def encode_loops(
             for nxt in table.successors[(cell, tile, h)]:
                 ways.setdefault(nxt, []).append(is_tile(cell, tile))
         steps = []
-        for n, w in ways.items():
-            lands = landing[n[0] * COLS + n[1]] if n[2] == LAND and fault != "land_anywhere" else None
-            steps.append(z3.And(z3.Or(w), member[n]) if lands is None else z3.And(z3.Or(w), lands, member[n]))
+        for node, w in ways.items():
+            lands = landing[node[0] * COLS + node[1]] if node[2] == LAND and fault != "land_anywhere" else None
+            step = z3.And(z3.Or(w), member[node]) if lands is None else z3.And(z3.Or(w), lands, member[node])
+            steps.append(step)
         closure.append(z3.Implies(m, z3.Or(steps or [z3.BoolVal(False)])))
     cycle = z3.And(z3.Or(list(member.values())), *closure)
     return LoopEncoding(variant, table, kv, rv, member, cons, cycle)

@@ -318,6 +318,24 @@ def test_a_throw_whose_only_cell_holds_a_fork_has_nowhere_to_land():
     assert decisions(old, ANY_CELL) == (Route(0, 1, Dir.N), Route(0, 1, Dir.E))
 
 
+def test_a_loop_through_a_throw_onto_a_fork_is_forbidden_only_where_bots_land_on_forks():
+    """MC-MOVE-LOOP (loop = "forbid") reads MC-FLIGHT's landing places: the Fork on (2, 1) would close a loop
+    (the Flight Tester on (2, 3) throws west onto it, it sends the bot north, row 1's belt and the Gift
+    Wrapper bring it back) only if a bot may land on it, so it is refused under "any_cell" alone."""
+    from bgrules.core.errors import IllegalAction as Refused
+    from bgrules.mechanica.factory import check_install, legal_placements
+
+    text = "hole | . . . . | truck\nbasic | . . . GW1 | truck\nhole | . . . FT2 | truck\n"
+    forbid = MechanicaVariant(rulings=Rulings(loop="forbid"))
+    forbid_any = MechanicaVariant(rulings=Rulings(loop="forbid", flight_landing="any_cell"))
+    check_install(F(text, forbid), forbid, "fork", 2, 1, 3)
+    assert (2, 1, 3) in legal_placements(F(text, forbid), forbid, "fork")
+    with pytest.raises(Refused) as info:
+        check_install(F(text, forbid_any), forbid_any, "fork", 2, 1, 3)
+    assert info.value.rule_id == "MC-MOVE-LOOP"
+    assert (2, 1, 3) not in legal_placements(F(text, forbid_any), forbid_any, "fork")
+
+
 def test_a_thrown_bot_still_lands_on_every_improvement_and_bare_belt():
     """MC-FLIGHT: only the Fork is left out; a Gift Wrapper, a bare belt and another Flight Tester are landing
     places under either reading (an Upgrader: test_flight_tester_throws_toward_its_flat_side)."""

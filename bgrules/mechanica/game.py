@@ -3,8 +3,9 @@
 A day (seed section A then B): every factory runs (seat order, each owner deciding in their own run),
 then each player in turn (1) sells bots on trucks, (2) buys improvements from the Shop and installs or
 recycles each, (3) fabricates, (4) turns the Shop one slot, recycles what falls into the Recycler and
-draws onto price 7 (with 2-3 players, the double rotation and an extra). At any time in their turn a
-player may buy a Fork or a truck, complete a Blueprint, or demolish. At the day's end turned
+draws onto price 7 (with 2-3 players, the double rotation and an extra), and closes the turn (``Next``).
+At any time in their turn, step (4) included, a player may buy a Fork or a truck, complete a Blueprint,
+or demolish. At the day's end turned
 Blueprints go under their piles; the game ends when the deck and the Shop are empty.
 
 This module is the house: the constructor, the initial state and the protocol's dispatch to the rooms

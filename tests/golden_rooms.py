@@ -56,8 +56,9 @@ MC_RULINGS: dict[str, tuple[Any, ...]] = {
     "blueprint_turn": ("completed",),
     "tie_break": ("wallet",),
     "shop_recycle": ("none",),
-    "anytime": ("steps_1_3",),
+    "anytime": ("steps_1_3", "every_step"),
     "blueprint_match": ("whole",),
+    "flight_landing": ("any_cell",),
 }
 
 

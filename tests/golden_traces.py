@@ -30,8 +30,8 @@ OLD_READINGS: dict[str, dict[str, Any]] = {
         },
         "options": {"max_rounds": 40},
     },
-    "mechanica": {"variant": {"rulings": {"anytime": "steps_1_3"}}, "options": {}},
-    "mechanica-factory": {"variant": {"rulings": {}}, "options": {}},
+    "mechanica": {"variant": {"rulings": {"anytime": "steps_1_3", "flight_landing": "any_cell"}}, "options": {}},
+    "mechanica-factory": {"variant": {"rulings": {"flight_landing": "any_cell"}}, "options": {}},
 }
 CONFIGS: tuple[tuple[str, int, int], ...] = (
     ("botfactory", 2, 12),

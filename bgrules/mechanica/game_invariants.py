@@ -521,11 +521,13 @@ def _has(game: MechanicaGame, factory: Factory, effect: Effect) -> bool:
 
 def _anytime_phases(game: MechanicaGame) -> tuple[Phase, ...]:
     """MC-ANYTIME: the phases in which the current player may buy a Fork or a truck or complete a Blueprint."""
-    return _EVERY_STEP if game.variant.rulings.anytime == "every_step" else _STEPS_1_3
+    anytime = game.variant.rulings.anytime
+    return _WHOLE_TURN if anytime == "whole_turn" else _EVERY_STEP if anytime == "every_step" else _STEPS_1_3
 
 
 _STEPS_1_3 = (Phase.SELL, Phase.BUY, Phase.FABRICATE)
 _EVERY_STEP = (*_STEPS_1_3, Phase.PLACE, Phase.RECYCLE)
+_WHOLE_TURN = (*_EVERY_STEP, Phase.TURN_END)
 
 
 def wallet_changes(game: MechanicaGame, before: MechanicaState, action: Any, after: MechanicaState) -> str | None:

@@ -467,7 +467,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         order = state.order
         if len(order) != self._players:  # not a state of the usual shape: the plain walk says what
             return self._window_seats_of(state, skip)
-        key = order + state.workers + (state.sandra,) + state.paid  # noqa: RUF005 (no list: faster)
+        key = order + state.workers + (state.sandra,) + state.paid
         offered = self._window_memo.get(key)
         if offered is None:
             if len(self._window_memo) > 20_000:

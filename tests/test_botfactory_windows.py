@@ -295,3 +295,18 @@ def test_paid_before_the_turn_came_is_refused_by_validation():
     assert g.validate(s) == []
     s = attrs.evolve(s, workers=(PROD1, ASM0, PROD2), paid=(0, 2))  # seat 2 shares, its turn not begun
     assert any("player 2 paid Sandra before their turn came" in p for p in g.validate(s)), g.validate(s)
+
+
+def test_the_last_spaces_token_alone_is_no_payment_to_sandra():
+    """Under ``last_space_toll = "combined"`` one PayShare() settles whatever the turn owes: on the last
+    Assembly space away from Sandra that is the space's token only (BF-ASM-LAST), and the player is not
+    recorded as having paid her; sharing her board, it is both, and they are."""
+    g = game(players=2, last_space_toll="combined")
+    away = start(g, (2, PROD0), tokens=2, parts=("red-head",))  # Sandra on Finance
+    assert away.turn.main == "share"
+    paid = g.apply(away, PayShare())
+    assert paid.hands[0].tokens == 1 and paid.turn.main == "open" and paid.paid == ()
+    assert g.validate(paid) == []
+    g = game(players=2, last_space_toll="combined")
+    both = g.apply(start(g, (2, PROD0), sandra=ASM0, tokens=2, parts=("red-head",)), PayShare())
+    assert both.hands[0].tokens == 0 and both.paid == (0,) and g.validate(both) == []

@@ -359,9 +359,10 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
                 coverage.effect("BF-SANDRA-SHARE")
                 separate = self.variant.rulings.last_space_toll == "separate"
                 main = "extra" if separate and self._extra(state, seat) else "open"
-                # BF-SANDRA-PAID: the paid toll is recorded for the round's later windows
-                paid = tuple(sorted({*state.paid, seat}))
-                return _PAID_TURN(state, _TURN_MAIN(turn, main), paid)
+                if not self._sharing(state, seat):  # "combined": the last Assembly space's token alone (BF-ASM-LAST)
+                    return _WITH_TURN(state, _TURN_MAIN(turn, main))
+                # BF-SANDRA-PAID: Sandra's token paid, recorded for the round's later windows
+                return _PAID_TURN(state, _TURN_MAIN(turn, main), tuple(sorted({*state.paid, seat})))
             if isinstance(action, Skip):
                 if self._sharing(state, seat) and self.variant.rulings.unpaid_share == "nothing":
                     return self._end_turn(state)

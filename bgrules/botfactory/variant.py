@@ -46,7 +46,8 @@ class Rulings:
     additional_actions: Literal["any_time", "own_turn"] = "any_time"
     """BF-ADDITIONAL: the additional actions of the board one's worker stands on may be taken any number of
     times in one's own turn and, under ``"any_time"`` (the seed: 回合過程中任意時候可做任意次), in a window
-    each player gets between turns, before Sandra acts and before maintenance; ``"own_turn"``: in one's own
+    each player gets after the moves (``opening_window``), between turns, before Sandra acts and before
+    maintenance; ``"own_turn"``: in one's own
     turn only (the reading of 0.3.0)."""
     opening_window: Literal["after_moves", "none"] = "after_moves"
     """BF-ADDITIONAL-WINDOW (under ``additional_actions = "any_time"``): "any time during the round"

@@ -26,6 +26,8 @@ OLD_READINGS: dict[str, dict[str, Any]] = {
                 "project_clear_out": "bottom_space",
                 "reservation_tokens": "whole_cost",
                 "additional_actions": "own_turn",
+                "opening_window": "none",
+                "paid_sharer": "own_turn",
             }
         },
         "options": {"max_rounds": 40},

@@ -180,6 +180,8 @@ def test_duplicate_ids_across_files(tmp_path: Path) -> None:
         ("mc-tie.toml", {"tie_break": "wallet"}),
         ("bf-unpaid-share.toml", {"unpaid_share": "additional_only"}),
         ("bf-end-bots.toml", {"bots_per_colour_to_end": 4}),
+        ("bf-additional-window.toml", {"opening_window": "none"}),
+        ("bf-additional-window.toml", {"paid_sharer": "own_turn"}),
     ],
 )
 def test_switching_the_ruling_makes_a_witness_fail(name: str, other: dict[str, Any]) -> None:

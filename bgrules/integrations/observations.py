@@ -189,6 +189,7 @@ def _botfactory(game: Any, state: Any, observer: int, out: list[tuple[str, int]]
         out.append((f"{prefix}.tokens", hand.tokens))
         out.append((f"{prefix}.supply", state.supply[seat]))
         out.append((f"{prefix}.worker", 0 if state.workers[seat] is None else 1 + state.workers[seat]))
+        out.append((f"{prefix}.paid", 1 if seat in state.paid else 0))
         out.extend((f"{prefix}.parts.{p}", hand.parts.count(p)) for p in parts)
         out.extend((f"{prefix}.projects.{c}", hand.projects.count(c)) for c in colours)
         out.extend((f"{prefix}.done.{c}", hand.done.count(c)) for c in colours)
@@ -400,6 +401,7 @@ def _botfactory_specs(game: Any, names: Sequence[str]) -> tuple[Spec, ...]:
         ("seat[].tokens", ("count", k.token_cap)),
         ("seat[].supply", ("count", k.tokens_per_colour)),
         ("seat[].worker", ("cat", spaces + 1)),
+        ("seat[].paid", ("count", 1)),
         ("seat[].parts.any-*", ("count", k.universal_per_slot)),
         ("seat[].parts.*-*", ("count", k.parts_per_colour_slot)),
         ("seat[].projects.*", ("count", k.projects_per_colour)),

@@ -80,7 +80,7 @@ def expected_holes(factory: Factory, variant: MechanicaVariant, run: Run | None)
             if placed is None:
                 continue
             kind = cat.tile(placed.kind)
-            for i in range(kind.inputs):
+            for i in range(max(kind.inputs, len(placed.inputs))):  # past the holes: bots crowding them
                 holes[f"floor {r} {c} in {i}"] = placed.inputs[i] if i < len(placed.inputs) else None
             for i, bot in enumerate(placed.outputs):
                 holes[f"floor {r} {c} out {i}"] = bot
@@ -91,7 +91,13 @@ def expected_holes(factory: Factory, variant: MechanicaVariant, run: Run | None)
     if run is not None:
         for i, m in enumerate(run.moving):
             r, c, h = m.node
-            holes[f"moving {r} {c} {'NESW'[h]} {i}"] = m.bot
+            holes[f"moving {r} {c} {'NESWL'[h]} {i}"] = m.bot
+        seen: dict[str, int] = {}
+        for bin_id, bot in run.arrived:
+            where = f"truck {bin_id - 100}" if bin_id >= 100 else "floor {} {}".format(*divmod(bin_id, COLS))
+            k = seen.get(where, 0)
+            seen[where] = k + 1
+            holes[f"arrived {where} {k}"] = bot
     return holes
 
 
@@ -168,7 +174,8 @@ def check_mechanica(root: ET.Element, game: Any, state: MechanicaState) -> None:
     for pile, top in enumerate(state.bp_top):
         card = one(root, "blueprint", data_pile=str(pile))
         assert card.get("data-card") == ("" if top is None else str(top))
-        shown = [GRADE[b.get("data-grade", "")] for b in by_class(card, "bot")]
+        assert by_class(card, "bot") == [], "what a Blueprint asks for is no bot the state holds"
+        shown = [GRADE[b.get("data-grade", "")] for b in by_class(card, "bot-icon")]
         want = [] if top is None else [bot for bot, n in zip(Bot, cards[top].needs, strict=True) for _ in range(n)]
         assert shown == want, f"pile {pile}'s Blueprint asks for {want}"
     assert one(root, "counts", data_at="stock").get("data-counts") == ",".join(map(str, state.stock))

@@ -1528,13 +1528,17 @@ def replay(
         click.echo(f"0. initial state ({name}, {game.players} player(s))")
         show(state)
     for i, action in enumerate(actions):
+        before = state
         try:
             state = game.apply(state, action)
         except IllegalAction as exc:
             raise IllegalAction(exc.rule_id, f"action {i} {action!r}: {exc.why}") from None
         if step:
+            from bgrules.pictures.narrate import describe
+
             rules = ", ".join(steps[i]["rules"]) or "no rule effect"
             click.echo(f"\n{i + 1}. {action!r}  [{rules}]")
+            click.echo(f"   {describe(game, before, action, state)}")
             show(state)
     if state_out is not None:
         data = state_file(name, game, state, chosen_options, chosen_variant)

@@ -247,6 +247,10 @@ def test_replay_html_is_one_self_contained_page_with_a_section_per_state(tmp_pat
         for rule in step["rules"]:
             assert f"<code>{rule}</code>" in text
     assert "what changed" in text and "<td>phase</td>" in text  # the sandbox's phase changes from run to turn
+    # each step in game terms, above its fields: who acted and what changed
+    stories = re.findall(r'<p class="story">(.*?)</p>', text)
+    assert len(stories) == n and all(s.startswith("P1") for s in stories)
+    assert text.index('<p class="story">') < text.index("<details>")
     # the trace's text is escaped: its spec's markup shows as text
     assert "<b>S&P</b>" not in text and "&lt;b&gt;S&amp;P&lt;/b&gt;" in text
     for button in ("first", "prev", "next", "last", "counter"):
@@ -447,3 +451,38 @@ def test_check_writes_the_collision_witness_as_a_trace_and_a_page(tmp_path: Path
     safe.write_text(FORK_SPLIT.replace("hole[B] ", "hole    "))
     code, _, err = run("check", str(safe), "--trace", str(tmp_path / "none.json"))
     assert code == 0 and "no collision" in err and not (tmp_path / "none.json").exists()
+
+
+FLIGHT = "hole | . . . . | truck\nbasic[B] | FK0 FT0 UP0 . | truck\nhole | . . . . | truck\n"
+"""docs/ruling-diff.md's flight example: a Fork sends the bot to a Flight Tester, which may throw it back."""
+
+
+def test_the_flight_example_is_drawn_by_render_replay_check_and_diff(tmp_path: Path) -> None:
+    """A bot landing from a Flight Tester's throw (docs/ruling-diff.md) is drawn on every page and picture."""
+    a, b = tmp_path / "a.toml", tmp_path / "b.toml"
+    a.write_text('[rulings]\nflight = "flat_side"\n')
+    b.write_text('[rulings]\nflight = "both_ways"\n')
+    traces, page = tmp_path / "traces", tmp_path / "diff.html"
+    code, out, err = run(
+        "diff", "--game", "mechanica-factory", "--variant", str(a), "--variant", str(b),
+        "-o", "factory=" + json.dumps(FLIGHT), "-o", "supply=[]", "--trace-dir", str(traces), "--html", str(page),
+    )  # fmt: skip
+    assert code == 0, err
+    assert "Fly(row=1, col=1, to_row=1, to_col=0)" in out
+    text = page.read_text(encoding="utf-8")
+    assert "threw the Basic bot onto row 1, column 0 (Fork)" in text
+    landing = [svg for svg in templates(text) if 'data-place="moving 1 0 L"' in svg]
+    assert landing, "the bot landing on the Fork is drawn"
+    state = tmp_path / "b.state.json"
+    code, _, err = run("replay", str(traces / "B.json"), "--html", str(tmp_path / "b.html"), "--state-out", str(state))
+    assert code == 0, err
+    code, _, err = run("render", str(state), "--svg", str(tmp_path / "b.svg"))
+    assert code == 0, err
+    assert 'data-place="moving 1 0 L"' in (tmp_path / "b.svg").read_text(encoding="utf-8")
+    code, stdout, err = run("replay", str(traces / "B.json"), "--step")
+    assert code == 0 and "P1's Flight Tester on row 1, column 1 threw the Basic bot" in stdout, err
+    factory = tmp_path / "flight.txt"  # a Fork above sends a second bot down to meet the first
+    factory.write_text("hole[P] | . . FK1 . | truck\n" + FLIGHT.split("\n", 1)[1])
+    code, out, err = run("check", str(factory), "--html", str(tmp_path / "c.html"))
+    assert code == 0 and "collide in the next workday? yes" in out, err
+    assert "of those crowding the truck of row 0 (a collision)" in (tmp_path / "c.html").read_text(encoding="utf-8")

@@ -55,7 +55,11 @@ def ending(game: Any, state: Any) -> Ending | None:
     name = getattr(getattr(game, "info", None), "name", "")
     words = ""
     if len(tied) > 1:
-        words = _botfactory_tie(state, tied, winners) if name == "botfactory" else _mechanica_tie(game, state, tied, winners)
+        words = (
+            _botfactory_tie(state, tied, winners)
+            if name == "botfactory"
+            else _mechanica_tie(game, state, tied, winners)
+        )
     return Ending(scores, winners, tied, words, trigger)
 
 

@@ -13,8 +13,8 @@ import math
 
 from bgrules.mechanica.board import COLS, DOCK_COL, ROWS, Factory, Placed, StartSlot, Truck
 from bgrules.mechanica.components import Bot, Catalogue, Dir, Edge, Effect, TileKind
-from bgrules.mechanica.variant import MechanicaVariant, default_variant
 from bgrules.mechanica.movement import LAND, TRUCK_BIN
+from bgrules.mechanica.variant import MechanicaVariant, default_variant
 from bgrules.mechanica.workday import Moving, Run
 from bgrules.pictures.style import (
     INK,
@@ -327,8 +327,16 @@ def _truck(truck: Truck, kind: TileKind, r: int, arrived: tuple[Bot, ...] = ()) 
             )
         )
         if i < load:
-            g.append(bot_mark(sx + side / 2, sy + side / 2, truck.load[i], r=side * 7.5 / 18, at=f"truck {r} {i}",
-                              place=f"truck {r}"))
+            g.append(
+                bot_mark(
+                    sx + side / 2,
+                    sy + side / 2,
+                    truck.load[i],
+                    r=side * 7.5 / 18,
+                    at=f"truck {r} {i}",
+                    place=f"truck {r}",
+                )
+            )
         elif i >= max(kind.capacity, load):
             j = i - max(kind.capacity, load)
             g.append(_arrived(sx + side / 2, sy + side / 2, arrived[j], f"arrived truck {r} {j}", f"arrived truck {r}"))
@@ -416,8 +424,15 @@ def factory_group(factory: Factory, variant: MechanicaVariant, run: Run | None =
             if placed is None:
                 g.append(_belt_cell(r, c))
                 for j, bot in enumerate(arrived_cells.get(r * COLS + c, ())):  # not a bin: drawn all the same
-                    g.append(_arrived(FLOOR_X + c * CELL + 20 + 20 * j, HEAD + r * CELL + 24, bot,
-                                      f"arrived floor {r} {c} {j}", f"arrived cell {r} {c}"))
+                    g.append(
+                        _arrived(
+                            FLOOR_X + c * CELL + 20 + 20 * j,
+                            HEAD + r * CELL + 24,
+                            bot,
+                            f"arrived floor {r} {c} {j}",
+                            f"arrived cell {r} {c}",
+                        )
+                    )
             else:
                 g.append(_floor_tile(placed, cat.tile(placed.kind), cat, r, c, arrived_cells.get(r * COLS + c, ())))
         g.append(_start_slot(factory.start[r], cat.tile(factory.start[r].kind), r))

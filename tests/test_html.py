@@ -458,7 +458,8 @@ FLIGHT = "hole | . . . . | truck\nbasic[B] | FK0 FT0 UP0 . | truck\nhole | . . .
 
 
 def test_the_flight_example_is_drawn_by_render_replay_check_and_diff(tmp_path: Path) -> None:
-    """A bot landing from a Flight Tester's throw (docs/ruling-diff.md) is drawn on every page and picture."""
+    """docs/ruling-diff.md's flight example makes its pages; a bot landing from a Flight Tester's throw (here on
+    a second Flight Tester, where it chooses again) is drawn by render, replay --html and replay --step."""
     a, b = tmp_path / "a.toml", tmp_path / "b.toml"
     a.write_text('[rulings]\nflight = "flat_side"\n')
     b.write_text('[rulings]\nflight = "both_ways"\n')
@@ -468,19 +469,25 @@ def test_the_flight_example_is_drawn_by_render_replay_check_and_diff(tmp_path: P
         "-o", "factory=" + json.dumps(FLIGHT), "-o", "supply=[]", "--trace-dir", str(traces), "--html", str(page),
     )  # fmt: skip
     assert code == 0, err
-    assert "Fly(row=1, col=1, to_row=1, to_col=0)" in out
     text = page.read_text(encoding="utf-8")
-    assert "threw the Basic bot onto row 1, column 0 (Fork)" in text
-    landing = [svg for svg in templates(text) if 'data-place="moving 1 0 L"' in svg]
-    assert landing, "the bot landing on the Fork is drawn"
-    state = tmp_path / "b.state.json"
-    code, _, err = run("replay", str(traces / "B.json"), "--html", str(tmp_path / "b.html"), "--state-out", str(state))
+    assert all(ET.fromstring(svg).tag == SVG for svg in templates(text))
+    assert '<p class="story">P1&#x27;s Fork on row 1, column 0 sent the Basic bot' in text
+    for label in ("A", "B"):
+        code, _, err = run("replay", str(traces / f"{label}.json"), "--html", str(tmp_path / f"{label}.html"))
+        assert code == 0, err
+    twice = "hole | . . . . | truck\nbasic[B] | FT0 FT0 . . | truck\nhole | . . . . | truck\n"
+    actions = tmp_path / "land.json"
+    actions.write_text(json.dumps([{"type": "Fly", "row": 1, "col": 0, "to_row": 1, "to_col": 1}]))
+    state = tmp_path / "land.state.json"
+    options = ("--game", "mechanica-factory", "-o", "factory=" + json.dumps(twice), "-o", "supply=[]")
+    code, _, err = run("replay", str(actions), *options, "--html", str(tmp_path / "l.html"), "--state-out", str(state))
     assert code == 0, err
-    code, _, err = run("render", str(state), "--svg", str(tmp_path / "b.svg"))
-    assert code == 0, err
-    assert 'data-place="moving 1 0 L"' in (tmp_path / "b.svg").read_text(encoding="utf-8")
-    code, stdout, err = run("replay", str(traces / "B.json"), "--step")
-    assert code == 0 and "P1's Flight Tester on row 1, column 1 threw the Basic bot" in stdout, err
+    landing = 'data-place="moving 1 1 L"'
+    assert landing in templates((tmp_path / "l.html").read_text(encoding="utf-8"))[-1]
+    code, _, err = run("render", str(state), "--svg", str(tmp_path / "l.svg"))
+    assert code == 0 and landing in (tmp_path / "l.svg").read_text(encoding="utf-8"), err
+    code, stdout, err = run("replay", str(actions), *options, "--step")
+    assert code == 0 and "P1's Flight Tester on row 1, column 0 threw the Basic bot onto row 1, column 1" in stdout
     factory = tmp_path / "flight.txt"  # a Fork above sends a second bot down to meet the first
     factory.write_text("hole[P] | . . FK1 . | truck\n" + FLIGHT.split("\n", 1)[1])
     code, out, err = run("check", str(factory), "--html", str(tmp_path / "c.html"))

@@ -29,6 +29,7 @@ from bgrules.mechanica.strategies import layouts, with_bots
 from bgrules.mechanica.variant import default_variant
 from bgrules.mechanica.workday import Run
 from bgrules.pictures import draw
+from bgrules.pictures.narrate import describe
 
 NS = "{http://www.w3.org/2000/svg}"
 GRADES = ("basic", "plus", "deluxe")
@@ -181,8 +182,10 @@ def test_whole_game_playouts_draw_every_bot(name: str, players: int, agent: str,
 def test_every_state_of_whole_playouts_draws_every_bot(name: str, players: int, agent: str) -> None:
     game = bgrules.load_game(name, players=players)
     for seed in range(3):
-        for state in states(game, seed, agent):
-            check_every_bot(game, state)
+        check_every_bot(game, game.initial_state())
+        for before, action, after in walk(game, seed, agents=[make_agent(agent) for _ in range(players)]):
+            check_every_bot(game, after)
+            assert describe(game, before, action, after)
 
 
 # --- generated factories -------------------------------------------------------------------------------------
@@ -215,8 +218,10 @@ def play_and_check(
         if game.is_terminal(state):
             break
         legal = game.legal_actions(state)
-        state = game.apply(state, legal[choose(len(legal))])
+        action = legal[choose(len(legal))]
+        before, state = state, game.apply(state, action)
         check_every_bot(game, state)
+        assert describe(game, before, action, state).startswith("P1")  # the step in game terms, too
         seen.append(state)
     return seen
 
@@ -237,12 +242,12 @@ def test_many_generated_factories_draw_every_bot(notation: str, data: st.DataObj
 
 FLIGHTS = {
     0: "hole | . . . . | truck\nbasic[B] | . FT0 FK0 . | truck\nhole | . . . . | truck\n",
-    1: "hole[B] | . FT1 . . | truck\nbasic | . . . . | truck\nhole | . FK0 . . | truck\n",
-    2: "hole[B] | . . FK1 . | truck\nbasic | FK0 . FT2 . | truck\nhole | . . . . | truck\n",
-    3: "hole | . FK0 . . | truck\nbasic | . . . . | truck\nhole[P] | . FT3 . . | truck\n",
+    1: "hole[B] | . FT1 . . | truck\nbasic | . . . . | truck\nhole | . FT0 . . | truck\n",
+    2: "hole[B] | . . . FK1 | truck\nbasic | FK0 . . FT2 | truck\nhole | . . . . | truck\n",
+    3: "hole | . FT0 . . | truck\nbasic | . . . . | truck\nhole[P] | . FT3 . . | truck\n",
 }
-"""A bot thrown by a Flight Tester in each rotation (its flat side east, south, west, north), a Fork among
-the cells it may land on."""
+"""A bot thrown by a Flight Tester in each rotation (its flat side east, south, west, north) with at least two
+places to land, one of them a Fork or another Flight Tester (where a landing bot may face a decision)."""
 
 
 @pytest.mark.parametrize("rotation", sorted(FLIGHTS))

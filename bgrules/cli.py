@@ -1642,13 +1642,17 @@ def replay(
             _echo_invariant(invariant[0], initial_value(game, kind, predicate), initial_observed(game, kind, predicate))
         show(state)
     for i, action in enumerate(actions):
+        before = state
         try:
             state = game.apply(state, action)
         except IllegalAction as exc:
             raise IllegalAction(exc.rule_id, f"action {i} {action!r}: {exc.why}") from None
         if step:
+            from bgrules.pictures.narrate import describe
+
             rules = ", ".join(steps[i]["rules"]) or "no rule effect"
             click.echo(f"\n{i + 1}. {action!r}  [{rules}]")
+            click.echo(f"   {describe(game, before, action, state)}")
             if invariant is not None and kind in ("state", "transition"):
                 _echo_invariant(invariant[0], steps[i]["invariant"], steps[i].get("observed"))
             show(state)

@@ -247,6 +247,10 @@ def test_replay_html_is_one_self_contained_page_with_a_section_per_state(tmp_pat
         for rule in step["rules"]:
             assert f"<code>{rule}</code>" in text
     assert "what changed" in text and "<td>phase</td>" in text  # the sandbox's phase changes from run to turn
+    # each step in game terms, above its fields: who acted and what changed
+    stories = re.findall(r'<p class="story">(.*?)</p>', text)
+    assert len(stories) == n and all(s.startswith("P1") for s in stories)
+    assert text.index('<p class="story">') < text.index("<details>")
     # the trace's text is escaped: its spec's markup shows as text
     assert "<b>S&P</b>" not in text and "&lt;b&gt;S&amp;P&lt;/b&gt;" in text
     for button in ("first", "prev", "next", "last", "counter"):
@@ -507,3 +511,45 @@ def test_check_writes_the_collision_witness_as_a_trace_and_a_page(tmp_path: Path
     safe.write_text(FORK_SPLIT.replace("hole[B] ", "hole    "))
     code, _, err = run("check", str(safe), "--trace", str(tmp_path / "none.json"))
     assert code == 0 and "no collision" in err and not (tmp_path / "none.json").exists()
+
+
+FLIGHT = "hole | . . . . | truck\nbasic[B] | FK0 FT0 UP0 . | truck\nhole | . . . . | truck\n"
+"""docs/ruling-diff.md's flight example: a Fork sends the bot to a Flight Tester, which may throw it back."""
+
+
+def test_the_flight_example_is_drawn_by_render_replay_check_and_diff(tmp_path: Path) -> None:
+    """docs/ruling-diff.md's flight example makes its pages; a bot landing from a Flight Tester's throw (here on
+    a second Flight Tester, where it chooses again) is drawn by render, replay --html and replay --step."""
+    a, b = tmp_path / "a.toml", tmp_path / "b.toml"
+    a.write_text('[rulings]\nflight = "flat_side"\n')
+    b.write_text('[rulings]\nflight = "both_ways"\n')
+    traces, page = tmp_path / "traces", tmp_path / "diff.html"
+    code, out, err = run(
+        "diff", "--game", "mechanica-factory", "--variant", str(a), "--variant", str(b),
+        "-o", "factory=" + json.dumps(FLIGHT), "-o", "supply=[]", "--trace-dir", str(traces), "--html", str(page),
+    )  # fmt: skip
+    assert code == 0, err
+    text = page.read_text(encoding="utf-8")
+    assert all(ET.fromstring(svg).tag == SVG for svg in templates(text))
+    assert '<p class="story">P1&#x27;s Fork on row 1, column 0 sent the Basic bot' in text
+    for label in ("A", "B"):
+        code, _, err = run("replay", str(traces / f"{label}.json"), "--html", str(tmp_path / f"{label}.html"))
+        assert code == 0, err
+    twice = "hole | . . . . | truck\nbasic[B] | FT0 FT0 . . | truck\nhole | . . . . | truck\n"
+    actions = tmp_path / "land.json"
+    actions.write_text(json.dumps([{"type": "Fly", "row": 1, "col": 0, "to_row": 1, "to_col": 1}]))
+    state = tmp_path / "land.state.json"
+    options = ("--game", "mechanica-factory", "-o", "factory=" + json.dumps(twice), "-o", "supply=[]")
+    code, _, err = run("replay", str(actions), *options, "--html", str(tmp_path / "l.html"), "--state-out", str(state))
+    assert code == 0, err
+    landing = 'data-place="moving 1 1 L"'
+    assert landing in templates((tmp_path / "l.html").read_text(encoding="utf-8"))[-1]
+    code, _, err = run("render", str(state), "--svg", str(tmp_path / "l.svg"))
+    assert code == 0 and landing in (tmp_path / "l.svg").read_text(encoding="utf-8"), err
+    code, stdout, err = run("replay", str(actions), *options, "--step")
+    assert code == 0 and "P1's Flight Tester on row 1, column 0 threw the Basic bot onto row 1, column 1" in stdout
+    factory = tmp_path / "flight.txt"  # a Fork above sends a second bot down to meet the first
+    factory.write_text("hole[P] | . . FK1 . | truck\n" + FLIGHT.split("\n", 1)[1])
+    code, out, err = run("check", str(factory), "--html", str(tmp_path / "c.html"))
+    assert code == 0 and "collide in the next workday? yes" in out, err
+    assert "of those crowding the truck of row 0 (a collision)" in (tmp_path / "c.html").read_text(encoding="utf-8")

@@ -73,7 +73,7 @@ def test_a_workday_step_names_the_tile_the_bot_and_where_it_goes() -> None:
     words = describe(game, after, keep, game.apply(after, keep))
     assert words.startswith(f"P1 destroyed a {keep.bot.name.title()} bot of those crowding the truck of row 0")
     game = bgrules.load_game("mechanica-factory", factory=FLIGHT, supply=[], days=1,
-                             variant={"rulings": {"flight": "both_ways"}})  # fmt: skip
+                             variant={"rulings": {"flight": "both_ways", "flight_landing": "any_cell"}})  # fmt: skip
     state = game.initial_state()
     east = next(a for a in game.legal_actions(state) if a.exit.name == "E")
     state = game.apply(state, east)

@@ -252,11 +252,13 @@ places to land, one of them a Fork or another Flight Tester (where a landing bot
 
 @pytest.mark.parametrize("rotation", sorted(FLIGHTS))
 @pytest.mark.parametrize("flight", ["flat_side", "both_ways"])
-def test_a_flight_tester_in_every_rotation_draws_the_bot_in_flight(rotation: int, flight: str) -> None:
+@pytest.mark.parametrize("landing", ["skip_forks", "any_cell"])
+def test_a_flight_tester_in_every_rotation_draws_the_bot_in_flight(rotation: int, flight: str, landing: str) -> None:
     """Every decision of the first workday, every way (a small tree): each state is drawn with its bots,
-    and among them the bot choosing where the Flight Tester throws it (a state where a Fly is legal)."""
+    and among them the bot choosing where the Flight Tester throws it (a state where a Fly is legal); under
+    ``flight_landing = "any_cell"`` a bot may also land on the Fork and face its decision there."""
     game = bgrules.load_game("mechanica-factory", factory=FLIGHTS[rotation], supply=[], days=1,
-                             variant={"rulings": {"flight": flight}})  # fmt: skip
+                             variant={"rulings": {"flight": flight, "flight_landing": landing}})  # fmt: skip
     todo, seen, throws = [game.initial_state()], set(), 0
     while todo:
         state = todo.pop()
@@ -270,7 +272,7 @@ def test_a_flight_tester_in_every_rotation_draws_the_bot_in_flight(rotation: int
         throws += any(type(a).__name__ == "Fly" for a in legal)
         todo.extend(game.apply(state, a) for a in legal)
     assert throws, "the bot reaches the Flight Tester and chooses where it lands"
-    assert len(seen) > 3
+    assert len(seen) > (3 if landing == "any_cell" else 1)
 
 
 FORK_SPLIT = "hole[B]  | .  .    .  . | truck\nbasic[P] | .  FK0  .  . | truck\nhole     | .  .    .  . | truck\n"

@@ -513,8 +513,7 @@ def verify(
     specs/clarifications/) when it has them, else the ones bgrules ships."""
     from bgrules.core import coverage
     from bgrules.core.defaults import default_dir, source_label
-    from bgrules.core.specs import Budget
-    from bgrules.core.verify import clarification_tasks, proof_tasks, spec_tasks
+    from bgrules.core.verify import plan
 
     _only(only)
     for value, option in ((games, "--games"), (examples, "--examples"), (max_steps, "--max-steps")):
@@ -530,25 +529,13 @@ def verify(
     if engine == "ray":  # the workers read the files at the paths the driver gives, on any node
         specs_dir, proofs_dir, clarifications_dir = (d.resolve() for d in (specs_dir, proofs_dir, clarifications_dir))
     chosen = checkers or ("sampled", "searched", "proved", "clarified")
-    spec_checkers = tuple(c for c in chosen if c in ("sampled", "searched"))
     started = time.perf_counter()
-    forced = games is not None or examples is not None or max_steps is not None
-    budget = Budget(
-        games=games or 100, examples=examples or 40, max_steps=max_steps or 200, forced=forced, thorough=thorough
+    budget = _verify_budget(games, examples, max_steps, thorough)
+    labels = {"specs": source_label("specs", specs_dir, given["specs"])}
+    labels["proofs"] = source_label("proofs", proofs_dir, given["proofs"])
+    tasks, specs = plan(
+        specs_dir, proofs_dir, clarifications_dir, budget, chosen, only, timeout_ms, thorough, labels=labels
     )
-    if spec_checkers:  # a directory with no spec of a known game never stands in for the shipped specs
-        from bgrules.core.specs import usable_specs
-
-        usable_specs(specs_dir, source_label("specs", specs_dir, given["specs"]))
-    tasks, specs = spec_tasks(specs_dir, budget, spec_checkers, only) if spec_checkers else ([], [])
-    if "proved" in chosen:
-        try:
-            tasks += proof_tasks(proofs_dir, timeout_ms, only, thorough)
-        except InputError as exc:
-            label = source_label("proofs", proofs_dir, given["proofs"])
-            raise (exc if label == str(proofs_dir) else InputError(f"{label}: {exc.where}", exc.why)) from None
-    if "clarified" in chosen and clarifications_dir.is_dir():
-        tasks += clarification_tasks([clarifications_dir], only)
     with coverage.collecting() as collected:
         values = _run_plan("bgrules verify", tasks, jobs, quiet=quiet, as_json=as_json, engine=engine, address=address)
     spec_rows = _spec_order([r for r in values if r["kind"] == "spec"], specs)
@@ -600,6 +587,16 @@ def _dirs_used(given: dict[str, bool], **dirs: Path) -> str:
     return "; ".join(describe_dir(kind, path, given[kind]) for kind, path in dirs.items())
 
 
+def _verify_budget(games: int | None, examples: int | None, max_steps: int | None, thorough: bool) -> Any:
+    """verify's budget: the specs' own unless a figure is given (``bgrules coverage`` runs the default)."""
+    from bgrules.core.specs import Budget
+
+    forced = games is not None or examples is not None or max_steps is not None
+    return Budget(
+        games=games or 100, examples=examples or 40, max_steps=max_steps or 200, forced=forced, thorough=thorough
+    )
+
+
 def _ray_where(address: str | None) -> str:
     from bgrules.integrations import ray_engine
 
@@ -639,7 +636,7 @@ def prove(
 
 
 @main.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("files", nargs=-1, type=click.Path(path_type=Path))
 @_jobs_option
 @_quiet_option
 @click.option("--json", "as_json", is_flag=True, help="print a JSON list of results (progress goes to stderr)")
@@ -662,12 +659,18 @@ def clarify(
     variant: Path | None,
 ) -> None:
     """Check rule clarification files (or directories of them): each witness and property with its guarantee.
-    With ``--game G --variant FILE`` the clarifications of G run on that variant (the clarification's own
-    ruling over it), so a corrected data file shows which witnesses it changes."""
+    With no FILES, the clarifications verify checks: the current directory's specs/clarifications/ when it
+    has one, else the ones bgrules ships. With ``--game G --variant FILE`` the clarifications of G run on
+    that variant (the clarification's own ruling over it), so a corrected data file shows which witnesses
+    it changes."""
+    from bgrules.core.defaults import default_dir
     from bgrules.core.verify import clarification_tasks
 
     started = time.perf_counter()
-    tasks = clarification_tasks(list(files), None, variant, game_name)
+    chosen = list(files) or [default_dir("clarifications")]
+    if not files and not chosen[0].is_dir():
+        raise InputError(str(chosen[0]), "no clarifications directory to check (name the files to check)")
+    tasks = clarification_tasks(chosen, None, variant, game_name)
     rows = _run_plan("bgrules clarify", tasks, jobs, quiet=quiet, as_json=as_json)
     _emit(rows, "bgrules clarify", as_json, junit_xml, seconds=time.perf_counter() - started, jobs=jobs)
 
@@ -843,8 +846,9 @@ def simulate(
     resume: Path | None,
 ) -> None:
     """Play legal games (random, or by ``--agents``), checking the game's invariants at every step, and
-    summarise them. Games the runner cuts short (its step bound, or its round cap) count as ``truncated``;
-    ``ended_by`` counts the games each end trigger (a rule ID) ended."""
+    summarise them. Games the runner cuts short (its step bound, or its round cap) count as ``truncated``:
+    no one's win, so ``win_rate_by_seat`` is each seat's wins over the ``finished`` games (as balance
+    counts them; null when none finished); ``ended_by`` counts the games each end trigger (a rule ID) ended."""
     from bgrules.agents import agent_names, parse_agents
     from bgrules.core.playout import end_trigger, round_cap
     from bgrules.core.registry import load_game
@@ -905,8 +909,9 @@ def simulate(
             ended_by[trigger] = ended_by.get(trigger, 0) + 1
             lengths.append(steps)
             scores.append(tuple(game.scores(state)))
-            for w in game.winners(state):
-                wins[w] += 1
+            if game.is_terminal(state):  # a truncated game is no one's win (as balance counts it)
+                for w in game.winners(state):
+                    wins[w] += 1
             progress.advance(task)
     seconds = time.perf_counter() - start
     total_steps = sum(lengths)
@@ -927,8 +932,10 @@ def simulate(
             "min": [min(s[i] for s in scores) for i in range(game.players)],
             "max": [max(s[i] for s in scores) for i in range(game.players)],
         },
-        "win_rate_by_seat": [round(w / n_games, 4) for w in wins],
+        "win_rate_by_seat": [round(w / (n_games - truncated), 4) if n_games > truncated else None for w in wins],
         "truncated": truncated,
+        "finished": n_games - truncated,
+        "win_rate_denominator": "finished",
         "round_cap": cap,
         "invariants_checked": [p[0] for p in preds],
         "invariant_violations": len(violations),
@@ -955,6 +962,7 @@ def _print_simulate(result: dict[str, Any], game_name: str, n_games: int, seed: 
             "win_rate_by_seat",
             "ended_by",
             "truncated",
+            "finished",
             "invariant_violations",
         ):
             table.add_row(key, str(result[key]))
@@ -1108,16 +1116,28 @@ def _coverage_table(result: dict[str, Any], title: str) -> Table:
 
 
 @main.command()
-@click.option("--game", "game_name", default=None, help="botfactory or mechanica [default: both]")
+@click.option(
+    "--game",
+    "game_name",
+    default=None,
+    help="botfactory, mechanica (with its factory sandbox) or mechanica-factory alone [default: both games]",
+)
 @click.option(
     "--agents",
     "agents_spec",
     default=None,
-    help="the sampled games' agents: one for every seat (greedy) or one per seat; default: random",
+    help="play sampled games instead of verify's checks, with these agents: one for every seat (greedy) or "
+    "one per seat [default: random]",
 )
-@click.option("--games", "n_games", default=20, show_default=True, help="sampled games per game and player count")
-@click.option("--players", type=int, default=None, help="only this player count [default: every one]")
-@click.option("--seed", default=0, show_default=True)
+@click.option(
+    "--games",
+    "n_games",
+    type=int,
+    default=None,
+    help="play N sampled games per game and player count instead of verify's checks [default: 20 when sampling]",
+)
+@click.option("--players", type=int, default=None, help="sampled games of this player count only [default: every one]")
+@click.option("--seed", type=int, default=None, help="the first sampled game's seed [default: 0]")
 @click.option("--searched/--no-searched", default=True, show_default=True, help="run the searched specs too")
 @click.option("--specs", "specs_dir", type=click.Path(path_type=Path), default=None, help=_DIR_HELP["specs"])
 @click.option("--proofs", "proofs_dir", type=click.Path(path_type=Path), default=None, help=_DIR_HELP["proofs"])
@@ -1133,9 +1153,9 @@ def _coverage_table(result: dict[str, Any], title: str) -> Table:
 def coverage(
     game_name: str | None,
     agents_spec: str | None,
-    n_games: int,
+    n_games: int | None,
     players: int | None,
-    seed: int,
+    seed: int | None,
     searched: bool,
     specs_dir: Path | None,
     proofs_dir: Path | None,
@@ -1148,20 +1168,29 @@ def coverage(
     resume: Path | None,
 ) -> None:
     """Rule coverage: per rule ID of docs/rules its title, how often its effect was applied and its guard
-    refused, and which checkers reached it (sampled games, searched specs, clarification witnesses, proofs
-    tied to the code by conformance checks); exemptions from specs/coverage-exempt.toml."""
+    refused, and which checkers reached it; exemptions from specs/coverage-exempt.toml. By default it runs
+    the checks of ``bgrules verify`` (its sampled and searched specs, proofs and clarifications: the same
+    table as verify's, for --game's rules); --games, --agents, --players, --seed, --results or --resume
+    play sampled games instead (with the searched specs, the clarification witnesses and the proved ties;
+    docs/coverage.md)."""
     from bgrules.core import coverage as cov
     from bgrules.core.defaults import default_dir
 
-    if n_games < 1:
+    sampling = any(x is not None for x in (n_games, agents_spec, players, seed, results, resume))
+    if n_games is not None and n_games < 1:
         raise InputError("--games", f"play at least one game, not {n_games}")
+    cov.choice(game_name)  # an unknown game: one line, before anything runs
     specs_dir = specs_dir or default_dir("specs")
     proofs_dir = proofs_dir or default_dir("proofs")
     if fail_under is not None and not 0 <= fail_under <= 100:
         raise InputError("--fail-under", f"a percentage from 0 to 100, not {fail_under}")
     from bgrules.core import campaign_cli
 
-    if campaign_cli.wanted(engine, jobs, address, results, resume):  # the sampled games as a campaign
+    n_games = 20 if n_games is None else n_games
+    seed = 0 if seed is None else seed
+    if not sampling:  # verify's checks
+        result = _coverage_of_verify(game_name, searched, specs_dir, proofs_dir, engine, jobs, address, as_json)
+    elif campaign_cli.wanted(engine, jobs, address, results, resume):  # the sampled games as a campaign
         result = campaign_cli.coverage(
             game=game_name, agents=agents_spec, games=n_games, players=players, seed=seed, searched=searched,
             specs_dir=specs_dir, proofs_dir=proofs_dir, engine=engine, jobs=jobs, address=address,
@@ -1192,9 +1221,14 @@ def coverage(
     else:
         console.print(_coverage_table(result, f"bgrules coverage: {game_name or 'both games'}"))
         missing = cov.unreached(result)
+        evidence = (
+            f"{result['states']} states visited"
+            if result["states"] is not None
+            else f"{result['checks']} of verify's checks run"
+        )
         console.print(
             f"{result['reached']} of {result['total']} rule IDs reached ({pct:.1f}% of those not exempt), "
-            f"{result['exempt']} exempt, {result['states']} states visited"
+            f"{result['exempt']} exempt, {evidence}"
             + (f"; neither reached nor exempt: {', '.join(missing)}" if missing else ""),
             highlight=False,
         )
@@ -1203,6 +1237,62 @@ def coverage(
             _fail("--fail-under: no state was visited, so no rule was checked", 1)
         if pct < fail_under:
             _fail(f"rule coverage {pct:.1f}% is under --fail-under {fail_under:g}%", 1)
+
+
+def _coverage_of_verify(
+    game_name: str | None,
+    searched: bool,
+    specs_dir: Path,
+    proofs_dir: Path,
+    engine: str,
+    jobs: int | None,
+    address: str | None,
+    as_json: bool,
+) -> dict[str, Any]:
+    """``bgrules coverage``'s default: the table of ``bgrules verify``'s own plan (its default budget,
+    every checker; --game: that game's specs, clarifications and obligations), as verify's coverage row
+    has it, with ``checks`` (the result rows) and ``unexpected`` (the ids whose verdict was not the
+    expected one: verify would fail on them) beside the table's keys."""
+    from bgrules.core import coverage as cov
+    from bgrules.core.verify import CHECKERS, plan
+
+    document, played = cov.choice(game_name)
+    if engine == "ray":  # the workers read the files at the paths the driver gives, on any node
+        specs_dir, proofs_dir = specs_dir.resolve(), proofs_dir.resolve()
+    checkers = tuple(c for c in CHECKERS if searched or c != "searched")
+    budget = _verify_budget(None, None, None, False)
+    tasks, _specs = plan(
+        specs_dir,
+        proofs_dir,
+        specs_dir / "clarifications",
+        budget,
+        checkers,
+        None,
+        DEFAULT_TIMEOUT_MS,
+        games=None if game_name is None else played,
+    )
+    started = time.perf_counter()
+    with cov.collecting() as collected:
+        rows = _run_plan("bgrules coverage", tasks, jobs, quiet=True, as_json=as_json, engine=engine, address=address)
+    row = cov.verify_row(
+        collected,
+        [r for r in rows if r["kind"] == "proof"],
+        specs_dir=specs_dir,
+        proofs_dir=proofs_dir,
+        complete=False,
+        seconds=time.perf_counter() - started,
+        game=document,
+    )
+    result: dict[str, Any] = row["coverage"]
+    result["checks"] = len(rows)
+    result["unexpected"] = [f"{r['id']} [{r['checker']}]" for r in rows if not r["ok"]]
+    if result["unexpected"]:
+        err_console.print(
+            f"[yellow]note:[/] {len(result['unexpected'])} check(s) gave an unexpected verdict "
+            f"(bgrules verify fails on them): {', '.join(result['unexpected'])}",
+            highlight=False,
+        )
+    return result
 
 
 # --- games ----------------------------------------------------------------------------------------
@@ -1555,7 +1645,19 @@ def _check_files(
 @click.option("--players", type=int, default=None, help="[default: the trace file's, else the game's]")
 @click.option("--variant", type=click.Path(path_type=Path), default=None, help="[default: the trace file's]")
 @click.option("--option", "-o", "options", multiple=True, help="game option key=value [default: the trace file's]")
-@click.option("--step", is_flag=True, help="print each state in turn: the action, the rules it applied, a picture")
+@click.option(
+    "--step",
+    is_flag=True,
+    help="print each state in turn: the action, the rules it applied, the trace's invariant and what it read, "
+    "a picture",
+)
+@click.option(
+    "--specs",
+    "specs_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="--step: where the trace's spec is, to show its invariant [default: the specs verify finds]",
+)
 @click.option(
     "--html",
     "html_path",
@@ -1577,12 +1679,14 @@ def replay(
     variant: Path | None,
     options: tuple[str, ...],
     step: bool,
+    specs_dir: Path | None,
     html_path: Path | None,
     state_out: Path | None,
 ) -> None:
     """Replay a trace (the files verify --trace-dir writes) or a JSON list of actions ({"type": ..., fields})
-    and print the final state as JSON; with --step, every state in turn; with --html, write a page that
-    steps through it instead (docs/html.md)."""
+    and print the final state as JSON; with --step, every state in turn, with the trace's invariant (its
+    spec's value and the counters its predicate reads) at each; with --html, write a page that steps
+    through it instead (docs/html.md)."""
     from bgrules.core.codec import dumps
     from bgrules.core.registry import load_game
     from bgrules.core.trace import explain, parse_actions, picture, read_trace
@@ -1614,28 +1718,78 @@ def replay(
     actions = parse_actions(game, trace["actions"], str(actions_file))
     state = game.initial_state()
     if step:
-        steps = explain(game, actions)
+        invariant = _trace_invariant(trace, specs_dir)
+        kind, predicate = (invariant[1], invariant[2]) if invariant is not None else ("state", None)
+        steps = explain(game, actions, kind, predicate)
 
         def show(s: Any) -> None:
             art = picture(game, s)
             click.echo(art if art is not None else dumps(s))
 
         click.echo(f"0. initial state ({name}, {game.players} player(s))")
+        if invariant is not None and kind == "state":
+            from bgrules.core.trace import initial_observed, initial_value
+
+            _echo_invariant(invariant[0], initial_value(game, kind, predicate), initial_observed(game, kind, predicate))
         show(state)
     for i, action in enumerate(actions):
+        before = state
         try:
             state = game.apply(state, action)
         except IllegalAction as exc:
             raise IllegalAction(exc.rule_id, f"action {i} {action!r}: {exc.why}") from None
         if step:
+            from bgrules.pictures.narrate import describe
+
             rules = ", ".join(steps[i]["rules"]) or "no rule effect"
             click.echo(f"\n{i + 1}. {action!r}  [{rules}]")
+            click.echo(f"   {describe(game, before, action, state)}")
+            if invariant is not None and kind in ("state", "transition"):
+                _echo_invariant(invariant[0], steps[i]["invariant"], steps[i].get("observed"))
             show(state)
     if state_out is not None:
         data = state_file(name, game, state, chosen_options, chosen_variant)
         state_out.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     if not step and html_path is None:
         click.echo(dumps(state))
+
+
+def _trace_invariant(
+    trace: dict[str, Any], specs_dir: Path | None
+) -> tuple[str, str, Callable[..., str | None]] | None:
+    """The trace's spec (its id, kind and predicate) from ``specs_dir`` (default: the specs verify finds),
+    or None with a note on stderr when the trace names none or it is not there (a bare list of actions,
+    a spec since renamed)."""
+    from bgrules.core.defaults import default_dir
+    from bgrules.core.specs import load_specs, resolve_predicate
+
+    spec_id = trace.get("spec")
+    if not isinstance(spec_id, str) or not spec_id:
+        return None
+    where = specs_dir or default_dir("specs")
+    try:
+        found = [s for s in load_specs(where) if s.id == spec_id]
+    except InputError as exc:
+        if specs_dir is not None:
+            raise
+        found, why = [], f"({exc})"
+    else:
+        why = ""
+    if not found:
+        click.echo(f"note: the trace's spec {spec_id} is not in {where} {why}: its invariant is not shown", err=True)
+        return None
+    spec = found[0]
+    if spec.kind == "game":
+        click.echo(f"note: {spec_id} is checked on the whole game, not after each step", err=True)
+    return spec.id, spec.kind, resolve_predicate(spec.predicate, spec.source)
+
+
+def _echo_invariant(spec_id: str, value: str | None, reads: dict[str, Any] | None) -> None:
+    from bgrules.core.observe import shown
+
+    click.echo(f"   invariant {spec_id}: " + ("holds" if value is None else f"fails: {value}"))
+    if reads:
+        click.echo(f"   it reads: {shown(reads)}")
 
 
 if __name__ == "__main__":

@@ -45,7 +45,13 @@ BF_RULINGS: dict[str, tuple[Any, ...]] = {
     "project_clear_out": ("bottom_space",),
     "reservation_tokens": ("one_more", "whole_cost"),
     "additional_actions": ("own_turn",),
+    "opening_window": ("none",),
+    "paid_sharer": ("own_turn",),
 }
+BF_PREVIOUS: dict[str, Any] = {"opening_window": "none", "paid_sharer": "own_turn"}
+"""The default readings before issue 21 (no window after the moves; a player on Sandra's board offered no
+window): the record kept for the default configs of that time, under these switches, so the old games are
+seen to play on unchanged."""
 MC_RULINGS: dict[str, tuple[Any, ...]] = {
     "off_floor": ("forbid",),
     "loop": ("forbid",),
@@ -56,20 +62,25 @@ MC_RULINGS: dict[str, tuple[Any, ...]] = {
     "blueprint_turn": ("completed",),
     "tie_break": ("wallet",),
     "shop_recycle": ("none",),
-    "anytime": ("steps_1_3",),
+    "anytime": ("steps_1_3", "every_step"),
     "blueprint_match": ("whole",),
+    "flight_landing": ("any_cell",),
 }
 
 
 def configs() -> list[tuple[str, str, int, int, dict[str, Any], str]]:
     """(key, game, players, seed, rulings, agents): the default readings at every player count with random
-    and with greedy players, then every other choice of every ruling once."""
+    and with greedy players (Bot Factory's also under its previous default readings, ``BF_PREVIOUS``), then
+    every other choice of every ruling once."""
     out: list[tuple[str, str, int, int, dict[str, Any], str]] = []
+    previous = ",".join(f"{k}={v}" for k, v in BF_PREVIOUS.items())
     for name in ("botfactory", "mechanica"):
         for players in (2, 3, 4):
-            for seed in (0, 1):
-                out.append((f"{name}/{players}/{seed}/random", name, players, seed, {}, "random"))
-            out.append((f"{name}/{players}/0/greedy", name, players, 0, {}, "greedy"))
+            for seed, agents in ((0, "random"), (1, "random"), (0, "greedy")):
+                out.append((f"{name}/{players}/{seed}/{agents}", name, players, seed, {}, agents))
+                if name == "botfactory":
+                    key = f"{name}/{players}/{seed}/{agents}/{previous}"
+                    out.append((key, name, players, seed, dict(BF_PREVIOUS), agents))
     for name, table in (("botfactory", BF_RULINGS), ("mechanica", MC_RULINGS)):
         for ruling, choices in table.items():
             for choice in choices:

@@ -26,12 +26,14 @@ OLD_READINGS: dict[str, dict[str, Any]] = {
                 "project_clear_out": "bottom_space",
                 "reservation_tokens": "whole_cost",
                 "additional_actions": "own_turn",
+                "opening_window": "none",
+                "paid_sharer": "own_turn",
             }
         },
         "options": {"max_rounds": 40},
     },
-    "mechanica": {"variant": {"rulings": {"anytime": "steps_1_3"}}, "options": {}},
-    "mechanica-factory": {"variant": {"rulings": {}}, "options": {}},
+    "mechanica": {"variant": {"rulings": {"anytime": "steps_1_3", "flight_landing": "any_cell"}}, "options": {}},
+    "mechanica-factory": {"variant": {"rulings": {"flight_landing": "any_cell"}}, "options": {}},
 }
 CONFIGS: tuple[tuple[str, int, int], ...] = (
     ("botfactory", 2, 12),

@@ -10,6 +10,7 @@ skipped with a reason that says what to install."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -142,4 +143,24 @@ def test_a_longer_trace_steps_with_keys_and_buttons(browser: Any, tmp_path: Path
     w.page.keyboard.press("ArrowLeft")
     assert w.shown()[:2] == ("step 1 of 2", "step-1")
     screenshot(w, tmp_path / "collision.png")
+    assert w.errors == [] and w.requests == []
+
+
+def test_the_docs_site_searches_when_opened_from_disk(browser: Any, site: Path, tmp_path: Path) -> None:
+    # the site as a reader opens it from a folder (file://, no server): the search box finds pages, and
+    # nothing is fetched from anywhere else (the search worker's shim is part of the site)
+    w = Watched(browser)
+    w.page.goto((site / "index.html").as_uri())
+    box = w.page.locator("input.md-search__input")
+    box.click()
+    box.type("collision", delay=20)  # typed, key by key, as a reader does
+    w.page.wait_for_selector(".md-search-result__item", timeout=30_000)
+    meta = w.page.locator(".md-search-result__meta").inner_text()
+    assert re.fullmatch(r"\d+ matching documents?", meta.strip()) and not meta.startswith("0"), meta
+    links = [a.get_attribute("href") or "" for a in w.page.locator(".md-search-result__link").all()]
+    assert links and all(not h.startswith(("http:", "https:")) for h in links), links
+    screenshot(w, tmp_path / "search.png")
+    w.page.locator(".md-search-result__link").first.click()  # a result opens its page, from disk too
+    w.page.wait_for_load_state()
+    assert w.page.url.startswith("file://") and "collision" in w.page.content().lower()
     assert w.errors == [] and w.requests == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -179,6 +180,8 @@ def test_duplicate_ids_across_files(tmp_path: Path) -> None:
         ("mc-tie.toml", {"tie_break": "wallet"}),
         ("bf-unpaid-share.toml", {"unpaid_share": "additional_only"}),
         ("bf-end-bots.toml", {"bots_per_colour_to_end": 4}),
+        ("bf-additional-window.toml", {"opening_window": "none"}),
+        ("bf-additional-window.toml", {"paid_sharer": "own_turn"}),
     ],
 )
 def test_switching_the_ruling_makes_a_witness_fail(name: str, other: dict[str, Any]) -> None:
@@ -214,3 +217,37 @@ def test_clarifications_cite_documented_rules() -> None:
         c = load_clarification(path)
         unknown = [r for r in c.rules if r not in documented]
         assert not unknown, f"{c.id} cites undocumented rules {unknown}"
+
+
+def _clarify(*args: str) -> tuple[int, str, str]:
+    from click.testing import CliRunner
+
+    from bgrules.cli import main
+
+    result = CliRunner().invoke(main, ["clarify", *args], catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_clarify_without_files_checks_the_defaults_verify_finds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bgrules.core.defaults import PACKAGED_PATHS
+
+    monkeypatch.chdir(tmp_path)  # no specs/ here: the shipped clarifications
+    code, out, err = _clarify("--json", "--game", "mechanica-factory")
+    assert code == 0, err
+    shipped = sorted(p for p in PACKAGED_PATHS["clarifications"].glob("*.toml") if _game(p) == "mechanica-factory")
+    want = {load_clarification(p).id for p in shipped}
+    assert want and {r["id"].split("/")[0] for r in json.loads(out)} == want
+    local = tmp_path / "specs" / "clarifications"
+    local.mkdir(parents=True)
+    code, _out, err = _clarify()  # an empty local directory wins, and checks nothing: not a pass
+    assert code == 2 and "nothing was checked" in err
+    _write(local, MINIMAL)
+    code, out, err = _clarify("--json")
+    assert code == 0, err
+    assert [r["id"] for r in json.loads(out)] == ["T-CL/w"]
+
+
+def _game(path: Path) -> str:
+    return str(tomllib.loads(path.read_text("utf-8")).get("game"))

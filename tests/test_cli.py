@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -168,6 +169,58 @@ def test_replay(tmp_path: Path) -> None:
     assert code == 2 and "unknown action type" in err
 
 
+def test_replay_step_shows_what_the_invariant_read(tmp_path: Path) -> None:
+    code, _, err = run(
+        "verify", "--only", "MC-Q-COLLISIONS-HAPPEN", "--checker", "searched", "--trace-dir", str(tmp_path), "-q"
+    )
+    assert code == 0, err
+    path = tmp_path / "MC-Q-COLLISIONS-HAPPEN-searched.json"
+    trace = json.loads(path.read_text(encoding="utf-8"))
+    last = trace["steps"][-1]
+    assert last["invariant"] and sum(last["observed"].values()) >= 1  # the file carries the counters too
+    code, out, err = run("replay", str(path), "--step")
+    assert code == 0, err
+    blocks = out.split("\n\n")
+    lines = [ln.strip() for ln in out.splitlines() if ln.strip().startswith(("invariant ", "it reads: "))]
+    assert lines[:2] == [
+        "invariant MC-Q-COLLISIONS-HAPPEN: holds",
+        "it reads: collisions (finished runs) 0, collisions (this run) 0",
+    ]
+    assert lines[-2] == f"invariant MC-Q-COLLISIONS-HAPPEN: fails: {last['invariant']}"
+    counters = dict(part.rsplit(" ", 1) for part in lines[-1].removeprefix("it reads: ").split(", "))
+    assert sum(map(int, counters.values())) >= 1  # the collision is visible in what the invariant read
+    assert len(lines) == 2 * (len(trace["steps"]) + 1) and len(blocks) >= len(trace["steps"])
+    # a trace whose spec is not among the specs: the steps all the same, with a note
+    trace["spec"] = "NO-SUCH-SPEC"
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(trace), encoding="utf-8")
+    code, out, err = run("replay", str(other), "--step")
+    assert code == 0 and "NO-SUCH-SPEC is not in" in err and "invariant " not in out
+
+
+def test_every_spec_predicate_declares_what_it_reads() -> None:
+    # every state and transition invariant of specs/ names what it reads, and the readers run on the states
+    # of a short playout of its game, each value JSON (as a trace file carries it)
+    import bgrules
+    from bgrules.core.observe import observed, reader_of
+    from bgrules.core.playout import walk
+    from bgrules.core.specs import load_specs, resolve_predicate
+
+    specs = [s for s in load_specs(ROOT / "specs") if s.kind != "game"]
+    assert {s.game for s in specs} == {"botfactory", "mechanica", "mechanica-factory"}
+    assert [s.id for s in specs if reader_of(resolve_predicate(s.predicate)) is None] == []
+    for name in sorted({s.game for s in specs}):
+        game = bgrules.load_game(name)
+        steps = list(itertools.islice(walk(game, 3), 60))
+        assert steps
+        for spec in (s for s in specs if s.game == name and not s.options and s.variant is None):
+            predicate = resolve_predicate(spec.predicate)
+            for before, action, after in steps:
+                args = (game, after) if spec.kind == "state" else (game, before, action, after)
+                reads = observed(predicate, *args)
+                assert reads and json.loads(json.dumps(reads)) == reads, (spec.id, reads)
+
+
 def test_clarify_files_and_errors(tmp_path: Path) -> None:
     code, out, _ = run("clarify", str(ROOT / "specs" / "clarifications"), "--json")
     assert code == 0
@@ -218,6 +271,21 @@ def test_simulate_counts_games_truncated_by_its_round_cap() -> None:
     assert data["round_cap"] is None and data["truncated"] == 0
     code, _, err = run(*args, "--max-rounds", "0")
     assert code == 2 and "max_rounds" in err
+
+
+def test_simulate_counts_truncated_games_for_no_one_as_balance_does() -> None:
+    args = ("--game", "botfactory", "--players", "2", "--games", "6", "--agents", "greedy", "--json")
+    _, out, _ = run("simulate", *args, "--no-check", "--max-rounds", "12")
+    simulated = json.loads(out)
+    _, out, _ = run("balance", *args, "--max-rounds", "12")
+    balanced = json.loads(out)
+    assert simulated["truncated"] == balanced["truncated"] == 2  # some games cut short, some finished
+    assert simulated["finished"] == balanced["finished"] == 4 and simulated["win_rate_denominator"] == "finished"
+    assert simulated["win_rate_by_seat"] == [s["win_rate"] for s in balanced["seats"]]
+    # every game cut short: no one won any, and there is no rate to give
+    _, out, _ = run("simulate", *args[:6], "--no-check", "--json", "--max-rounds", "3")
+    data = json.loads(out)
+    assert data["truncated"] == 6 and data["finished"] == 0 and data["win_rate_by_seat"] == [None, None]
 
 
 def test_simulate_with_agents_reports_agents_end_triggers_and_scores_per_seat() -> None:

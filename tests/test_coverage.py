@@ -415,8 +415,92 @@ def test_fail_under_with_no_state_visited_fails(monkeypatch: pytest.MonkeyPatch)
         return coverage.table({}, game="botfactory", exempt={})
 
     monkeypatch.setattr(coverage, "run_coverage", empty)
-    code, _, err = run("coverage", "--game", "botfactory", "--fail-under", "0")
+    code, _, err = run("coverage", "--game", "botfactory", "--games", "1", "--fail-under", "0")
     assert code == 1 and "no state" in err
+
+
+def _plans(monkeypatch: pytest.MonkeyPatch, *commands: tuple[str, ...]) -> list[list[tuple[str, str, str]]]:
+    """The tasks each command hands to its runner (nothing is run: the runner returns no row)."""
+    import bgrules.cli as cli
+
+    seen: list[list[tuple[str, str, str]]] = []
+
+    def record(_title: str, tasks: list[Any], *_a: Any, **_k: Any) -> list[dict[str, Any]]:
+        seen.append([(t.label, t.target, repr(t.args)) for t in tasks])
+        return []
+
+    monkeypatch.setattr(cli, "_run_plan", record)
+    for command in commands:
+        run(*command)
+    assert len(seen) == len(commands)
+    return seen
+
+
+def test_coverage_runs_the_checks_of_verify(monkeypatch: pytest.MonkeyPatch) -> None:
+    verify, plain, jobs = _plans(monkeypatch, ("verify",), ("coverage",), ("coverage", "--jobs", "2"))
+    assert verify and plain == verify and jobs == verify  # the same tasks, budgets and directories
+    labels = " ".join(label for label, _t, _a in verify)
+    assert "[sampled]" in labels and "[searched]" in labels and "[proved]" in labels and "[clarified]" in labels
+    (unsearched,) = _plans(monkeypatch, ("coverage", "--no-searched"))
+    assert unsearched == [t for t in verify if not t[0].endswith("[searched]")]
+    # sampling options play sampled games instead: verify's plan is not run
+    monkeypatch.setattr(coverage, "run_coverage", lambda *_a, **_k: coverage.table({}, game="botfactory", exempt={}))
+    import bgrules.cli as cli
+
+    monkeypatch.setattr(cli, "_run_plan", lambda *_a, **_k: pytest.fail("verify's plan ran"))
+    assert run("coverage", "--game", "botfactory", "--games", "1", "--json")[0] == 0
+
+
+def test_coverage_of_one_game_runs_that_games_checks(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bgrules.core.specs import load_specs
+
+    games = {s.id: s.game for s in load_specs(ROOT / "specs")}
+    (verify,) = _plans(monkeypatch, ("verify",))
+    (factory,) = _plans(monkeypatch, ("coverage", "--game", "mechanica-factory"))
+    (mechanica,) = _plans(monkeypatch, ("coverage", "--game", "mechanica"))
+    assert set(factory) < set(mechanica) < set(verify)
+    for label, _t, _a in factory:
+        first = label.split(" ", 1)[0]
+        if label.endswith(("[sampled]", "[searched]")):
+            assert games[first] == "mechanica-factory", label
+        else:
+            assert first.startswith(("MC-", "mc-")) or label.endswith("[clarified]"), label
+    assert {games[lb.split(" ", 1)[0]] for lb, _t, _a in mechanica if lb.endswith("[searched]")} == {
+        "mechanica",
+        "mechanica-factory",
+    }
+    assert not [lb for lb, _t, _a in mechanica if lb.startswith("BF-")]
+
+
+def test_coverage_of_the_factory_sandbox_alone() -> None:
+    args = ("coverage", "--game", "mechanica-factory", "--games", "2", "--no-searched", "--json")
+    code, out, err = run(*args)
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["total"] == len([i for i in _doc_ids() if i.startswith("MC-")])  # its rules document's table
+    rows = {r["id"]: r for r in data["rules"]}
+    assert "sampled" in rows["MC-SUPPLY"]["checkers"]  # the sandbox's own rule, which no whole game reaches
+    assert rows["MC-SETUP-SEATS"]["effects"] == 0  # the whole game was not played
+    code, _, err = run("coverage", "--game", "mechanica-fact", "--games", "1")
+    assert code == 2 and "mechanica-factory" in err
+
+
+@pytest.mark.heavy
+def test_coverage_by_default_has_verify_table() -> None:
+    # two whole default runs (~1-2 min each): coverage with no option reaches what verify reaches, BF-SCORE
+    # and BF-TIE included (random Bot Factory games alone are all truncated and never scored)
+    code, out, err = run("coverage", "--json")
+    assert code == 0, err
+    ours = json.loads(out)
+    code, out, err = run("verify", "--json", "--quiet")
+    assert code == 0, err
+    theirs = json.loads(out)[-1]["coverage"]
+    assert ours["unexpected"] == [] and ours["checks"] == len(json.loads(out)) - 1
+    for key in ("total", "reached", "exempt"):
+        assert ours[key] == theirs[key]
+    assert [(r["id"], r["checkers"]) for r in ours["rules"]] == [(r["id"], r["checkers"]) for r in theirs["rules"]]
+    reached = {r["id"] for r in ours["rules"] if r["checkers"]}
+    assert {"BF-END-FIFTH", "BF-SCORE", "BF-TIE", "MC-FAB-OVERACTIVE"} <= reached
 
 
 def test_fail_under_compares_the_percentage() -> None:

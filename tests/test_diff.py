@@ -14,7 +14,7 @@ from bgrules.core.diff import DiffResult, find_difference, render, to_json
 FLIGHT = "hole | . . . . | truck\nbasic[B] | . FT0 UP0 . | truck\nhole | . . . . | truck"
 # the Fork at (1, 0) sends the bot north (to the truck) or east into the Flight Tester: the rulings part
 # ways only after the Route decision, at the Flight Tester's Fly options
-FORK_FLIGHT = "hole | . . . . | truck\nbasic[B] | FK0 FT0 UP0 . | truck\nhole | . . . . | truck"
+FORK_FLIGHT = "hole | . . . . | truck\nbasic[B] | . FK0 FT0 UP0 | truck\nhole | . . . . | truck"
 BOTH_WAYS = {"rulings": {"flight": "both_ways"}}
 
 
@@ -143,9 +143,10 @@ def test_shop_recycle_differs_at_the_first_tile_that_falls():
     b = {"rulings": {"shop_recycle": "none"}}
     result = find_difference("mechanica", None, b, players=4, max_nodes=1500)
     check_found(result, "mechanica", None, b, players=4)
-    # 2 Shop draws and 2 Blueprints, then four turns of Next, Next, Fabricate with a draw between: the tile
-    # dealt to price 5 falls into the Recycler at the fourth turn's rotation
-    assert len(result.sequence) == 19 and result.kind == "state" and result.method == "playout"
+    # 2 Shop draws and 2 Blueprints, then four turns of Next, Next, Fabricate with a draw and the turn's
+    # closing Next (MC-ANYTIME) after each: the tile dealt to price 5 falls into the Recycler at the fourth
+    # turn's rotation
+    assert len(result.sequence) == 22 and result.kind == "state" and result.method == "playout"
     assert "phase" in result.detail and "recycle" in result.detail
     assert result.citations[0].rule_id == "MC-SHOP-RECYCLE"
     assert not result.minimal and result.depth < len(result.sequence)

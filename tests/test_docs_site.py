@@ -5,50 +5,13 @@ click, every docs page in the nav, and the examples page's pictures and report m
 from __future__ import annotations
 
 import html
-import os
 import re
-import shutil
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("docs") / "site"
-    before = _untracked()
-    done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONDONTWRITEBYTECODE": "1"},
-    )
-    assert done.returncode == 0, f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}"
-    assert _untracked() == before, "mkdocs wrote into the repository"
-    return out
-
-
-def _untracked() -> set[str]:
-    """Files git ignores under docs/ and site/ (where a build in the checkout would write: site/, a hook's
-    __pycache__). New files that are not ignored are left out: other people write docs while this runs."""
-    if shutil.which("git") is None or not (ROOT / ".git").exists():
-        return set()
-    done = subprocess.run(
-        ["git", "status", "--porcelain", "--ignored", "--untracked-files=all", "--", "site", "docs"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return {line[3:] for line in done.stdout.splitlines() if line.startswith("!!") or line[3:].startswith("site/")}
 
 
 def _text(page: Path) -> str:

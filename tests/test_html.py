@@ -247,6 +247,10 @@ def test_replay_html_is_one_self_contained_page_with_a_section_per_state(tmp_pat
         for rule in step["rules"]:
             assert f"<code>{rule}</code>" in text
     assert "what changed" in text and "<td>phase</td>" in text  # the sandbox's phase changes from run to turn
+    # each step in game terms, above its fields: who acted and what changed
+    stories = re.findall(r'<p class="story">(.*?)</p>', text)
+    assert len(stories) == n and all(s.startswith("P1") for s in stories)
+    assert text.index('<p class="story">') < text.index("<details>")
     # the trace's text is escaped: its spec's markup shows as text
     assert "<b>S&P</b>" not in text and "&lt;b&gt;S&amp;P&lt;/b&gt;" in text
     for button in ("first", "prev", "next", "last", "counter"):
@@ -332,6 +336,66 @@ def test_a_proofs_counterexample_steps_through_its_witness(tmp_path: Path) -> No
 
     assert witness_track({"held": 1, "failing": ["x"]}) is None and witness_track(None) is None
     assert witness_track(witness) is not None
+
+
+def _header(index: Path) -> dict[str, str]:
+    """The index's header lines (``<p class="meta"><b>key:</b> value</p>``) as key -> value."""
+    text = index.read_text(encoding="utf-8")
+    return {
+        html.unescape(k): html.unescape(v) for k, v in re.findall(r'<p class="meta"><b>([^<]*):</b> ([^<]*)</p>', text)
+    }
+
+
+def _figures(index: Path) -> dict[str, str]:
+    """The index's summary boxes (``<div><b>value</b>label</div>``) as label -> value."""
+    text = index.read_text(encoding="utf-8")
+    box = text[text.index('<div class="summary">') :].split("</div></div>", 1)[0] + "</div>"
+    return {html.unescape(k): html.unescape(v) for v, k in re.findall(r"<div><b>([^<]*)</b>([^<]*)</div>", box)}
+
+
+def test_the_index_header_names_the_version_and_selection_after_a_proofs_page(tmp_path: Path) -> None:
+    # a proof's witness page is written before the index, with its own statement and guarantee lines: the
+    # index keeps the run's own header whatever pages came before it
+    report = tmp_path / "report"
+    code, out, err = run(
+        "verify", "--only", "RESHUFFLE-UNGUARDED", "--checker", "proved", "--html", str(report), "--json"
+    )
+    assert code == 0, err
+    (row,) = json.loads(out)
+    assert len(_links(report / "index.html")) == 1  # the witness page was written
+    header = _header(report / "index.html")
+    assert header == {
+        "bgrules": bgrules.__version__,
+        "selection": "checkers proved; ids containing 'RESHUFFLE-UNGUARDED'",
+    }
+    assert row["statement"] not in header.values() and row["guarantee"] not in header.values()
+    figures = _figures(report / "index.html")
+    assert figures["verdicts"] == "1" and figures["counterexample traces"] == "1"
+    assert figures["expected counterexamples (ok*)"] == "1" and figures["unexpected"] == "0"
+    assert float(figures["seconds"]) >= 0
+
+
+@pytest.mark.heavy
+def test_the_index_of_a_full_default_run_names_version_selection_and_figures(tmp_path: Path) -> None:
+    # the whole default run (every checker, no --only: ~25-50 s): spec traces and proof witness pages,
+    # the coverage row held to every rule, and the header of a complete run
+    report = tmp_path / "report"
+    code, out, err = run("verify", "--html", str(report), "--json", "--quiet")
+    assert code == 0, err
+    rows = json.loads(out)
+    index = report / "index.html"
+    assert _header(index) == {
+        "bgrules": bgrules.__version__,
+        "selection": "checkers sampled, searched, proved, clarified",
+    }
+    figures = _figures(index)
+    assert figures["verdicts"] == str(len(rows)) and figures["unexpected"] == "0"
+    assert figures["counterexample traces"] == str(len(_links(index)))
+    from bgrules.core.report_html import status, witness_track
+
+    assert figures["expected counterexamples (ok*)"] == str(sum(1 for r in rows if status(r) == "ok*"))
+    assert any(r.get("trace") for r in rows) and any(witness_track(r["witness"]) for r in rows)
+    assert rows[-1]["kind"] == "coverage" and "every verdict as expected" in index.read_text(encoding="utf-8")
 
 
 def test_an_unexpected_verdict_is_in_the_report_with_its_trace(tmp_path: Path) -> None:
@@ -447,3 +511,45 @@ def test_check_writes_the_collision_witness_as_a_trace_and_a_page(tmp_path: Path
     safe.write_text(FORK_SPLIT.replace("hole[B] ", "hole    "))
     code, _, err = run("check", str(safe), "--trace", str(tmp_path / "none.json"))
     assert code == 0 and "no collision" in err and not (tmp_path / "none.json").exists()
+
+
+FLIGHT = "hole | . . . . | truck\nbasic[B] | FK0 FT0 UP0 . | truck\nhole | . . . . | truck\n"
+"""docs/ruling-diff.md's flight example: a Fork sends the bot to a Flight Tester, which may throw it back."""
+
+
+def test_the_flight_example_is_drawn_by_render_replay_check_and_diff(tmp_path: Path) -> None:
+    """docs/ruling-diff.md's flight example makes its pages; a bot landing from a Flight Tester's throw (here on
+    a second Flight Tester, where it chooses again) is drawn by render, replay --html and replay --step."""
+    a, b = tmp_path / "a.toml", tmp_path / "b.toml"
+    a.write_text('[rulings]\nflight = "flat_side"\n')
+    b.write_text('[rulings]\nflight = "both_ways"\n')
+    traces, page = tmp_path / "traces", tmp_path / "diff.html"
+    code, out, err = run(
+        "diff", "--game", "mechanica-factory", "--variant", str(a), "--variant", str(b),
+        "-o", "factory=" + json.dumps(FLIGHT), "-o", "supply=[]", "--trace-dir", str(traces), "--html", str(page),
+    )  # fmt: skip
+    assert code == 0, err
+    text = page.read_text(encoding="utf-8")
+    assert all(ET.fromstring(svg).tag == SVG for svg in templates(text))
+    assert '<p class="story">P1&#x27;s Fork on row 1, column 0 sent the Basic bot' in text
+    for label in ("A", "B"):
+        code, _, err = run("replay", str(traces / f"{label}.json"), "--html", str(tmp_path / f"{label}.html"))
+        assert code == 0, err
+    twice = "hole | . . . . | truck\nbasic[B] | FT0 FT0 . . | truck\nhole | . . . . | truck\n"
+    actions = tmp_path / "land.json"
+    actions.write_text(json.dumps([{"type": "Fly", "row": 1, "col": 0, "to_row": 1, "to_col": 1}]))
+    state = tmp_path / "land.state.json"
+    options = ("--game", "mechanica-factory", "-o", "factory=" + json.dumps(twice), "-o", "supply=[]")
+    code, _, err = run("replay", str(actions), *options, "--html", str(tmp_path / "l.html"), "--state-out", str(state))
+    assert code == 0, err
+    landing = 'data-place="moving 1 1 L"'
+    assert landing in templates((tmp_path / "l.html").read_text(encoding="utf-8"))[-1]
+    code, _, err = run("render", str(state), "--svg", str(tmp_path / "l.svg"))
+    assert code == 0 and landing in (tmp_path / "l.svg").read_text(encoding="utf-8"), err
+    code, stdout, err = run("replay", str(actions), *options, "--step")
+    assert code == 0 and "P1's Flight Tester on row 1, column 0 threw the Basic bot onto row 1, column 1" in stdout
+    factory = tmp_path / "flight.txt"  # a Fork above sends a second bot down to meet the first
+    factory.write_text("hole[P] | . . FK1 . | truck\n" + FLIGHT.split("\n", 1)[1])
+    code, out, err = run("check", str(factory), "--html", str(tmp_path / "c.html"))
+    assert code == 0 and "collide in the next workday? yes" in out, err
+    assert "of those crowding the truck of row 0 (a collision)" in (tmp_path / "c.html").read_text(encoding="utf-8")

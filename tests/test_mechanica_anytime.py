@@ -1,8 +1,10 @@
-"""MC-ANYTIME (issue 8): "at any time during your turn" (手番中にいつでも) under both readings.
+"""MC-ANYTIME (issues 8 and 21): "at any time during your turn" (手番中にいつでも) under the three readings.
 
-``anytime = "every_step"`` (default, the seed): Forks, trucks, Blueprints and demolishing are legal at every
-decision of one's own turn, including while a bought tile waits to be placed (phase PLACE) and while a
-fallen tile is recycled (phase RECYCLE). ``anytime = "steps_1_3"`` (0.3.0): only in SELL, BUY, FABRICATE.
+``anytime = "whole_turn"`` (default, the seed): Forks, trucks, Blueprints and demolishing are legal at every
+decision of one's own turn, including while a bought tile waits to be placed (phase PLACE), while a fallen
+tile is recycled (phase RECYCLE) and at the decision closing step (4) after the Shop's turn and its draws
+(phase TURN_END, left by ``Next``), whether or not a tile fell. ``anytime = "every_step"`` (0.4.0): the same
+without TURN_END. ``anytime = "steps_1_3"`` (0.3.0): only in SELL, BUY, FABRICATE.
 """
 
 from __future__ import annotations
@@ -22,11 +24,29 @@ from test_mechanica_game import (
 )
 
 from bgrules.mechanica.components import Bot
+from bgrules.mechanica.fabricate import Fabricate, Sell
 from bgrules.mechanica.sandbox import Demolish, DemolishFabricator
-from bgrules.mechanica.state import Buy, BuyFork, BuyTruck, Complete, Next, Phase, Place, PlaceFabricator, Recycle
+from bgrules.mechanica.state import (
+    Buy,
+    BuyFork,
+    BuyTruck,
+    Complete,
+    Decline,
+    Draw,
+    Next,
+    Phase,
+    Place,
+    PlaceFabricator,
+    Recycle,
+)
 
 ANYTIME = (BuyFork, BuyTruck, Complete, Demolish, DemolishFabricator)
 OLD = "steps_1_3"
+"""The reading of 0.3.0: the anytime actions in SELL, BUY and FABRICATE only."""
+WAITS = "every_step"
+"""The reading of 0.4.0: also in the waits PLACE and RECYCLE, but step (4) has no closing decision."""
+BOARD = "hole | . . . . | truck[B]\nbasic | . . . . | truck\nhole | FK0 . . . | big[BB]\n"
+"""A Fork on (2, 0) and loaded trucks (B on row 0, B B on a Big Truck in row 2): every anytime action is possible."""
 
 
 def _waiting(**rulings):
@@ -202,4 +222,147 @@ def test_bgrules_diff_shows_where_the_readings_part():
     assert result.found and result.minimal and result.method == "bfs" and result.kind == "legal_actions"
     assert len(result.sequence) == 13 and result.sequence[-3:-1] == (Next(), Buy(0))
     assert isinstance(result.sequence[-1], BuyFork)
+    assert "MC-ANYTIME" in [c.rule_id for c in result.citations]
+
+
+# --- step (4): the decision closing the turn (anytime = "whole_turn") ---------------------------------
+
+
+def _shop_turned(**rulings):
+    """2 players, player 0 (wallet 10, ``BOARD``) sells nothing, buys nothing, fabricates; nothing falls from
+    the Shop; the Duplicator is drawn onto price 7: step (4) is over."""
+    g = load(2, **rulings)
+    s = with_board(g, setup(g), 0, BOARD, wallet=10)
+    s = g.apply(g.apply(g.apply(s, Next()), Next()), Fabricate())
+    assert s.phase is Phase.DRAW and s.fallen is None and s.current == 0
+    return g, g.apply(s, Draw("duplicator"))
+
+
+def test_every_anytime_kind_is_offered_after_the_shop_has_turned_with_nothing_fallen():
+    """MC-ANYTIME: with no tile in the Recycler, step (4) still holds a decision of the player's, after the
+    rotation and the draw (the drawn tile is on price 7): Next, then the anytime actions of the board."""
+    g, s = _shop_turned()
+    assert s.phase is Phase.TURN_END and g.to_move(s) == 0 and s.current == 0
+    assert s.wheel == ("duplicator", "upgrader", "gift_wrapper", None, None)
+    legal = g.legal_actions(s)
+    assert legal[0] == Next() and legal[1:] == g._anytime_options(s, s.seats[0])
+    assert {type(a) for a in legal} == {Next, BuyFork, BuyTruck, Complete, Demolish}
+    assert Complete(0, ((0, B), (2, B), (2, B))) in legal
+    check_invariants(g, s)
+
+
+def test_anytime_actions_after_the_shop_has_turned_keep_the_step_and_next_passes_the_turn():
+    g, s = _shop_turned()
+    t = g.apply(s, BuyFork(0, 0, 0))
+    assert t.phase is Phase.TURN_END and t.seats[0].wallet == 9 and t.seats[0].factory.at(0, 0).kind == "fork"
+    t = g.apply(t, Complete(0, ((0, B), (2, B), (2, B))))
+    assert t.phase is Phase.TURN_END and t.seats[0].vault == 10 and t.bp_turned == (True, True)
+    t = g.apply(t, BuyTruck("big_truck", 1))
+    t = g.apply(t, Demolish(2, 0))
+    assert t.phase is Phase.TURN_END and t.seats[0].wallet == 6 and t.seats[0].factory.at(2, 0) is None
+    check_invariants(g, t)
+    done = g.apply(t, Next())
+    assert done.phase is Phase.SELL and done.current == 1 and g.to_move(done) == 1
+    assert done.seats[0] == t.seats[0] and done.wheel == t.wheel
+    check_invariants(g, done)
+
+
+@pytest.mark.parametrize("reading", [WAITS, OLD])
+def test_the_older_readings_pass_the_turn_at_once_after_the_draw(reading):
+    """Under "every_step" (0.4.0) and "steps_1_3" (0.3.0) step (4) has no decision when nothing falls: the
+    draw passes the turn to the next seat, whose own actions follow."""
+    g, s = _shop_turned(anytime=reading)
+    assert s.phase is Phase.SELL and s.current == 1 and g.to_move(s) == 1
+    assert s.wheel == ("duplicator", "upgrader", "gift_wrapper", None, None)
+
+
+def test_a_fallen_tile_has_its_wait_and_the_turn_still_closes_with_a_decision():
+    """MC-ANYTIME, MC-SHOP-RECYCLE: the anytime actions before the fallen tile's bot is placed (RECYCLE) and
+    again after the draw (TURN_END); the last seat's Next ends the day. Under "every_step" the draw ends it."""
+    g, s = _recycling()
+    s = g.apply(g.apply(s, BuyFork(0, 0, 0)), Recycle(2, 0))
+    assert s.phase is Phase.DRAW and s.seats[3].wallet == 7
+    s = g.apply(s, Draw("static_charger"))
+    assert s.phase is Phase.TURN_END and s.current == 3 and s.day == 1
+    assert BuyFork(0, 1, 0) in g.legal_actions(s)
+    s = g.apply(s, BuyFork(0, 1, 0))
+    assert s.phase is Phase.TURN_END and s.seats[3].wallet == 6
+    check_invariants(g, s)
+    s = g.apply(s, Next())
+    assert s.day == 2 and s.current == 0 and s.phase is not Phase.TURN_END
+    g0, r = _recycling(anytime=WAITS)
+    r = g0.apply(g0.apply(r, Recycle(2, 0)), Draw("static_charger"))
+    assert r.day == 2 and r.current == 0 and r.phase is not Phase.TURN_END
+
+
+@pytest.mark.parametrize(
+    ("action", "rule"),
+    [
+        (Sell(0, B), "MC-TURN-ORDER"),
+        (Buy(0), "MC-TURN-ORDER"),
+        (Fabricate(), "MC-TURN-ORDER"),
+        (Recycle(0, 0), "MC-TURN-ORDER"),
+        (Place(0, 1, 0), "MC-TURN-ORDER"),
+        (Decline(), "MC-TURN-ORDER"),
+        (BuyFork(2, 0, 0), "MC-PLACE-FREE"),
+        (Demolish(1, 1), "MC-DEMOLISH"),
+    ],
+    ids=repr,
+)
+def test_only_the_anytime_actions_and_next_are_legal_after_the_shop_has_turned(action, rule):
+    """MC-TURN-ORDER: the steps (1)-(3) are over when step (4) closes; a refusal changes nothing."""
+    g, s = _shop_turned()
+    exc = assert_illegal(g, s, action, rule)
+    if rule == "MC-TURN-ORDER":
+        assert "step (4) is over" in exc.why
+
+
+def test_a_turn_end_state_is_invalid_under_the_older_readings():
+    """MC-ANYTIME: phase TURN_END exists under "whole_turn" only; validation says so for the other games."""
+    g, s = _shop_turned()
+    assert g.validate(s) == []
+    for reading in (WAITS, OLD):
+        problems = load(2, anytime=reading).validate(s)
+        assert any("turn_end" in p and "whole_turn" in p for p in problems), problems
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_in_random_games_every_turn_closes_with_the_players_decision(players):
+    """Random playouts under "whole_turn": every turn passes through TURN_END, the current player's, which
+    lists Next and the anytime actions exactly; Next leads to the next seat's SELL, a new day or the end.
+    Under "every_step" the same seeds never reach TURN_END."""
+    for reading, closes in (("whole_turn", True), (WAITS, False)):
+        g = load(players, anytime=reading)
+        rng = random.Random(players)
+        for _game in range(3):
+            s = g.initial_state()
+            ends = 0
+            while not g.is_terminal(s):
+                legal = g.legal_actions(s)
+                if s.phase is Phase.TURN_END:
+                    assert closes and g.to_move(s) == s.current
+                    assert legal == (Next(), *g._anytime_options(s, s.seats[s.current]))
+                    ends += 1
+                    after = g.apply(s, Next())
+                    if s.current < players - 1:  # the next seat's turn
+                        assert (after.phase, after.current, after.day) == (Phase.SELL, s.current + 1, s.day)
+                    else:  # the day's end: a new day, or the end of the game
+                        assert after.day == s.day + 1 or after.phase is Phase.OVER
+                last = s
+                s = g.apply(s, rng.choice(legal))
+            if closes:  # the game ended with the last seat's Next closing the last turn
+                assert ends > 0 and last.phase is Phase.TURN_END and last.current == players - 1
+            else:
+                assert ends == 0 and last.phase is not Phase.TURN_END
+
+
+def test_bgrules_diff_finds_the_closing_decision():
+    """The difference between "whole_turn" and "every_step": after the set-up, a quiet turn (Next, Next,
+    Fabricate) and the draw, one reading waits for the player, the other has passed the turn."""
+    from bgrules.core.diff import find_difference
+
+    result = find_difference("mechanica", None, {"rulings": {"anytime": WAITS}}, players=2, max_nodes=3000)
+    assert result.found
+    assert result.sequence[-4:-1] == (Next(), Next(), Fabricate())
+    assert isinstance(result.sequence[-1], Draw)
     assert "MC-ANYTIME" in [c.rule_id for c in result.citations]

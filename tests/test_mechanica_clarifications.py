@@ -1,4 +1,4 @@
-"""The Mechanica clarifications of issue 8 depend on what they clarify: switching the ruling (or, for the
+"""The Mechanica clarifications of issues 8 and 21 depend on what they clarify: switching the ruling (or, for the
 two-bot consequence of the assumed data, correcting the data) makes a witness fail."""
 
 from __future__ import annotations
@@ -27,25 +27,36 @@ def _verdicts(data: dict[str, Any], name: str) -> dict[str, str]:
 
 
 @pytest.mark.parametrize(
-    ("name", "other"),
+    ("name", "other", "both"),
     [
-        ("mc-anytime.toml", {"anytime": "steps_1_3"}),
-        ("mc-blueprint-match.toml", {"blueprint_match": "whole"}),
+        ("mc-anytime.toml", {"anytime": "steps_1_3"}, set()),
+        ("mc-anytime.toml", {"anytime": "every_step"}, {"*"}),  # the waits are open under both readings
+        ("mc-anytime-shop-turn.toml", {"anytime": "every_step"}, set()),
+        ("mc-anytime-shop-turn.toml", {"anytime": "steps_1_3"}, set()),
+        # a throw over the Fork to a cell beyond it is legal under both readings
+        ("mc-flight-landing.toml", {"flight_landing": "any_cell"}, {"thrown-over-the-fork-with-a-jump"}),
+        ("mc-blueprint-match.toml", {"blueprint_match": "whole"}, set()),
     ],
 )
-def test_switching_the_ruling_makes_the_files_own_witnesses_fail(name: str, other: dict[str, Any]) -> None:
+def test_switching_the_ruling_makes_the_files_own_witnesses_fail(
+    name: str, other: dict[str, Any], both: set[str]
+) -> None:
     data = _data(name)
     assert set(_verdicts(data, name).values()) == {"holds"}
     own = {w["name"] for w in data["witness"] if not set(w.get("ruling", {})) & set(other)}
+    both = own if both == {"*"} else both
     data["ruling"] = {**data.get("ruling", {}), **other}
     verdicts = _verdicts(data, name)
-    assert own and all(verdicts[w] == "violated" for w in own), verdicts
+    assert own and all(verdicts[w] == "violated" for w in own - both), verdicts
+    assert all(verdicts[w] == "holds" for w in both), verdicts
 
 
 @pytest.mark.parametrize(
     ("name", "key", "both"),
     [
         ("mc-anytime.toml", "anytime", set()),
+        ("mc-anytime-shop-turn.toml", "anytime", set()),
+        ("mc-flight-landing.toml", "flight_landing", set()),
         # an exact load completes the card under both readings: the witness shows "whole" still allows it
         ("mc-blueprint-match.toml", "blueprint_match", {"whole-an-exact-load-completes"}),
     ],

@@ -151,7 +151,8 @@ def first_fabricate(game, s):
 
 def end_turn(game, s, draw=None, recycle=(0, 0), extra=None):
     """From the current player's SELL / BUY / FABRICATE step to the next player to act: nothing bought,
-    the first fabricate option, gifts declined, the fallen tile's bot into ``recycle``, ``draw`` drawn."""
+    the first fabricate option, gifts declined, the fallen tile's bot into ``recycle``, ``draw`` drawn, and
+    the turn closed (``Next`` in phase TURN_END)."""
     while s.phase in (Phase.SELL, Phase.BUY):
         s = game.apply(s, Next())
     s = game.apply(s, first_fabricate(game, s))
@@ -163,7 +164,16 @@ def end_turn(game, s, draw=None, recycle=(0, 0), extra=None):
         s = game.apply(s, Draw(draw) if draw else game.chance_outcomes(s)[0][0])
     if s.phase is Phase.EXTRA:
         s = game.apply(s, Draw(extra) if extra else game.chance_outcomes(s)[0][0])
+    if s.phase is Phase.TURN_END:  # MC-ANYTIME: the decision closing step (4), taken with nothing more done
+        s = game.apply(s, Next())
     return s
+
+
+def close_turn(game, s):
+    """MC-ANYTIME (``anytime = "whole_turn"``): step (4) done, the current player's closing decision (phase
+    TURN_END) offers ``Next``; take it, and the turn passes."""
+    assert s.phase is Phase.TURN_END and game.to_move(s) == s.current and Next() in game.legal_actions(s)
+    return game.apply(s, Next())
 
 
 def settle_chance_and_runs(game, s):
@@ -555,6 +565,7 @@ def test_shop_rotation_the_last_tile_falls_and_the_current_player_recycles_it():
     check_invariants(g, s)
     s = g.apply(s, Draw("static_charger"))
     assert s.wheel == ("static_charger", "gift_wrapper", "downgrader", "duplicator", "upgrader")
+    s = close_turn(g, s)
     # the day is over: new day, runs, seat 0's turn (4 players: no double rotation)
     assert s.day == 2 and s.phase is Phase.SELL and s.current == 0
     check_invariants(g, s)
@@ -581,6 +592,7 @@ def test_drawing_onto_price_7_after_each_rotation():
     s = g.apply(s, Draw("downgrader"))
     assert s.wheel == ("downgrader", "upgrader", "gift_wrapper", None, None)
     assert s.deck[g.kind_index["downgrader"]] == deck[g.kind_index["downgrader"]] - 1
+    s = close_turn(g, s)
     assert s.current == 1 and s.phase is Phase.SELL
     check_invariants(g, s)
 
@@ -613,7 +625,9 @@ def test_double_rotation_with_an_extra_for_2_and_3_players(players):
     s = g.apply(s, Draw("flight_tester"))
     assert s.wheel == ("flight_tester", "duplicator", None, None, None)
     assert s.extras[g.kind_index["flight_tester"]] == 2 and sum(s.extras) == 5 and s.deck == deck
-    assert s.phase is Phase.SELL and s.current == 1  # once, not repeated
+    assert s.phase is Phase.TURN_END and s.wheel == ("flight_tester", "duplicator", None, None, None)  # once
+    s = close_turn(g, s)
+    assert s.phase is Phase.SELL and s.current == 1
     check_invariants(g, s)
 
 
@@ -621,6 +635,7 @@ def test_no_double_rotation_with_4_players():
     g, s = _buy_out_the_shop(4)
     s = g.apply(s, Draw("duplicator"))
     assert s.wheel == ("duplicator", None, None, None, None)
+    s = close_turn(g, s)
     assert s.phase is Phase.SELL and s.current == 1
     check_invariants(g, s)
 
@@ -634,6 +649,7 @@ def test_no_double_rotation_while_another_tile_is_left():
     s = g.apply(g.apply(s, Next()), Fabricate())
     s = g.apply(s, Draw("duplicator"))
     assert s.wheel == ("duplicator", None, "gift_wrapper", None, None)
+    s = close_turn(g, s)
     assert s.phase is Phase.SELL and s.current == 1 and sum(s.extras) == 6
 
 

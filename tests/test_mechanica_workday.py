@@ -277,6 +277,73 @@ def test_flight_both_ways_variant():
     assert all(s.then[2] == LAND for s in steps)
 
 
+ANY_CELL = MechanicaVariant(rulings=Rulings(flight_landing="any_cell"))
+"""MC-FLIGHT under the reading of 0.7.3: a thrown bot may land on any cell toward the flat side, a Fork's too."""
+
+
+def test_a_thrown_bot_does_not_land_on_a_fork_but_flies_over_it():
+    """MC-FLIGHT (flight_landing = "skip_forks", the seed: 装置の上かベルトコンベアの上かトラック): the Fork's
+    cell is no landing place; the cells beyond it are, and reaching them jumps the Fork (MC-FLIGHT-JUMP)."""
+    f = F(row(1, "basic[B] | . FT0 FK0 . | truck"))
+    run = start_run(f, FULL, V)
+    assert decisions(run, V) == (Fly(1, 1, 1, 3), Fly(1, 1, 1, DOCK_COL))
+    with pytest.raises(IllegalAction) as info:
+        decide(run, V, Fly(1, 1, 1, 2))
+    assert info.value.rule_id == "MC-FLIGHT"
+    beyond = decide(run, V, Fly(1, 1, 1, 3))
+    assert beyond.phase is RunPhase.DONE and beyond.wallet == 1 and beyond.factory.dock[1].load == (B,)
+
+
+def test_under_any_cell_a_thrown_bot_lands_on_the_fork_and_is_routed():
+    """MC-FLIGHT (flight_landing = "any_cell", 0.7.3): the Fork's cell is a landing place, and the bot then
+    leaves by an exit of the owner's choice (MC-FORK)."""
+    f = F(row(1, "basic[B] | . FT0 FK0 . | truck"), ANY_CELL)
+    run = start_run(f, FULL, ANY_CELL)
+    assert decisions(run, ANY_CELL) == (Fly(1, 1, 1, 2), Fly(1, 1, 1, 3), Fly(1, 1, 1, DOCK_COL))
+    on_fork = decide(run, ANY_CELL, Fly(1, 1, 1, 2))
+    assert decisions(on_fork, ANY_CELL) == (Route(1, 2, Dir.N), Route(1, 2, Dir.E))
+    north = decide(on_fork, ANY_CELL, Route(1, 2, Dir.N))
+    assert north.wallet == 0 and north.factory.dock[0].load == (B,)
+
+
+def test_a_throw_whose_only_cell_holds_a_fork_has_nowhere_to_land():
+    """MC-FLIGHT-NONE: a Flight Tester on row 1 throwing north sees one cell, row 0's; with a Fork there the
+    bot has nowhere to land and is destroyed (under "any_cell" it lands on the Fork)."""
+    text = "hole | . FK0 . . | truck\nbasic[B] | . FT3 . . | truck\nhole | . . . . | truck\n"
+    steps = options(F(text), V, (1, 1, int(Dir.E)))
+    assert [(s.destroy, s.rule) for s in steps] == [("MC-FLIGHT-NONE", "MC-FLIGHT-NONE")]
+    run = run_done(F(text))
+    assert run.destroyed == 1 and run.stock == (25, 24, 24) and run.wallet == 0
+    old = start_run(F(text, ANY_CELL), FULL, ANY_CELL)
+    assert decisions(old, ANY_CELL) == (Route(0, 1, Dir.N), Route(0, 1, Dir.E))
+
+
+def test_a_loop_through_a_throw_onto_a_fork_is_forbidden_only_where_bots_land_on_forks():
+    """MC-MOVE-LOOP (loop = "forbid") reads MC-FLIGHT's landing places: the Fork on (2, 1) would close a loop
+    (the Flight Tester on (2, 3) throws west onto it, it sends the bot north, row 1's belt and the Gift
+    Wrapper bring it back) only if a bot may land on it, so it is refused under "any_cell" alone."""
+    from bgrules.core.errors import IllegalAction as Refused
+    from bgrules.mechanica.factory import check_install, legal_placements
+
+    text = "hole | . . . . | truck\nbasic | . . . GW1 | truck\nhole | . . . FT2 | truck\n"
+    forbid = MechanicaVariant(rulings=Rulings(loop="forbid"))
+    forbid_any = MechanicaVariant(rulings=Rulings(loop="forbid", flight_landing="any_cell"))
+    check_install(F(text, forbid), forbid, "fork", 2, 1, 3)
+    assert (2, 1, 3) in legal_placements(F(text, forbid), forbid, "fork")
+    with pytest.raises(Refused) as info:
+        check_install(F(text, forbid_any), forbid_any, "fork", 2, 1, 3)
+    assert info.value.rule_id == "MC-MOVE-LOOP"
+    assert (2, 1, 3) not in legal_placements(F(text, forbid_any), forbid_any, "fork")
+
+
+def test_a_thrown_bot_still_lands_on_every_improvement_and_bare_belt():
+    """MC-FLIGHT: only the Fork is left out; a Gift Wrapper, a bare belt and another Flight Tester are landing
+    places under either reading (an Upgrader: test_flight_tester_throws_toward_its_flat_side)."""
+    f = F(row(0, "hole[B] | FT0 GW0 . FT0 | truck"))
+    for variant in (V, ANY_CELL):
+        assert decisions(start_run(f, FULL, variant), variant) == tuple(Fly(0, 0, 0, c) for c in (1, 2, 3, DOCK_COL))
+
+
 def test_fork_offers_both_exits():
     f = F(row(1, "basic[B] | . FK0 . . | truck"))
     run = start_run(f, FULL, V)

@@ -170,20 +170,24 @@ def test_an_action_after_the_end_says_the_game_is_over() -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_length_bound_counts_the_additional_action_windows(players: int) -> None:
     """BF-ADDITIONAL: under ``additional_actions = "any_time"`` each round has n + 1 windows in which every
-    player may act, so the documented maximum length is larger than under ``"own_turn"``, by the windows'
-    moves of every round."""
+    player may act, n + 2 with the window after the moves (BF-ADDITIONAL-WINDOW, ``opening_window =
+    "after_moves"``), so the documented maximum length is larger than under ``"own_turn"``, by the
+    windows' moves of every round."""
     import bgrules
 
-    def bound(choice: str) -> int:
-        game = bgrules.load_game(
-            "botfactory", players=players, max_rounds=10, variant={"rulings": {"additional_actions": choice}}
-        )
+    def bound(**rulings: str) -> int:
+        game = bgrules.load_game("botfactory", players=players, max_rounds=10, variant={"rulings": rulings})
         return game.info.max_length
 
     game = bgrules.load_game("botfactory", players=players, max_rounds=10)
     c = game.c.counts
-    windows = players * ((players + 1) + 2 * (c.token_cap + c.part_limit + c.project_limit))
-    assert bound("any_time") - bound("own_turn") == 10 * windows
+    per_player = 2 * (c.token_cap + c.part_limit + c.project_limit)
+    old = bound(additional_actions="any_time", opening_window="none") - bound(additional_actions="own_turn")
+    assert old == 10 * players * ((players + 1) + per_player)
+    assert bound(additional_actions="any_time") - bound(additional_actions="own_turn") == 10 * players * (
+        (players + 2) + per_player
+    )
+    assert bound(additional_actions="own_turn", opening_window="none") == bound(additional_actions="own_turn")
 
 
 def test_greedy_bot_factory_games_do_not_depend_on_the_hash_seed() -> None:
@@ -255,10 +259,11 @@ def test_a_pick_from_an_empty_pile_says_the_pile_is_empty() -> None:
     ("name", "options", "want", "doc"),
     [
         ("botfactory", {"additional_actions": "own_turn"}, {2: 12_760, 3: 18_240, 4: 23_720}, "botfactory.md"),
-        ("botfactory", {"additional_actions": "any_time"}, {2: 16_040, 3: 23_280, 4: 30_600}, "botfactory.md"),
+        ("botfactory", {"opening_window": "none"}, {2: 16_040, 3: 23_280, 4: 30_600}, "botfactory.md"),
+        ("botfactory", {"additional_actions": "any_time"}, {2: 16_120, 3: 23_400, 4: 30_760}, "botfactory.md"),
         ("mechanica", {}, {2: 2_348_890, 3: 2_376_592, 4: 2_395_492}, "mechanica.md"),
     ],
-    ids=["botfactory-own_turn", "botfactory-any_time", "mechanica"],
+    ids=["botfactory-own_turn", "botfactory-no-opening-window", "botfactory-any_time", "mechanica"],
 )
 def test_the_length_bound_is_the_documented_one(name: str, options: dict, want: dict, doc: str) -> None:
     """``info.max_length`` is the figure docs/rules/<game>.md gives for each player count with the default

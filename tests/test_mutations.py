@@ -646,7 +646,8 @@ def test_game_mutation_is_caught(spec_id, mutation, variant, monkeypatch, tmp_pa
 # by hundreds of replays of hundreds of steps.
 
 BF_LENGTH = 1500
-BF_BUDGET = {"games": 8, "examples": 2, "max_steps": "game"}
+BF_GAMES = 8
+BF_BUDGET = {"games": BF_GAMES, "examples": 2, "max_steps": "game"}
 
 # A variant in which every player starts with 8 Speech tokens: random play then reaches the cap of 9 at
 # once (with the seed's single token nobody holds more than ~7) and reserves contracts more often.
@@ -943,15 +944,25 @@ BF_CASES = [
     ("BF-INV-ENDS-2P", bf_end_never_fires, None),
 ]
 
-_BF_REAL_VERDICTS: dict[tuple[str, str | None], list[str]] = {}
+BF_MORE_GAMES: dict[tuple[str, str], int] = {("BF-INV-RESERVATIONS-2P", "bf_reserve_twice"): 16}
+"""Cases whose sampled games within BF_BUDGET never meet the broken rule: under the default readings of
+issue 21 (a window after the moves, the windows of a player who paid Sandra) none of the first 8 rich
+2-player games has a player reserve a contract twice when allowed to; 16 games do. The real rules are
+checked on as many games."""
+
+_BF_REAL_VERDICTS: dict[tuple[str, str | None, int], list[str]] = {}
 
 
 def _bf_verdicts(
-    spec_id: str, variant: str | None, tmp_path: Path, checkers: tuple[str, ...] | None = None
+    spec_id: str,
+    variant: str | None,
+    tmp_path: Path,
+    checkers: tuple[str, ...] | None = None,
+    games: int = BF_GAMES,
 ) -> list[str]:
     if spec_id not in SPECS:
         pytest.skip(f"{spec_id} is no longer in specs/")
-    spec = attrs.evolve(SPECS[spec_id], budget=dict(BF_BUDGET))
+    spec = attrs.evolve(SPECS[spec_id], budget={**BF_BUDGET, "games": games})
     if variant is not None:
         path = tmp_path / "variant.toml"
         path.write_text(variant, encoding="utf-8")
@@ -966,14 +977,15 @@ def _bf_verdicts(
     ids=[f"{s}-{m.__name__}{'-rich' if v else ''}" for s, m, v in BF_CASES],
 )
 def test_botfactory_mutation_is_caught(spec_id, mutation, variant, monkeypatch, tmp_path):
-    key = (spec_id, variant)
-    if key not in _BF_REAL_VERDICTS:  # run once per spec and variant (several mutations share it)
-        _BF_REAL_VERDICTS[key] = _bf_verdicts(spec_id, variant, tmp_path)
+    games = BF_MORE_GAMES.get((spec_id, mutation.__name__), BF_GAMES)
+    key = (spec_id, variant, games)
+    if key not in _BF_REAL_VERDICTS:  # run once per spec, variant and games (several mutations share it)
+        _BF_REAL_VERDICTS[key] = _bf_verdicts(spec_id, variant, tmp_path, games=games)
     assert set(_BF_REAL_VERDICTS[key]) == {"holds"}, "the spec must hold on the real rules"
     with monkeypatch.context() as mp:
         mp.setattr(spec_runner, "_AGENT_GAMES", {})  # the agents' games memo holds games of the real rules
         mutation(mp)
-        verdicts = _bf_verdicts(spec_id, variant, tmp_path, ("sampled",))
+        verdicts = _bf_verdicts(spec_id, variant, tmp_path, ("sampled",), games=games)
     caught = verdicts == ["violated"]
     CATCHES[f"{spec_id}/{mutation.__name__}/{'rich' if variant else ''}"] = caught
     assert caught, f"{mutation.__name__} slipped past {spec_id}"

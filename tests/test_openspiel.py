@@ -23,7 +23,7 @@ import bgrules.integrations.openspiel as adapter
 from bgrules.core.errors import InputError, MissingExtra
 from bgrules.core.protocol import CHANCE
 from bgrules.integrations.actions import action_space, decode, encode, size
-from bgrules.integrations.observations import feature_names
+from bgrules.integrations.observations import feature_names, onehot_names
 from bgrules.integrations.rewards import final_rewards
 
 SEATINGS = [("mechanica", 2), ("mechanica", 3), ("mechanica", 4), ("mechanica-factory", 1)] + [
@@ -240,6 +240,114 @@ def test_serialisation_round_trips_mid_game() -> None:
         assert bgrules.dumps(state.bgrules_state).encode() in pickled
 
 
+PICKLED = [
+    ("botfactory", {"players": 3, "max_rounds": 5}),
+    ("mechanica", {"players": 2, "observation": "onehot"}),
+    (
+        "mechanica-factory",
+        {
+            "days": 2,
+            "supply": "fork+big_truck",
+            "factory": "hole | FK1 . . . | truck; basic[B] | . . . . | big; hole | . . . . | truck",
+        },
+    ),
+]
+
+
+def _same_state(a: pyspiel.State, b: pyspiel.State) -> None:
+    assert type(b) is type(a) and b.bgrules_state == a.bgrules_state and b.history() == a.history()
+    assert b.legal_actions() == a.legal_actions() and b.current_player() == a.current_player()
+    assert b.observation_string(0) == a.observation_string(0)
+    assert b.observation_tensor(0) == a.observation_tensor(0)
+    assert b.information_state_string(0) == a.information_state_string(0)
+
+
+@pytest.mark.parametrize(("name", "params"), PICKLED)
+def test_games_and_states_pickle(name: str, params: dict[str, object]) -> None:
+    import pickle
+
+    game = pyspiel.load_game(SHORT[name], params)
+    again = pickle.loads(pickle.dumps(game))
+    assert type(again) is type(game) and str(again) == str(game) and again == game
+    assert again.bgrules_game is game.bgrules_game  # the same parameters share one bgrules game
+    state = _walk(game, 4, 40)
+    assert state.history()
+    copy = pickle.loads(pickle.dumps(state))
+    _same_state(state, copy)
+    for _ in range(20):  # and both play on alike
+        if state.is_terminal():
+            break
+        legal = state.chance_outcomes() if state.is_chance_node() else [(a, 1.0) for a in state.legal_actions()]
+        action = legal[len(legal) // 2][0]
+        state.apply_action(action)
+        copy.apply_action(action)
+        _same_state(state, copy)
+
+
+def test_games_and_states_cross_spawned_processes() -> None:
+    """A process started by multiprocessing's spawn (Ray's way too) imports nothing of bgrules before it
+    unpickles: the pickles name the module that registers the games."""
+    import multiprocessing
+    from operator import methodcaller
+
+    game = pyspiel.load_game("bgrules_botfactory", {"players": 2, "max_rounds": 3})
+    state = _walk(game, 7, 30)
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        (first,) = pool.map(methodcaller("new_initial_state"), [game])
+        (legal,), (tensor,) = (
+            pool.map(methodcaller("legal_actions"), [state]),
+            pool.map(methodcaller("observation_tensor", 1), [state]),
+        )
+        (moved,) = pool.map(methodcaller("child", state.legal_actions()[0]), [state])
+    assert first.bgrules_state == game.new_initial_state().bgrules_state
+    assert legal == state.legal_actions() and tensor == state.observation_tensor(1)
+    _same_state(state.child(state.legal_actions()[0]), moved)
+
+
+@pytest.mark.parametrize("name", ["mechanica", "mechanica-factory", "botfactory"])
+def test_the_game_type_says_what_the_state_provides(name: str) -> None:
+    """Each kind of observation the game type claims is given (the right size); the one it does not claim
+    (an information state tensor: the information state is the history) is a one-line InputError."""
+    game = _load(name, 1 if name == "mechanica-factory" else 2)
+    kind = game.get_type()
+    state = _walk(game, 2, 30)
+    provided = {
+        "provides_observation_string": lambda: state.observation_string(0),
+        "provides_observation_tensor": lambda: state.observation_tensor(0),
+        "provides_information_state_string": lambda: state.information_state_string(0),
+        "provides_information_state_tensor": lambda: state.information_state_tensor(0),
+    }
+    claimed = {flag for flag in provided if getattr(kind, flag)}
+    assert claimed == set(provided) - {"provides_information_state_tensor"}
+    for flag, ask in provided.items():
+        if flag in claimed:
+            assert ask()
+        else:
+            with pytest.raises(InputError, match=r"information state tensor: .* provides none"):
+                ask()
+    assert len(state.observation_tensor(0)) == game.observation_tensor_size() == len(feature_names(game.bgrules_game))
+    assert state.information_state_string(0) == ",".join(map(str, state.history()))
+    with pytest.raises(InputError, match="provides none"):
+        game.information_state_tensor_size()
+
+
+@pytest.mark.parametrize(("name", "players"), [("mechanica", 3), ("mechanica-factory", 1), ("botfactory", 2)])
+def test_the_onehot_observation_tensor(name: str, players: int) -> None:
+    from bgrules.integrations.observations import observe_onehot, onehot_names
+
+    game = _load(name, players, observation="onehot", **({"max_rounds": 3} if name == "botfactory" else {}))
+    inner = game.bgrules_game
+    assert game.observation_tensor_size() == len(onehot_names(inner))
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    state = _walk(game, 3, 60)
+    for seat in range(players):
+        tensor = np.array(state.observation_tensor(seat))
+        assert tensor.min() >= 0 and tensor.max() <= 1
+        assert np.allclose(tensor, np.float32(observe_onehot(inner, state.bgrules_state, seat)))
+    with pytest.raises(InputError, match='observation: "vector" or "onehot"'):
+        _load(name, players, observation="png")
+
+
 def test_a_game_can_start_from_a_bgrules_state() -> None:
     game = _load("mechanica", 2)
     mid = _walk(game, 4, 80)
@@ -380,8 +488,18 @@ def test_the_documented_observation_lengths_are_the_code() -> None:
 
 def test_the_documented_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
     blocks = re.findall(r"```python\n(.*?)```", DOC.read_text("utf-8"), re.S)
-    assert len(blocks) == 3
+    assert len(blocks) == 4
     for block in blocks:
         exec(compile(block, str(DOC), "exec"), {})
     printed = capsys.readouterr().out.splitlines()
-    assert len(printed) == 2
+    assert len(printed) == 3
+    assert printed[2] == f"({3 * len(onehot_names(bgrules.load_game('botfactory', players=2)))},)"
+
+
+def test_the_documented_onehot_lengths_are_the_code() -> None:
+    table = DOC.read_text("utf-8").split("\n| game | one-hot length (players) |\n", 1)[1].split("\n\n", 1)[0]
+    rows = dict(line.strip("| ").split(" | ", 1) for line in table.splitlines()[1:])
+    for name, counts in (("mechanica", (2, 3, 4)), ("mechanica-factory", (1,)), ("botfactory", (2, 3, 4))):
+        lengths = [len(onehot_names(bgrules.load_game(name, players=n))) for n in counts]
+        want = ", ".join(f"{k} ({n})" for k, n in zip(lengths, counts, strict=True)) if len(counts) > 1 else ""
+        assert rows[f"`{name}`"] == (want or str(lengths[0]))

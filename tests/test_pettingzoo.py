@@ -191,3 +191,159 @@ def test_the_vector_is_seen_from_the_observer() -> None:
             for k in range(3):
                 assert vector[names.index(f"seat[{k}].{field}")] == getattr(seats[(observer + k) % 3], field)
             assert vector[names.index("to_move")] == (mover - observer) % 3
+
+
+# --- the observation options ---------------------------------------------------------------------------------
+
+OPTIONS = [("vector", "info"), ("onehot", "observation"), ("onehot", "info")]
+SOME_SEATINGS = [("mechanica", 2), ("mechanica-factory", 1), ("botfactory", 3)]
+
+
+@pytest.mark.filterwarnings("ignore:Observation")
+@pytest.mark.parametrize(("observation", "action_mask"), OPTIONS)
+@pytest.mark.parametrize(("name", "players"), SOME_SEATINGS)
+def test_api_test_with_the_observation_options(name: str, players: int, observation: str, action_mask: str) -> None:
+    api_test(env(name, players=players, observation=observation, action_mask=action_mask), num_cycles=300)
+    seed_test(lambda: env(name, players=players, observation=observation, action_mask=action_mask), num_cycles=100)
+
+
+def test_the_onehot_observation() -> None:
+    from bgrules.integrations.observations import observe_onehot, onehot_names
+
+    e = env("botfactory", players=3, observation="onehot")
+    e.reset(seed=2)
+    for _ in range(30):
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    for agent in e.agents:
+        obs = e.observe(agent)
+        vector = obs["observation"]
+        assert vector.dtype == np.float32 and vector.shape == (len(onehot_names(e.game)),)
+        assert e.observation_space(agent).contains(obs)
+        assert np.array_equal(vector, np.float32(observe_onehot(e.game, e.state_value, e._seat[agent])))
+    space = e.observation_space("player_0")["observation"]
+    assert space.low.min() == 0 and space.high.max() == 1
+
+
+def test_the_action_mask_in_info() -> None:
+    """With action_mask="info" the observation is the vector alone (a Box) and infos[agent]["action_mask"]
+    is the mask the Dict observation would hold, kept up to date after every step."""
+    flat = env("mechanica", players=3, action_mask="info")
+    boxed = env("mechanica", players=3)
+    flat.reset(seed=4)
+    boxed.reset(seed=4)
+    assert type(flat.observation_space("player_0")).__name__ == "Box"
+    for agent in flat.agent_iter(150):
+        obs, _reward, terminated, truncated, info = flat.last()
+        want = boxed.observe(agent)
+        assert flat.observation_space(agent).contains(obs)
+        assert np.array_equal(obs, want["observation"])
+        for other in flat.agents:
+            assert np.array_equal(flat.infos[other]["action_mask"], boxed.observe(other)["action_mask"])
+        action = None if terminated or truncated else int(np.flatnonzero(info["action_mask"])[-1])
+        flat.step(action)
+        boxed.step(action)
+
+
+def test_supersuit_wrappers_take_the_flat_observation() -> None:
+    """SuperSuit's flatten, normalize and frame-stack wrappers take the flat one-hot observation (the Dict
+    one they refuse: it has no bounds to normalize and no shape to stack); the wrapped environment passes
+    PettingZoo's api_test and plays a whole game by the mask in info."""
+    import supersuit as ss
+
+    def wrapped() -> object:
+        e = env("botfactory", players=2, max_rounds=3, observation="onehot", action_mask="info")
+        return ss.frame_stack_v1(ss.normalize_obs_v0(ss.flatten_v0(e)), 3)
+
+    from bgrules.integrations.observations import onehot_names
+
+    w = wrapped()
+    width = len(onehot_names(bgrules.load_game("botfactory", players=2, max_rounds=3)))
+    assert w.observation_space("player_0").shape == (3 * width,)
+    api_test(w, num_cycles=200)
+    w = wrapped()
+    w.reset(seed=5)
+    steps = 0
+    for _agent in w.agent_iter():
+        obs, _reward, terminated, truncated, info = w.last()
+        assert obs.shape == (3 * width,) and obs.min() >= 0 and obs.max() <= 1
+        w.step(None if terminated or truncated else int(np.flatnonzero(info["action_mask"])[0]))
+        steps += 1
+    assert steps > 20 and not w.agents
+    with pytest.raises(AssertionError, match="Stacking is currently only allowed for Box"):
+        ss.frame_stack_v1(env("botfactory", players=2), 3)
+
+
+def test_bad_observation_options_are_one_line() -> None:
+    with pytest.raises(InputError, match='observation: "vector" or "onehot"'):
+        env("mechanica", players=2, observation="pixels")
+    with pytest.raises(InputError, match='action_mask: "observation" or "info"'):
+        env("mechanica", players=2, action_mask="obs")
+
+
+# --- rendering -------------------------------------------------------------------------------------------------
+
+
+def test_the_render_modes() -> None:
+    for mode in env("mechanica", players=2).metadata["render_modes"]:
+        env("mechanica", players=2, render_mode=mode)
+    assert env("mechanica", players=2).metadata["render_modes"] == ["ansi", "human", "rgb_array"]
+    with pytest.raises(InputError, match='render_mode: None, "ansi", "human", "rgb_array", not'):
+        env("mechanica", players=2, render_mode="window")
+    e = env("botfactory", players=2, render_mode="ansi")
+    e.reset(seed=0)
+    assert e.render() == e.state_json()
+    quiet = env("botfactory", players=2)
+    quiet.reset(seed=0)
+    assert quiet.render() is None
+
+
+def test_rgb_array_is_the_picture() -> None:
+    import io
+
+    from PIL import Image
+
+    from bgrules.pictures import draw, to_png
+
+    # the sandbox: cairosvg takes seconds over a whole table, a fraction over its one factory
+    e = env("mechanica-factory", render_mode="rgb_array")
+    e.reset(seed=3)
+    for _ in range(12):
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    frame = e.render()
+    png = Image.open(io.BytesIO(to_png(draw(e.game, e.state_value))))
+    assert frame.dtype == np.uint8 and frame.shape == (png.height, png.width, 3)
+    white = Image.new("RGBA", png.size, (255, 255, 255, 255))
+    assert np.array_equal(frame, np.asarray(Image.alpha_composite(white, png.convert("RGBA")).convert("RGB")))
+    assert len(np.unique(frame.reshape(-1, 3), axis=0)) > 3  # a picture, not a blank
+
+
+def test_rgb_array_without_cairosvg_is_one_line_naming_the_extra() -> None:
+    code = (
+        "import sys\n"
+        "sys.modules['cairosvg'] = None\n"
+        "from bgrules.core.errors import MissingExtra\n"
+        "from bgrules.integrations.pettingzoo import env\n"
+        "env('mechanica', players=2)\n"
+        "try:\n"
+        "    env('mechanica', players=2, render_mode='rgb_array')\n"
+        "except MissingExtra as exc:\n"
+        "    print(exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines() == [
+        "render_mode=\"rgb_array\" needs cairosvg, which is not installed: pip install 'bgrules[png]'"
+    ]
+
+
+def test_human_prints_the_text_picture(capsys: pytest.CaptureFixture[str]) -> None:
+    from bgrules.core.trace import picture
+
+    e = env("mechanica", players=2, render_mode="human")
+    e.reset(seed=1)
+    assert capsys.readouterr().out == picture(e.game, e.state_value) + "\n"
+    e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    assert capsys.readouterr().out == picture(e.game, e.state_value) + "\n"
+    assert e.render() is None and capsys.readouterr().out.startswith("seat 0 (wallet")
+    bf = env("botfactory", players=2, render_mode="human")  # no text picture: the canonical JSON
+    bf.reset(seed=1)
+    assert capsys.readouterr().out == bf.state_json() + "\n"

@@ -80,7 +80,7 @@ def expected_holes(factory: Factory, variant: MechanicaVariant, run: Run | None)
             if placed is None:
                 continue
             kind = cat.tile(placed.kind)
-            for i in range(kind.inputs):
+            for i in range(max(kind.inputs, len(placed.inputs))):  # past the holes: bots crowding them
                 holes[f"floor {r} {c} in {i}"] = placed.inputs[i] if i < len(placed.inputs) else None
             for i, bot in enumerate(placed.outputs):
                 holes[f"floor {r} {c} out {i}"] = bot
@@ -91,7 +91,13 @@ def expected_holes(factory: Factory, variant: MechanicaVariant, run: Run | None)
     if run is not None:
         for i, m in enumerate(run.moving):
             r, c, h = m.node
-            holes[f"moving {r} {c} {'NESW'[h]} {i}"] = m.bot
+            holes[f"moving {r} {c} {'NESWL'[h]} {i}"] = m.bot
+        seen: dict[str, int] = {}
+        for bin_id, bot in run.arrived:
+            where = f"truck {bin_id - 100}" if bin_id >= 100 else "floor {} {}".format(*divmod(bin_id, COLS))
+            k = seen.get(where, 0)
+            seen[where] = k + 1
+            holes[f"arrived {where} {k}"] = bot
     return holes
 
 
@@ -168,7 +174,8 @@ def check_mechanica(root: ET.Element, game: Any, state: MechanicaState) -> None:
     for pile, top in enumerate(state.bp_top):
         card = one(root, "blueprint", data_pile=str(pile))
         assert card.get("data-card") == ("" if top is None else str(top))
-        shown = [GRADE[b.get("data-grade", "")] for b in by_class(card, "bot")]
+        assert by_class(card, "bot") == [], "what a Blueprint asks for is no bot the state holds"
+        shown = [GRADE[b.get("data-grade", "")] for b in by_class(card, "bot-icon")]
         want = [] if top is None else [bot for bot, n in zip(Bot, cards[top].needs, strict=True) for _ in range(n)]
         assert shown == want, f"pile {pile}'s Blueprint asks for {want}"
     assert one(root, "counts", data_at="stock").get("data-counts") == ",".join(map(str, state.stock))
@@ -443,3 +450,81 @@ def test_the_example_pictures_are_up_to_date() -> None:
     doc = (ROOT / "docs" / "pictures.md").read_text(encoding="utf-8")
     for name in made:
         assert f"pictures/{name}" in doc, f"docs/pictures.md shows {name}"
+
+
+def _result(root: ET.Element) -> ET.Element:
+    return one(root, "result")
+
+
+def check_ending(game: Any, state: Any) -> ET.Element:
+    """A finished game's picture: "game over" once, in the heading; each seat's final score and the winners
+    as the game gives them (on the result line and on each seat's panel)."""
+    svg = draw(game, state)
+    root = parse(svg)
+    assert svg.count("game over") == 1 and "game over" in " ".join(texts(one(root, "heading")))
+    result = _result(root)
+    scores, winners = game.scores(state), game.winners(state)
+    assert result.get("data-scores") == ",".join(map(str, scores))
+    assert result.get("data-winners") == ",".join(map(str, winners))
+    words = result.text or ""
+    for i, score in enumerate(scores):
+        assert f"Player {i + 1} {score}" in words
+        panels = [e for e in by_class(root, "seat") + by_class(root, "player") if e.get("data-seat") == str(i)]
+        if game.info.name != "mechanica-factory":  # the sandbox has no seat panels, only its result line
+            panel = " ".join(" ".join(texts(e)) for e in panels)
+            assert f"final score {score}" in panel and ("winner" in panel) == (i in winners)
+    return result
+
+
+def test_a_finished_game_shows_each_score_and_the_winner_and_says_game_over_once() -> None:
+    for name, players, options in (("mechanica", 3, {}), ("botfactory", 2, {"max_rounds": 2}),
+                                   ("mechanica-factory", 1, {})):  # fmt: skip
+        game = bgrules.load_game(name, players=players, **options)
+        final = playout(game, 3).final
+        check_ending(game, final)
+        assert "game over" not in draw(game, game.initial_state())
+
+
+def test_a_tie_on_score_shows_the_tie_break_that_decided() -> None:
+    """MC-END-TIE: shared by default, money in hand under tie_break = "wallet"; BF-TIE: more completed bots,
+    then an odd number of Speech tokens."""
+    for tie_break, winners, words in (("shared", "0,1", "share the win"), ("wallet", "0", "most money in hand")):
+        game = bgrules.load_game("mechanica", players=2, variant={"rulings": {"tie_break": tie_break}})
+        final = playout(game, 3).final
+        values = [s - seat.wallet - seat.vault for s, seat in zip(game.scores(final), final.seats, strict=True)]
+        top = max(values) + 4
+        seats = (
+            attrs.evolve(final.seats[0], wallet=3, vault=top - values[0] - 3),
+            attrs.evolve(final.seats[1], wallet=1, vault=top - values[1] - 1),
+        )
+        tied = attrs.evolve(final, seats=seats)
+        result = check_ending(game, tied)
+        assert result.get("data-winners") == winners and words in result.get("data-tie-break", "")
+        assert "MC-END-TIE" in (result.text or "")
+    game = bgrules.load_game("botfactory", players=2, max_rounds=2)
+    final = playout(game, 3).final
+    base = [s - hand.tokens // 2 for s, hand in zip(game.scores(final), final.hands, strict=True)]
+    top = max(base) + 1
+    tokens = (2 * (top - base[0]) + 1, 2 * (top - base[1]))  # the same score, P1's tokens odd
+    assert all(0 <= t <= 9 for t in tokens)
+    on_contracts = [sum(seats.count(s) for seats in final.reserved) for s in range(2)]
+    tied = attrs.evolve(
+        final,
+        hands=tuple(attrs.evolve(h, tokens=t) for h, t in zip(final.hands, tokens, strict=True)),
+        supply=tuple(9 - t - c for t, c in zip(tokens, on_contracts, strict=True)),
+    )
+    assert game.validate(tied) == [] and len(set(game.scores(tied))) == 1
+    result = check_ending(game, tied)
+    assert result.get("data-winners") == "0"
+    assert "an odd number of Speech tokens broke the tie, BF-TIE" in result.get("data-tie-break", "")
+
+
+def test_every_phase_of_each_game_has_words_in_the_heading() -> None:
+    from bgrules.botfactory.state import Phase as BotFactoryPhase
+    from bgrules.mechanica.state import Phase as MechanicaPhase
+    from bgrules.pictures import botfactory as bp
+    from bgrules.pictures import mechanica as mp
+
+    for words, phases in ((mp.PHASE_WORDS, MechanicaPhase), (bp.PHASE_WORDS, BotFactoryPhase)):
+        missing = [p.value for p in phases if p.value not in words]
+        assert not missing, f"phases drawn by their raw value: {missing}"

@@ -300,7 +300,9 @@ def test_a_one_price_shop_never_turns_twice_and_loses_no_tile(players):
         assert s.extras == extras, "no extra is put out: there was no double rotation"
         assert s.recycler[t.k(fallen[turn])] >= 1
         assert t.tile_total(s) == tiles
-        assert s.phase is Phase.SELL
+        assert s.phase is Phase.TURN_END and s.current == seat  # MC-ANYTIME: the turn's closing decision
+        s = g.apply(s, Next())
+        assert s.wheel == (drawn,) and s.extras == extras and s.phase is Phase.SELL
         assert s.current == seat + 1 or (seat == players - 1 and s.day == 2 and s.current == 0)
         if s.current == 0:  # a new day: the runs are over, each seat's turn comes again
             break
@@ -322,6 +324,8 @@ def test_a_two_price_shop_still_turns_twice_when_only_price_7_holds_a_tile(playe
     assert s.phase is Phase.EXTRA and s.wheel == (None, "downgrader")
     s = g.apply(s, Draw("flight_tester"))
     assert s.wheel == ("flight_tester", "downgrader") and sum(s.extras) == 5
+    assert s.phase is Phase.TURN_END and s.current == 0  # MC-ANYTIME: the turn's closing decision
+    s = g.apply(s, Next())
     assert s.phase is Phase.SELL and s.current == 1
     assert t.tile_total(s) == tiles
 
@@ -338,7 +342,9 @@ def test_a_one_price_shop_bought_empty_gets_the_draw_and_no_extra(players):
     assert s.phase is Phase.DRAW and s.wheel == (None,)  # nothing fell
     s = g.apply(s, Draw("downgrader"))
     assert s.wheel == ("downgrader",) and sum(s.extras) == 6
-    assert s.phase is Phase.SELL and s.current == 1
+    assert s.phase is Phase.TURN_END and s.current == 0  # MC-ANYTIME: the turn's closing decision
+    s = g.apply(s, Next())
+    assert s.phase is Phase.SELL and s.current == 1 and s.wheel == ("downgrader",) and sum(s.extras) == 6
     assert t.tile_total(s) == tiles
 
 

@@ -25,7 +25,9 @@ from bgrules.mechanica.workday import Fly, Route, RunPhase, decide, decisions, s
 
 V = default_variant()
 BOTH_WAYS = MechanicaVariant(rulings=Rulings(flight="both_ways"))
-VARIANTS = (V, BOTH_WAYS)
+ANY_CELL = MechanicaVariant(rulings=Rulings(flight_landing="any_cell"))
+"""MC-FLIGHT under the reading of 0.7.3: a thrown bot may land on a Fork."""
+VARIANTS = (V, BOTH_WAYS, ANY_CELL)
 
 
 def F(text: str, variant: MechanicaVariant = V) -> Factory:
@@ -70,6 +72,13 @@ hole[D]  | .  .    .  . | truck
 """
 
 # a Flight Tester on row 2 throws north: onto row 1 (a Big Truck, room) or row 0 (taken)
+FLIGHT_FORK = """
+hole[B]  | .  .    .    . | truck
+basic[B] | .  FT0  FK0  . | truck
+hole     | .  .    .    . | truck
+"""
+"""A Flight Tester throwing east with a Fork next to it (MC-FLIGHT: a landing place only under "any_cell")."""
+
 FLIGHT_SPLIT = """
 hole[B]  | .  .    .  . | truck
 basic[B] | .  .    .  . | big
@@ -193,6 +202,21 @@ def test_flight_both_ways_adds_choices() -> None:
     assert play(f, BOTH_WAYS, [Fly(1, 1, 2, 1)]).collisions == 0
 
 
+def test_a_flight_collides_only_where_a_bot_may_land_on_the_fork() -> None:
+    """MC-FLIGHT: under flight_landing = "skip_forks" the Flight Tester on (1, 1) cannot land its bot on the
+    Fork beside it, so the bot reaches (1, 3) or row 1's truck and nothing collides; under "any_cell" it may
+    land on the Fork and be routed north onto row 0's taken truck."""
+    text = FLIGHT_FORK
+    assert smt.collision_query(F(text), V).verdict == "holds"
+    f = F(text, ANY_CELL)
+    result = smt.collision_query(f, ANY_CELL)
+    assert result.verdict == "violated"
+    assert result.witness is not None
+    assert result.witness.decisions == (Fly(1, 1, 1, 2), Route(1, 2, Dir.N))
+    assert play(f, ANY_CELL, list(result.witness.decisions)).collisions > 0
+    assert play(F(text), V, [Fly(1, 1, 1, 3)]).collisions == 0
+
+
 def test_loop_destroys_and_jump_pays() -> None:
     f = F(FLIGHT_LOOP)
     enc = smt.encode_workday(f, V)
@@ -217,8 +241,10 @@ def test_stops_in_an_improvement_and_gift_pays() -> None:
     assert ev.vault == 1
 
 
-@pytest.mark.parametrize("text", [PRELOADED, TWIN, ROOMY, FORK_SPLIT, FORK_SAFE, FLIGHT_SPLIT, FLIGHT_LOOP, STOPS])
-@pytest.mark.parametrize("variant", VARIANTS, ids=["flat-side", "both-ways"])
+@pytest.mark.parametrize(
+    "text", [PRELOADED, TWIN, ROOMY, FORK_SPLIT, FORK_SAFE, FLIGHT_SPLIT, FLIGHT_LOOP, STOPS, FLIGHT_FORK]
+)
+@pytest.mark.parametrize("variant", VARIANTS, ids=["flat-side", "both-ways", "any-cell"])
 def test_hand_made_conform_for_every_choice(text: str, variant: MechanicaVariant) -> None:
     f = F(text, variant)
     enc = smt.encode_workday(f, variant)
@@ -328,6 +354,7 @@ _all_variants = st.builds(
     loop=st.sampled_from(["destroy", "forbid"]),
     jigsaw=st.sampled_from(["published", "strict"]),
     flight=st.sampled_from(["flat_side", "both_ways"]),
+    flight_landing=st.sampled_from(["skip_forks", "any_cell"]),
     off_floor=st.sampled_from(["destroy", "forbid"]),
 ).map(lambda r: MechanicaVariant(rulings=r))
 

@@ -80,7 +80,7 @@ def _table_mismatch(table: smt_loops.Table, factory: Factory) -> str | None:
                         }
                     )
                 )
-                got = table.successors[(r * COLS + c, tile, h)]
+                got = smt_loops.successors_in(table, V, factory, r, c, h)
                 if got != want:
                     return f"({r},{c},{h}) {tile}: table {got}, options {want}"
     return None
@@ -128,6 +128,33 @@ def test_broken_loop_encodings_are_caught() -> None:
     rng = random.Random(8)
     illegal = [f for f in (_random_layout(rng, 6, legal=False) for _ in range(40)) if factory_problems(f, V)]
     assert illegal and any(_encoding_legal(loose, f) for f in illegal)
+
+
+FORK_LANDING_LOOP = """
+hole  | .  .    .  .   | truck
+basic | .  .    .  GW1 | truck
+hole  | .  FK3  .  FT2 | truck
+"""
+"""A loop only through a throw onto a Fork: the Flight Tester on (2, 3) throws west onto the Fork on (2, 1),
+which sends the bot north; the belt of row 1 and the Gift Wrapper bring it back into the tester."""
+
+
+def test_a_throw_onto_a_fork_loops_only_where_bots_land_on_forks() -> None:
+    """MC-FLIGHT with MC-MOVE-LOOP: under flight_landing = "skip_forks" no bot lands on the Fork, so the floor
+    has no loop; under "any_cell" it has one. z3's closure agrees with find_loop under each reading, and its
+    table with movement.options; the encoding that lets a throw land anywhere is caught."""
+    from bgrules.mechanica.variant import MechanicaVariant, Rulings
+
+    any_cell = MechanicaVariant(rulings=Rulings(flight_landing="any_cell"))
+    factory = parse_factory(FORK_LANDING_LOOP, V)
+    assert find_loop(factory, V) is None
+    assert find_loop(factory, any_cell) is not None
+    assert smt_loops.layout_has_cycle(ENC, factory) is False
+    old = smt_loops.derive_table(any_cell)
+    assert _table_mismatch(TABLE, factory) is None
+    assert smt_loops.layout_has_cycle(smt_loops.encode_loops(any_cell, CELLS, copies=False, table=old), factory)
+    broken = smt_loops.encode_loops(V, CELLS, copies=False, fault="land_anywhere", table=TABLE)
+    assert smt_loops.layout_has_cycle(broken, factory) != (find_loop(factory, V) is not None)
 
 
 def test_loop_search_verdicts() -> None:

@@ -162,7 +162,7 @@ def test_the_memoised_options_are_the_rooms_options() -> None:
         FINANCE: lambda state, seat: [],
     }
     checked = 0
-    for seed in range(3):
+    for seed in (0, 1, 4):  # seed 4's game goes over a limit (a True verdict to check)
         for _before, _action, state in walk(game, seed):
             for seat in range(4):
                 assert game._move_options(state, seat)[0] == tuple(

@@ -104,9 +104,11 @@ def _check_state(game: MechanicaGame, state: MechanicaState, counts: dict[str, i
 def test_the_memos_give_the_plain_answers_along_playouts(field: str, value: object, players: int) -> None:
     game = ruled_game(field, value, players)
     counts = dict.fromkeys(("sell", "reveal", "boards", "complete", "nodes", "kept", "place"), 0)
-    for seed in range(3):
+    for seed in range(16):  # three games, and more until a bought floor tile has waited (rare in random play)
         for _before, _action, after in walk(game, 7_000 + seed):
             _check_state(game, after, counts)
+        if seed >= 2 and counts["place"] > 5:
+            break
     assert counts["sell"] > 20 and counts["reveal"] > 3 and counts["boards"] > 200
     assert counts["complete"] > 0 and counts["nodes"] > 100 and counts["kept"] > 100
     assert counts["place"] > 5

@@ -188,9 +188,11 @@ class BotFactoryGame(RoundFlow):
         most = max(max(c.boards.assembly), max(c.boards.production), max(c.boards.project), max(c.boards.finance))
         per_turn = 3 * most + 4 * c.counts.token_cap + 60
         per_round = self._players * (per_turn + 2 + c.counts.part_limit + c.counts.project_limit + 20) + 40
-        if self.variant.rulings.additional_actions == "any_time":  # BF-ADDITIONAL: n + 1 windows a round
+        rulings = self.variant.rulings
+        if rulings.additional_actions == "any_time":  # BF-ADDITIONAL: n + 1 windows a round
             n = self._players
-            per_round += n * ((n + 1) + 2 * (c.counts.token_cap + c.counts.part_limit + c.counts.project_limit))
+            windows = n + 1 + (1 if rulings.opening_window == "after_moves" else 0)  # BF-ADDITIONAL-WINDOW: one more
+            per_round += n * (windows + 2 * (c.counts.token_cap + c.counts.part_limit + c.counts.project_limit))
         rounds = self.max_rounds if self.max_rounds is not None else RUNNER_ROUNDS
         return 200 + rounds * per_round
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from bgrules.botfactory.game import BotFactoryGame
 from bgrules.botfactory.state import BotFactoryState, Phase
+from bgrules.core.observe import observes
 from bgrules.core.playout import sums_to_one
 from bgrules.core.protocol import CHANCE
 
@@ -691,3 +692,119 @@ def _part_names(game: BotFactoryGame) -> tuple[str, ...]:
 
 _NAMES: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[str, ...]] = {}
 _INDEX: dict[tuple[str, ...], dict[str, int]] = {}
+
+
+# --- what each predicate reads (bgrules.core.observe: shown by replay --step at every step) ----------------
+
+
+class _Reads:
+    """What each predicate reads (:func:`bgrules.core.observe.observes`). A class, not module functions: the
+    module's two-argument functions are its predicates."""
+
+    @staticmethod
+    def limits(game: BotFactoryGame, state: BotFactoryState) -> dict[str, Any]:
+        c = game.c.counts
+        turn = state.turn
+        return {
+            "tokens held": [h.tokens for h in state.hands],
+            "part tiles held": [len(h.parts) for h in state.hands],
+            "Project tiles held": [len(h.projects) + len(h.done) for h in state.hands],
+            "limits (tokens, parts, Projects)": [c.token_cap, c.part_limit, c.project_limit],
+            "settling": state.phase is _DISCARD or (turn is not None and bool(turn.prompt)) or bool(state.draws),
+        }
+
+    @staticmethod
+    def tokens(game: BotFactoryGame, state: BotFactoryState) -> dict[str, Any]:
+        costs = game.c.finance.reservation_costs
+        whole = game.variant.rulings.reservation_tokens == "whole_cost"
+        placed = [0] * len(state.hands)
+        for seats in state.reserved:
+            for i, seat in enumerate(seats):
+                placed[seat] += costs[i] if whole else 1
+        return {
+            "supply": list(state.supply),
+            "held": [h.tokens for h in state.hands],
+            "on contracts": placed,
+            "per colour": game.c.counts.tokens_per_colour,
+        }
+
+    @staticmethod
+    def parts(game: BotFactoryGame, state: BotFactoryState) -> dict[str, Any]:
+        c = game.c.counts
+        names = _part_names(game)
+        seen = Counter({name: 0 for name in names})
+        for ci in range(4):
+            for si, n in enumerate(map(int.__add__, state.piles[ci], state.discards[ci])):
+                seen[names[ci * len(game.slots) + si]] += n
+        for si, n in enumerate(state.universal):
+            seen[names[4 * len(game.slots) + si]] += n
+        for group in (state.wheel, state.spares, *state.columns, *(h.parts for h in state.hands)):
+            for p in group:
+                if p is not None:
+                    seen[p] += 1
+        want = {n: (c.universal_per_slot if n.startswith("any-") else c.parts_per_colour_slot) for n in names}
+        return {
+            "part tiles": sum(seen.values()),
+            "of": sum(want.values()),
+            "off (tiles, wanted)": {n: [seen[n], want[n]] for n in names if seen[n] != want[n]},
+        }
+
+    @staticmethod
+    def slots(game: BotFactoryGame, state: BotFactoryState) -> dict[str, Any]:
+        return {
+            "parts on each bot": {
+                game.colours[ci]: sum(1 for p in column if p is not None) for ci, column in enumerate(state.columns)
+            }
+        }
+
+    @staticmethod
+    def bots(game: BotFactoryGame, state: BotFactoryState) -> dict[str, Any]:
+        done = Counter(c for hand in state.hands for c in hand.done)
+        return {
+            "bots built": {colour: game.end_count - state.bots_left[ci] for ci, colour in enumerate(game.colours)},
+            "Projects completed": {colour: done[colour] for colour in game.colours},
+        }
+
+    @staticmethod
+    def reserved(game: BotFactoryGame, state: BotFactoryState) -> dict[str, Any]:
+        return {
+            "reservations per contract": [list(seats) for seats in state.reserved],
+            "most a contract": len(game.c.finance.reservation_costs),
+        }
+
+    @staticmethod
+    def order(game: BotFactoryGame, state: BotFactoryState) -> dict[str, Any]:
+        return {"order": list(state.order), "players": game.players}
+
+    @staticmethod
+    def projects(game: BotFactoryGame, state: BotFactoryState) -> dict[str, Any]:
+        counts = dict(zip(game.colours, map(int.__add__, state.project_pile, state.project_discard), strict=True))
+        for t in (t for column in state.grid for t in column if t is not None):
+            counts[t] += 1
+        for hand in state.hands:
+            for t in (*hand.projects, *hand.done):
+                counts[t] += 1
+        return {"Project tiles": counts, "per colour": game.c.counts.projects_per_colour}
+
+    @staticmethod
+    def stuck(game: BotFactoryGame, state: BotFactoryState) -> dict[str, Any]:
+        if game.is_terminal(state):
+            return {"terminal": True}
+        if game.to_move(state) is CHANCE:
+            return {"terminal": False, "to move": "chance", "outcomes": len(game.chance_outcomes(state))}
+        return {"terminal": False, "to move": game.to_move(state), "legal actions": len(game.legal_actions(state))}
+
+
+for _predicate, _reader in (
+    (limits, _Reads.limits),
+    (tokens_conserved, _Reads.tokens),
+    (parts_conserved, _Reads.parts),
+    (bot_slots, _Reads.slots),
+    (bots_match_projects, _Reads.bots),
+    (reservations, _Reads.reserved),
+    (order_is_permutation, _Reads.order),
+    (projects_conserved, _Reads.projects),
+    (never_stuck, _Reads.stuck),
+):
+    observes(_reader)(_predicate)
+del _predicate, _reader

@@ -66,7 +66,8 @@ _MOVED = copier(BotFactoryState, "workers", "index")
 _ALL_MOVED = copier(BotFactoryState, "workers", "sandra", "phase", "index", "turn")
 _NEXT_TURN = copier(BotFactoryState, "turn", "index")
 _INTO_WINDOW = copier(BotFactoryState, "turn", "index", "window")
-_NEXT_ROUND = copier(BotFactoryState, "round", "order", "index", "phase", "after_discard")
+_NEXT_ROUND = copier(BotFactoryState, "round", "order", "index", "phase", "after_discard", "paid")
+_PAID_TURN = copier(BotFactoryState, "turn", "paid")
 
 
 _ADDITIONAL_TYPES = (Swap, Trade, Exchange)
@@ -282,8 +283,23 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         if state.index + 1 < self._players:
             return _MOVED(state, workers, state.index + 1)
         sandra = self._sandra_target(state.sandra, workers) if state.round > 1 else state.sandra
+        rulings = self.variant.rulings
+        if rulings.additional_actions == "any_time" and rulings.opening_window == "after_moves":
+            return self._after_moves(_ALL_MOVED(state, workers, sandra, _Phase_ACTION, 0, None))
         # the action phase and its first turn (``_opening``) in one copy
         return _ALL_MOVED(state, workers, sandra, _Phase_ACTION, 0, self._opening_on(workers, sandra, state.order[0]))
+
+    def _after_moves(self, state: BotFactoryState) -> BotFactoryState:
+        """BF-ADDITIONAL-WINDOW: the move phase is over (the workers and Sandra stand; ``state`` is the action
+        phase at index 0 with no turn open yet): a window opens before the first turn, in action order,
+        for every seat with an additional action to take but the first player (who acts next: a window
+        would give them nothing their turn does not); else the first turn (``_opening``) at once."""
+        first = state.order[0]
+        window = self._window_left(state, self._window_seats(state, (first,)))
+        if window:
+            coverage.effect("BF-ADDITIONAL-WINDOW")
+            return _INTO_WINDOW(state, None, 0, window)
+        return _WITH_TURN(state, self._opening(state, first))
 
     def _sandra_target(self, sandra: int, workers: tuple[int | None, ...]) -> int:
         """BF-SANDRA-MOVE: where Sandra moves from ``sandra`` once the workers stand on ``workers``: to the
@@ -343,7 +359,10 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
                 coverage.effect("BF-SANDRA-SHARE")
                 separate = self.variant.rulings.last_space_toll == "separate"
                 main = "extra" if separate and self._extra(state, seat) else "open"
-                return _WITH_TURN(state, _TURN_MAIN(turn, main))
+                if not self._sharing(state, seat):  # "combined": the last Assembly space's token alone (BF-ASM-LAST)
+                    return _WITH_TURN(state, _TURN_MAIN(turn, main))
+                # BF-SANDRA-PAID: Sandra's token paid, recorded for the round's later windows
+                return _PAID_TURN(state, _TURN_MAIN(turn, main), tuple(sorted({*state.paid, seat})))
             if isinstance(action, Skip):
                 if self._sharing(state, seat) and self.variant.rulings.unpaid_share == "nothing":
                     return self._end_turn(state)
@@ -436,17 +455,20 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         of them when ``skip`` is empty): those whose worker stands on a board with an additional action,
         but not the seats in ``skip`` (the player whose turn just ended, and the one about to act: a window
         would give them nothing their own turn does not), nor a player on Sandra's board while an unpaid
-        toll forbids any action (``unpaid_share = "nothing"``: additional actions on her board are taken
-        in one's own turn, after paying). Whether a seat has an option is asked when its turn in the window
-        comes. The seats offered one with nothing skipped are memoised on what they read (Sandra, the order,
-        the workers: the same all through a round's action phase; bounded), in a flat key of ints and None
-        (which the collector stops tracking at once, ``_move_options``); those of ``skip`` are those from
-        the seat after ``skip[0]`` round the order, less ``skip`` (a key holding ``skip`` met each only once
-        a round and missed every time)."""
+        toll forbids any action (``unpaid_share = "nothing"``) unless they paid her this round (BF-SANDRA-PAID,
+        ``paid_sharer = "any_time"``; under ``"own_turn"`` additional actions on her board are taken in
+        one's own turn only, after paying). Whether a seat has an option is asked when its turn in the
+        window comes. The seats offered one with nothing skipped are memoised on what they read (Sandra,
+        the order, the workers, who paid Sandra: the same between two payments of a round's action phase;
+        bounded), in a flat key of ints and None (which the collector stops tracking at once,
+        ``_move_options``; the order and the workers have one int or None per seat, Sandra one int, so the
+        paid seats that end it cannot be mistaken for them); those of ``skip`` are those from the seat after
+        ``skip[0]`` round the order, less ``skip`` (a key holding ``skip`` met each only once a round and
+        missed every time)."""
         order = state.order
         if len(order) != self._players:  # not a state of the usual shape: the plain walk says what
             return self._window_seats_of(state, skip)
-        key = order + state.workers + (state.sandra,)
+        key = order + state.workers + (state.sandra,) + state.paid
         offered = self._window_memo.get(key)
         if offered is None:
             if len(self._window_memo) > 20_000:
@@ -461,7 +483,9 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         """BF-ADDITIONAL: ``_window_seats`` computed."""
         n = self._players
         start = (state.order.index(skip[0]) + 1) if skip else 0
-        nothing = self.variant.rulings.unpaid_share == "nothing"
+        rulings = self.variant.rulings
+        nothing = rulings.unpaid_share == "nothing"
+        paid = state.paid if rulings.paid_sharer == "any_time" else ()  # BF-SANDRA-PAID
         sandra = self.spaces[state.sandra][0]
         out = []
         for k in range(n):
@@ -469,7 +493,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             if seat in skip:
                 continue
             board = self._board_of(state, seat)
-            if board == FINANCE or (nothing and board == sandra):
+            if board == FINANCE or (nothing and board == sandra and seat not in paid):
                 continue
             out.append(seat)
         return tuple(out)
@@ -524,15 +548,24 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
 
     def _window_act(self, state: BotFactoryState, action: Any) -> BotFactoryState:
         """BF-ADDITIONAL: in a window, the deciding player's board's additional actions, or ``EndTurn()``
-        to pass."""
+        to pass; in the window before the first turn (index 0, no turn yet) the refusal of anything else is
+        BF-ADDITIONAL-WINDOW's. A player sharing Sandra's board is in a window under ``unpaid_share =
+        "nothing"`` only for having paid her (BF-SANDRA-PAID)."""
         seat = state.window[0]
         if isinstance(action, EndTurn):
             return self._next_in_window(state, state.window[1:])
         if not isinstance(action, _ADDITIONAL_TYPES):
+            if state.index == 0:
+                raise IllegalAction(
+                    "BF-ADDITIONAL-WINDOW",
+                    f"{action!r}: before the first turn only additional actions (or EndTurn to pass)",
+                )
             raise IllegalAction(
                 "BF-ADDITIONAL", f"{action!r}: between turns only additional actions (or EndTurn to pass)"
             )
         state = self._check_limits(self._additional(state, seat, self._board_of(state, seat), action), seat)
+        if seat in state.paid and self.variant.rulings.unpaid_share == "nothing":
+            coverage.effect("BF-SANDRA-PAID")
         if state.phase is _Phase_ACTION and not state.draws:
             return self._next_in_window(state)
         return state
@@ -593,14 +626,15 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
 
     def _round_end(self, state: BotFactoryState) -> BotFactoryState:
         """BF-END: the game ends after the maintenance of a round in which a colour's bots were all built or
-        a player built a fifth; BF-ORDER: otherwise the next round's order follows the spaces left to right."""
+        a player built a fifth; BF-ORDER: otherwise the next round's order follows the spaces left to right.
+        Either way the round's payments to Sandra (``paid``, BF-SANDRA-PAID) are forgotten."""
         built = [self.end_count - left for left in state.bots_left]
         if (
             any(b >= self.end_count for b in built)
             or any(len(h.done) >= self.c.counts.bots_to_end for h in state.hands)
             or (self.max_rounds is not None and state.round >= self.max_rounds)
         ):
-            over = evolve(state, phase=_Phase_OVER, after_discard="")
+            over = evolve(state, phase=_Phase_OVER, after_discard="", paid=())  # the round's payments end with it
             trigger = self.end_trigger(over)
             if trigger == "BF-END-COLOUR":
                 coverage.effect("BF-END")
@@ -612,7 +646,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         coverage.effect("BF-ROUND")
         coverage.effect("BF-ORDER")
         order = tuple(sorted(range(self._players), key=lambda s: state.workers[s] or 0))
-        return _NEXT_ROUND(state, state.round + 1, order, 0, _Phase_MOVE, "")
+        return _NEXT_ROUND(state, state.round + 1, order, 0, _Phase_MOVE, "", ())  # BF-SANDRA-PAID: for one round
 
     def end_trigger(self, state: BotFactoryState) -> str | None:
         """BF-END: the rule that ended a terminal state: "BF-END-COLOUR" (a colour's bots all built; also when

@@ -98,15 +98,22 @@ class BotFactoryState:
     after_discard: str = ""
     """Where play resumes once the discarding player is within the limits."""
     window: tuple[int, ...] = ()
-    """BF-ADDITIONAL (ruling ``additional_actions = "any_time"``): an additional-action window between
-    turns, before Sandra acts or before maintenance: the seats still to be offered it, the first deciding
+    """BF-ADDITIONAL (ruling ``additional_actions = "any_time"``): an additional-action window after the
+    moves (BF-ADDITIONAL-WINDOW: index 0, no turn yet), between turns, before Sandra acts or before
+    maintenance: the seats still to be offered it, the first deciding
     (their board's additional actions, any number, then ``EndTurn()``). Empty outside a window, and then
     left out of the JSON form (states of the ``"own_turn"`` reading read and write as in 0.3.0)."""
+    paid: tuple[int, ...] = ()
+    """BF-SANDRA-SHARE / BF-SANDRA-PAID: the seats that paid Sandra's token this round, in seat order (a paid
+    toll keeps the board's additional action in the round's later windows; ruling ``paid_sharer``).
+    Emptied when the round ends; empty, it is left out of the JSON form."""
 
 
 converter.register_unstructure_hook(
     BotFactoryState,
-    make_dict_unstructure_fn(BotFactoryState, converter, window=override(omit_if_default=True)),
+    make_dict_unstructure_fn(
+        BotFactoryState, converter, window=override(omit_if_default=True), paid=override(omit_if_default=True)
+    ),
 )
 
 

@@ -198,6 +198,10 @@ def _shape(game: BotFactoryGame, s: BotFactoryState, r: _Report) -> bool:
         r.index(f"window[{i}]", seat, n, "a seat")
     if len(set(s.window)) != len(s.window):
         r.add("window", "offers a seat twice")
+    for i, seat in enumerate(s.paid):
+        r.index(f"paid[{i}]", seat, n, "a seat")
+    if list(s.paid) != sorted(set(s.paid)):
+        r.add("paid", f"{list(s.paid)}: each seat that paid Sandra once, in seat order (BF-SANDRA-PAID)")
     for i, job in enumerate(s.draws):
         _job(game, s, job, f"draws[{i}]", r)
     if s.turn is not None:
@@ -304,6 +308,18 @@ def _phase(game: BotFactoryGame, s: BotFactoryState, r: _Report) -> None:
         r.add("window", f"additional-action windows open in the action phase, not {phase.value}")
     if s.window and s.turn is not None:
         r.add("turn", "no player's turn is open during an additional-action window")
+    if s.paid and not turning:
+        r.add("paid", f"Sandra's token is paid in the action phase and forgotten at its end, not in {phase.value}")
+    elif s.paid and len(s.order) == n and len(s.workers) == n:
+        sandra = game.spaces[s.sandra][0] if 0 <= s.sandra < len(game.spaces) else None
+        for seat in s.paid:
+            if not 0 <= seat < n:
+                continue
+            where = s.workers[seat]
+            if where is None or not 0 <= where < len(game.spaces) or game.spaces[where][0] != sandra:
+                r.add("paid", f"player {seat} does not share Sandra's board, and pays her nothing (BF-SANDRA-SHARE)")
+            elif seat in s.order and s.order.index(seat) > s.index:
+                r.add("paid", f"player {seat} paid Sandra before their turn came (BF-SANDRA-SHARE)")
     if turning:
         if None in s.workers:
             r.add("workers", "every worker stands on a space in the action phase")

@@ -46,8 +46,20 @@ class Rulings:
     additional_actions: Literal["any_time", "own_turn"] = "any_time"
     """BF-ADDITIONAL: the additional actions of the board one's worker stands on may be taken any number of
     times in one's own turn and, under ``"any_time"`` (the seed: 回合過程中任意時候可做任意次), in a window
-    each player gets between turns, before Sandra acts and before maintenance; ``"own_turn"``: in one's own
+    each player gets after the moves (``opening_window``), between turns, before Sandra acts and before
+    maintenance; ``"own_turn"``: in one's own
     turn only (the reading of 0.3.0)."""
+    opening_window: Literal["after_moves", "none"] = "after_moves"
+    """BF-ADDITIONAL-WINDOW (under ``additional_actions = "any_time"``): "any time during the round"
+    (回合過程中任意時候) includes the moment after the move phase (the last worker and Sandra moved) and before
+    the first turn, so a window opens there too (``"after_moves"``); ``"none"``: the first window of the
+    round is the one after the first turn (the reading of 0.4.0)."""
+    paid_sharer: Literal["any_time", "own_turn"] = "any_time"
+    """BF-SANDRA-PAID (under ``additional_actions = "any_time"`` and ``unpaid_share = "nothing"``): a player on
+    Sandra's board who paid her token keeps that board's additional action in every later window of the
+    round (``"any_time"``, the seed: only a player who did not pay may do nothing at all, 否則不能做任何行動);
+    ``"own_turn"``: a player on Sandra's board takes additional actions in their own turn only, after paying,
+    and is offered no window (the reading of 0.4.0)."""
     bots_per_colour_to_end: int = 0
     """BF-END: bots of each colour in play, all of which built ends the game; 0 = as many as players (the
     seed: 四人局每一種顏色有四隻, four per colour with four players). At most the box's four."""

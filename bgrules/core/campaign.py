@@ -162,10 +162,10 @@ def make_campaign(
 
     opts = dict(options or {})
     if command == "coverage":
-        from bgrules.core.coverage import GAMES as COVERAGE_GAMES
+        from bgrules.core.coverage import choice
 
-        if game not in (*COVERAGE_GAMES, ALL_GAMES):
-            raise InputError("--game", f"unknown game {game!r}; valid: {', '.join(COVERAGE_GAMES)}")
+        if game != ALL_GAMES:
+            choice(game)  # an unknown game is refused here
         n = players if players is not None else 0  # 0: every player count of each game
     else:
         n = load_game(game, players=players, variant=str(variant) if variant else None, **opts).players
@@ -278,8 +278,9 @@ def _simulate_shard(c: Campaign, seeds: range) -> dict[str, Any]:
             acc["score_sum"][i] += v
             acc["score_min"][i] = v if acc["score_min"][i] is None else min(acc["score_min"][i], v)
             acc["score_max"][i] = v if acc["score_max"][i] is None else max(acc["score_max"][i], v)
-        for w in game.winners(state):
-            acc["wins"][w] += 1
+        if game.is_terminal(state):  # a truncated game is no one's win (as balance counts it)
+            for w in game.winners(state):
+                acc["wins"][w] += 1
     return acc
 
 
@@ -364,11 +365,11 @@ def coverage_samples(c: Campaign) -> list[tuple[str, int]]:
     from bgrules.core import coverage
     from bgrules.core.registry import load_game
 
-    chosen = tuple(coverage.GAMES) if c.game == ALL_GAMES else (c.game,)
+    played = coverage.choice(None if c.game == ALL_GAMES else c.game)[1]
     out = []
-    for name in (n for g in chosen for n in coverage.GAMES[g]):
+    for name in played:
         first = load_game(name)
-        asked = c.players if (c.players and name in chosen) else None
+        asked = c.players if (c.players and (name in coverage.GAMES or name == c.game)) else None
         for n in coverage._seat_counts(first, c.agents, asked):
             out.append((name, n))
     return out
@@ -543,6 +544,7 @@ def simulate_json(c: Campaign, acc: dict[str, Any], seconds: float, invariants: 
 
     game, _agents, _preds = _loaded(_key(c))
     n, p = acc["games"], game.players
+    finished = n - acc["truncated"]
     total_steps = acc["steps"]
     return {
         "game": c.game,
@@ -562,8 +564,10 @@ def simulate_json(c: Campaign, acc: dict[str, Any], seconds: float, invariants: 
             "min": list(acc["score_min"]),
             "max": list(acc["score_max"]),
         },
-        "win_rate_by_seat": [round(w / n, 4) for w in acc["wins"]],
+        "win_rate_by_seat": [round(w / finished, 4) if finished else None for w in acc["wins"]],
         "truncated": acc["truncated"],
+        "finished": finished,
+        "win_rate_denominator": "finished",
         "round_cap": round_cap(game, c.setting("max_rounds")),
         "invariants_checked": list(invariants),
         "invariant_violations": acc["violations"],
@@ -653,8 +657,8 @@ def coverage_json(
     specs_dir = default_dir("specs") if specs_dir is None else specs_dir
     proofs_dir = default_dir("proofs") if proofs_dir is None else proofs_dir
     clarifications_dir = specs_dir / "clarifications"
-    chosen = tuple(coverage.GAMES) if c.game == ALL_GAMES else (c.game,)
-    names = {n for g in chosen for n in coverage.GAMES[g]}
+    document, played = coverage.choice(None if c.game == ALL_GAMES else c.game)
+    names = set(played)
     specs = (
         [s for s in load_specs(specs_dir) if s.game in names and "searched" in s.checkers]
         if searched and specs_dir.is_dir()
@@ -679,8 +683,7 @@ def coverage_json(
     rules = coverage.documented_rules()
     exempt = coverage.load_exempt(specs_dir / "coverage-exempt.toml", known=[r.id for r in rules])
     proved = coverage.proved_rules(coverage.load_ties(proofs_dir / "conformance.toml"))
-    game = None if c.game == ALL_GAMES else c.game
-    return coverage.table(collector.by_checker, game=game, proved=proved, exempt=exempt, rules=rules)
+    return coverage.table(collector.by_checker, game=document, proved=proved, exempt=exempt, rules=rules)
 
 
 # --- the results file --------------------------------------------------------------------------------

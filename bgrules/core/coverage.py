@@ -418,6 +418,24 @@ GAMES = {"botfactory": ("botfactory",), "mechanica": ("mechanica", "mechanica-fa
 """The games whose rules each rules document holds: Mechanica's factory sandbox plays MC rules too."""
 
 
+def choice(game: str | None) -> tuple[str | None, tuple[str, ...]]:
+    """A ``--game`` of ``bgrules coverage``: (the rules document whose rules the table lists, None for
+    both; the games played). A rules document's game (``botfactory``, ``mechanica``) plays every game of
+    its rules; one of those games (``mechanica-factory``, as ``bgrules games`` lists it) plays that game
+    alone, its table the rules of its document. Any other name is an InputError."""
+    if game is None:
+        return None, tuple(n for names in GAMES.values() for n in names)
+    if game in GAMES:
+        return game, GAMES[game]
+    for document, names in GAMES.items():
+        if game in names:
+            return document, (game,)
+    from bgrules.core.errors import InputError
+
+    valid = sorted({*GAMES, *(n for names in GAMES.values() for n in names)})
+    raise InputError("--game", f"unknown game {game!r}; valid: {', '.join(valid)}")
+
+
 def _agents(spec: str | None, players: int) -> tuple[Any, ...] | None:
     """The agents of ``spec`` for ``players`` seats (None: the playout's random play)."""
     if spec is None:
@@ -497,19 +515,18 @@ def run_coverage(
     the end."""
     from bgrules.core.errors import InputError
 
-    if game is not None and game not in GAMES:
-        raise InputError("--game", f"unknown game {game!r}; valid: {', '.join(GAMES)}")
+    document, played = choice(game)
     if not isinstance(n_games, int) or n_games < 1:
         raise InputError("--games", f"play at least one game, not {n_games!r}")
     specs_dir = default_dir("specs") if specs_dir is None else specs_dir
     clarifications_dir = specs_dir / "clarifications" if clarifications_dir is None else clarifications_dir
     proofs_dir = default_dir("proofs") if proofs_dir is None else proofs_dir
-    chosen = (game,) if game is not None else tuple(GAMES)
-    names = {n for g in chosen for n in GAMES[g]}
+    names = set(played)
     from bgrules.core.clarify import _check_witness, clarification_paths, load_clarification
     from bgrules.core.specs import Budget, load_specs, run_spec
 
-    samples = [(g, name) for g in chosen for name in GAMES[g]]
+    # --players is for a rules document's own game (or the one game asked for), not the factory sandbox
+    samples = [(name if name in GAMES or name == game else "", name) for name in played]
     specs = (
         [s for s in load_specs(specs_dir) if s.game in names and "searched" in s.checkers]
         if searched and specs_dir.is_dir()
@@ -543,7 +560,7 @@ def run_coverage(
     rules = documented_rules()
     exempt = load_exempt(specs_dir / "coverage-exempt.toml", known=[r.id for r in rules])
     proved = proved_rules(load_ties(proofs_dir / "conformance.toml"))
-    return table(collector.by_checker, game=game, proved=proved, exempt=exempt, rules=rules)
+    return table(collector.by_checker, game=document, proved=proved, exempt=exempt, rules=rules)
 
 
 def verify_row(
@@ -554,12 +571,14 @@ def verify_row(
     proofs_dir: Path,
     complete: bool,
     seconds: float = 0.0,
+    game: str | None = None,
 ) -> dict[str, Any]:
     """The final row of ``bgrules verify --json`` (kind ``coverage``; docs/coverage.md): the same keys as
     every result row, plus ``coverage``, the table. A tie of proofs/conformance.toml proves its rules when
     the proofs ran and each of its conformance obligations gave its expected verdict. The verdict is
     ``violated`` when a rule is neither reached nor exempt; only a ``complete`` run (every checker, no
-    ``--only``) is held to that, a partial one reports its table with verdict ``unknown``, expected too."""
+    ``--only``) is held to that, a partial one reports its table with verdict ``unknown``, expected too.
+    ``game``: the table of that rules document's rules only (``bgrules coverage --game``)."""
     rules = documented_rules()
     exempt = load_exempt(specs_dir / "coverage-exempt.toml", known=[r.id for r in rules])
     proved: set[str] = set()
@@ -568,7 +587,7 @@ def verify_row(
         for tie in load_ties(proofs_dir / "conformance.toml"):
             if all(o in ok for o in tie.obligations):
                 proved.update(tie.rules)
-    result = table(collector.by_checker, proved=proved, exempt=exempt, rules=rules)
+    result = table(collector.by_checker, game=game, proved=proved, exempt=exempt, rules=rules)
     result["states"] = None  # the spec checkers count their states in their own guarantees
     missing = unreached(result)
     if complete:
@@ -607,6 +626,7 @@ __all__ = [
     "Tie",
     "absorb",
     "active",
+    "choice",
     "collecting",
     "detach",
     "documented_rules",

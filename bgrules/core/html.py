@@ -2,9 +2,11 @@
 
 One page holds everything: the CSS, a few lines of JavaScript, and per state its picture
 (:func:`bgrules.pictures.draw`, SVG inlined in a ``<template>``, so only the shown state's SVG is live in
-the document and the drawings' ids never clash), the action taken, the rule IDs it applied
-(:func:`bgrules.core.trace.explain`), the invariant's value where the trace has one, and what changed: every
-field of the state (its ``bgrules.dumps`` data) whose value differs from the previous state's. Nothing is
+the document and the drawings' ids never clash), the action taken, the step in game terms (who acted and
+what changed, as a player reads the board: :func:`bgrules.pictures.narrate.describe`), the rule IDs it
+applied (:func:`bgrules.core.trace.explain`), the invariant's value where the trace has one, and, folded
+under it, what changed field by field: every field of the state (its ``bgrules.dumps`` data) whose value
+differs from the previous state's. Nothing is
 fetched from the network. Keys: right/left arrow (or the Next/Previous buttons), Home, End.
 
 A page has one *track* per game the actions are replayed in: one for a verify counterexample, two for a
@@ -29,6 +31,8 @@ MAX_CHANGES = 400
 """Changed fields listed per step; past it the page says how many more."""
 
 Draw = Callable[[Game, Any], str]
+Describe = Callable[[Game, Any, Any, Any], str]
+"""(game, state before, action, state after) -> the step in game terms."""
 
 
 def esc(value: Any) -> str:
@@ -51,6 +55,8 @@ class Entry:
     """(field path, before, after) of every field that changed, at most :data:`MAX_CHANGES`."""
     more: int = 0
     """Changed fields left out past :data:`MAX_CHANGES`."""
+    story: str = ""
+    """The step in game terms: who acted and what changed ("P2 took the red head from the Wheel")."""
 
 
 @attrs.frozen
@@ -108,6 +114,13 @@ def default_draw() -> Draw:
     return draw
 
 
+def default_describe() -> Describe:
+    """:func:`bgrules.pictures.narrate.describe`: any step of any game in game terms."""
+    from bgrules.pictures.narrate import describe
+
+    return describe
+
+
 def _svg_body(svg: str) -> str:
     """The ``<svg>`` element of an SVG document (its XML declaration and doctype dropped, for inlining)."""
     start = svg.find("<svg")
@@ -121,6 +134,7 @@ def track(
     steps: Sequence[Mapping[str, Any]] | None = None,
     *,
     draw: Draw | None = None,
+    describe: Describe | None = None,
 ) -> Track:
     """Replay ``actions`` in ``game`` from its initial state: an entry per state. ``steps`` are a trace
     file's steps (their ``invariant`` values are shown); the rules each step applied are found again by
@@ -129,6 +143,7 @@ def track(
     from bgrules.core.trace import explain
 
     picture = draw or default_draw()
+    story = describe or default_describe()
     found = explain(game, actions)
     given = list(steps or [])
     state = game.initial_state()
@@ -143,7 +158,8 @@ def track(
         if step.get("refused"):
             entries.append(Entry(shown, step["action"], (), str(step.get("invariant") or ""), str(step["refused"])))
             break
-        state = game.apply(state, actions[i])
+        before, state = state, game.apply(state, actions[i])
+        words = story(game, before, actions[i], state)
         after = unstructure(state)
         diff = changes(data, after)
         data = after
@@ -157,6 +173,7 @@ def track(
                 None,
                 tuple(diff[:MAX_CHANGES]),
                 max(0, len(diff) - MAX_CHANGES),
+                words,
             )
         )
     return Track(label, tuple(entries))
@@ -208,6 +225,7 @@ nav.steps button { font: inherit; padding: .3rem .8rem; border: 1px solid var(--
 .track { border: 1px solid var(--line); border-radius: 6px; padding: .6rem .8rem; background: var(--bg); }
 .track h3 { margin: 0 0 .4rem; font-size: 1rem; }
 .stage svg { max-width: 100%; height: auto; display: block; margin: .4rem 0; background: #fff; }
+.story { font-size: 1.05em; margin: .3rem 0; }
 .action { font-weight: 600; } .rules code { background: var(--panel); padding: 0 .25rem; border-radius: 3px; }
 .fail { color: var(--bad); font-weight: 600; } .ok { color: var(--good); }
 .refused { color: var(--warn); font-weight: 600; }
@@ -282,6 +300,8 @@ def _entry_html(entry: Entry | None, label: str, previous: bool) -> str:
     if entry is None:
         return f'<div class="track">{head}<p class="meta">this track ended at an earlier step</p></div>'
     parts = [head]
+    if entry.story:
+        parts.append(f'<p class="story">{esc(entry.story)}</p>')
     if entry.action is not None:
         parts.append(f'<p class="action mono">{esc(entry.action)}</p>')
     if entry.refused is not None:
@@ -303,7 +323,8 @@ def _entry_html(entry: Entry | None, label: str, previous: bool) -> str:
             rows = "".join(f"<tr><td>{esc(p)}</td><td>{esc(a)}</td><td>{esc(b)}</td></tr>" for p, a, b in entry.changes)
             more = f'<p class="meta">... and {entry.more} more changed field(s)</p>' if entry.more else ""
             parts.append(
-                f"<details open><summary>what changed: {len(entry.changes) + entry.more} field(s)</summary>"
+                f"<details><summary>what changed, field by field: {len(entry.changes) + entry.more} field(s)"
+                "</summary>"
                 f'<table class="changes"><tr><th>field</th><th>before</th><th>after</th></tr>{rows}</table>'
                 f"{more}</details>"
             )
@@ -421,9 +442,11 @@ def refused(one: Track) -> Entry | None:
 
 __all__ = [
     "MAX_CHANGES",
+    "Describe",
     "Entry",
     "Track",
     "changes",
+    "default_describe",
     "default_draw",
     "esc",
     "page",

@@ -224,9 +224,9 @@ def write_report(
         if isinstance(trace, Mapping) and (trace.get("actions") or trace.get("initial")):
             text, _track = trace_html(trace, f"{row['id']} [{row['checker']}]", back="../index.html", draw=draw)
         elif proof is not None:
-            meta = [("statement", str(row.get("statement", ""))), ("guarantee", str(row.get("guarantee", "")))]
-            meta.append(("states", "the proof's abstract state: counts per place, not a game state"))
-            text = tracks_page(f"{row['id']} [{row['checker']}]", [proof], meta, back="../index.html", checks=True)
+            about = [("statement", str(row.get("statement", ""))), ("guarantee", str(row.get("guarantee", "")))]
+            about.append(("states", "the proof's abstract state: counts per place, not a game state"))
+            text = tracks_page(f"{row['id']} [{row['checker']}]", [proof], about, back="../index.html", checks=True)
         else:
             continue
         name = trace_name(row)

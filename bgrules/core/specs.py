@@ -24,6 +24,7 @@ sampled games the runner truncated (its step bound, or its round cap for games t
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import re
 import time
@@ -272,8 +273,10 @@ class Crash(str):
 
 
 def guarded(pred: Callable[..., str | None]) -> Callable[..., str | None]:
-    """``pred``, returning a :class:`Crash` instead of raising."""
+    """``pred``, returning a :class:`Crash` instead of raising (its ``__wrapped__``, so what it reads is
+    still found: :func:`bgrules.core.observe.reader_of`)."""
 
+    @functools.wraps(pred)
     def safe(*args: Any) -> str | None:
         try:
             return pred(*args)

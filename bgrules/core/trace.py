@@ -10,9 +10,10 @@ A trace file is JSON that ``bgrules replay`` reads::
 ``actions`` are the actions from the game's initial state (chance outcomes included, so the replay is
 exact); ``variant`` is the variant's data (a table), so the file stands alone; ``steps`` is what
 :func:`explain` found (each step's rule IDs, from rule coverage, and the invariant's value after it:
-``null`` while it holds, its message once it fails); ``initial``, when present, the invariant's message at
-the initial state (a spec that fails before any action). A bare JSON list of actions is read too (the format of
-0.4.0), with the game named on the command line.
+``null`` while it holds, its message once it fails; ``observed``, when the spec's predicate declares what
+it reads, :mod:`bgrules.core.observe`: those counters after the step); ``initial``, when present, the
+invariant's message at the initial state (a spec that fails before any action). A bare JSON list of
+actions is read too (the format of 0.4.0), with the game named on the command line.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 from bgrules.core import coverage
 from bgrules.core.codec import action_from_data, action_to_data, parse_json, read_toml
 from bgrules.core.errors import IllegalAction, InputError
+from bgrules.core.observe import observed, shown
 from bgrules.core.protocol import Game
 
 FORMAT = "bgrules-trace"
@@ -52,7 +54,8 @@ def explain(
 ) -> list[dict[str, Any]]:
     """Replay ``actions`` from the initial state: per step its number, the action, the rule IDs it
     applied (effects counted by rule coverage, in sorted order) and, with a ``predicate`` of a spec of
-    ``kind`` ``state`` or ``transition``, the invariant's value after it (None: holds; else its message).
+    ``kind`` ``state`` or ``transition``, the invariant's value after it (None: holds; else its message)
+    and, when the predicate declares what it reads, those values (``observed``, :mod:`bgrules.core.observe`).
     An action the rules refuse ends the explanation with that step's ``refused`` rule."""
     state = game.initial_state()
     steps: list[dict[str, Any]] = []
@@ -68,7 +71,11 @@ def explain(
                 return steps
         step["rules"] = sorted(r for r, k in counts.effects.items() if k)
         if predicate is not None and kind in ("state", "transition"):
-            step["invariant"] = predicate(game, after) if kind == "state" else predicate(game, state, action, after)
+            args = (game, after) if kind == "state" else (game, state, action, after)
+            step["invariant"] = predicate(*args)
+            reads = observed(predicate, *args)
+            if reads is not None:
+                step["observed"] = reads
         steps.append(step)
         state = after
     return steps
@@ -79,6 +86,13 @@ def initial_value(game: Game, kind: str, predicate: Callable[..., str | None] | 
     if predicate is None or kind != "state":
         return None
     return predicate(game, game.initial_state())
+
+
+def initial_observed(game: Game, kind: str, predicate: Callable[..., str | None] | None) -> dict[str, Any] | None:
+    """What the invariant reads at the initial state (state specs whose predicate declares it; else None)."""
+    if predicate is None or kind != "state":
+        return None
+    return observed(predicate, game, game.initial_state())
 
 
 def make_trace(
@@ -128,6 +142,8 @@ def lines(trace: Mapping[str, Any]) -> list[str]:
             out.append(f"  {'':>{width}}  refused: {value}")
         elif value and not previous:
             out.append(f"  {'':>{width}}  invariant before: holds; after: {value}")
+            if step.get("observed"):
+                out.append(f"  {'':>{width}}  it read: {shown(step['observed'])}")
         previous = value
     return out
 
@@ -237,6 +253,7 @@ __all__ = [
     "VERSION",
     "explain",
     "file_names",
+    "initial_observed",
     "lines",
     "make_trace",
     "parse_actions",

@@ -9,21 +9,23 @@ and the rows come back in the plan's order, so the report is the same whatever `
 from __future__ import annotations
 
 import inspect
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from bgrules.core.errors import InputError
 from bgrules.core.jobs import Task
-from bgrules.core.specs import Budget, Spec, load_specs, run_group, sampled_groups
+from bgrules.core.specs import Budget, Spec, load_specs, run_group, sampled_groups, usable_specs
 
 Rows = list[dict[str, Any]]
 
 
 def spec_tasks(
-    specs_dir: Path, budget: Budget, checkers: Sequence[str], only: str | None
+    specs_dir: Path, budget: Budget, checkers: Sequence[str], only: str | None, games: Sequence[str] | None = None
 ) -> tuple[list[Task], list[Spec]]:
-    """The sampled groups and searched specs of ``specs_dir`` whose id contains ``only``."""
-    specs = [s for s in load_specs(specs_dir) if not only or only in s.id]
+    """The sampled groups and searched specs of ``specs_dir`` whose id contains ``only`` (of ``games``
+    only, when given)."""
+    specs = [s for s in load_specs(specs_dir) if (not only or only in s.id) and (games is None or s.game in games)]
     tasks: list[Task] = []
     for checker in ("sampled", "searched"):
         if checker not in checkers:
@@ -32,6 +34,52 @@ def spec_tasks(
             names = group[0].id if len(group) == 1 else f"{group[0].id} and {len(group) - 1} more"
             tasks.append(Task(f"{names} [{checker}]", "bgrules.core.verify:group_rows", (group, budget, checker)))
     return tasks, specs
+
+
+CHECKERS = ("sampled", "searched", "proved", "clarified")
+"""``bgrules verify``'s checkers (``--checker``), all of them in a whole run."""
+
+
+def plan(
+    specs_dir: Path,
+    proofs_dir: Path,
+    clarifications_dir: Path,
+    budget: Budget,
+    checkers: Sequence[str] = CHECKERS,
+    only: str | None = None,
+    timeout_ms: int = 30_000,
+    thorough: bool = False,
+    games: Sequence[str] | None = None,
+    labels: Mapping[str, str] | None = None,
+) -> tuple[list[Task], list[Spec]]:
+    """``bgrules verify``'s tasks (and the specs they check, in file order): the sampled groups and
+    searched specs, the proof obligations, the clarification files (when ``clarifications_dir`` exists), of
+    ``checkers``, whose ids contain ``only``. ``games`` (``bgrules coverage --game``): only the specs and
+    clarifications of those games and the obligations of their rules (``MC-``, ``BF-``). ``labels``: how an
+    error names the ``"specs"`` and ``"proofs"`` directories (:func:`bgrules.core.defaults.source_label`);
+    a specs directory with no spec of a known game never stands in for the shipped specs."""
+    labels = labels or {}
+    spec_checkers = tuple(c for c in checkers if c in ("sampled", "searched"))
+    if spec_checkers:
+        usable_specs(specs_dir, labels.get("specs", str(specs_dir)))
+    tasks, specs = spec_tasks(specs_dir, budget, spec_checkers, only, games) if spec_checkers else ([], [])
+    if "proved" in checkers:
+        prefixes = None if games is None else tuple({_PREFIX[g] for g in games if g in _PREFIX})
+        try:
+            found = proof_tasks(proofs_dir, timeout_ms, only, thorough)
+        except InputError as exc:
+            label = labels.get("proofs", str(proofs_dir))
+            if label == str(proofs_dir):
+                raise
+            raise InputError(f"{label}: {exc.where}", exc.why) from None
+        tasks += [t for t in found if prefixes is None or t.label.startswith(prefixes)]
+    if "clarified" in checkers and clarifications_dir.is_dir():
+        tasks += clarification_tasks([clarifications_dir], only, games=games)
+    return tasks, specs
+
+
+_PREFIX = {"botfactory": "BF-", "mechanica": "MC-", "mechanica-factory": "MC-"}
+"""The rule prefix of each game's proof obligations."""
 
 
 def group_rows(group: list[Spec], budget: Budget, checker: str) -> Rows:
@@ -91,16 +139,22 @@ def proof_rows(proofs_dir: Path, ob_id: str, timeout_ms: int, thorough: bool = F
 
 
 def clarification_tasks(
-    paths: Sequence[Path], only: str | None, variant: Path | None = None, game: str | None = None
+    paths: Sequence[Path],
+    only: str | None,
+    variant: Path | None = None,
+    game: str | None = None,
+    *,
+    games: Sequence[str] | None = None,
 ) -> list[Task]:
     """One task per clarification file (every file loaded and checked for duplicate ids first, so a
-    malformed file stops the run before anything is checked)."""
+    malformed file stops the run before anything is checked); ``games``: only the clarifications of those
+    games."""
     from bgrules.core.clarify import load_files
 
     return [
         Task(f"{c.id} [clarified]", "bgrules.core.verify:clarification_rows", (path, only, base))
         for path, c, base in load_files(paths, variant, game)
-        if not only or _matching(c, only)
+        if (not only or _matching(c, only)) and (games is None or c.game in games)
     ]
 
 
@@ -126,9 +180,11 @@ def _matching(c: Any, only: str) -> Any:
 
 
 __all__ = [
+    "CHECKERS",
     "clarification_rows",
     "clarification_tasks",
     "group_rows",
+    "plan",
     "proof_rows",
     "proof_tasks",
     "spec_tasks",

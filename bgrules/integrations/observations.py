@@ -13,6 +13,12 @@ state; the vector is written from the observer's point of view:
 
 The vector is a summary for learning, not the state: the canonical JSON of the state (``bgrules.dumps``)
 is the complete observation (OpenSpiel's observation string; PettingZoo's ``env.state_json()``).
+
+:func:`observe_onehot` writes the same vector with every entry in [0, 1] (the adapters' option
+``observation="onehot"``): each categorical entry one-hot, each count divided by its bound from the game's
+data (the token cap, a tile's copies, the bots per grade), money and days without a bound as
+``v / (v + s)``; :func:`feature_specs` says how each entry is encoded and :func:`onehot_names` names the
+encoded entries.
 """
 
 from __future__ import annotations
@@ -21,6 +27,8 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from bgrules.core.codec import show
+from bgrules.core.errors import InputError
 from bgrules.core.protocol import CHANCE, Game
 
 Writer = Callable[[Any, Any, int, list[tuple[str, int]]], None]
@@ -181,6 +189,7 @@ def _botfactory(game: Any, state: Any, observer: int, out: list[tuple[str, int]]
         out.append((f"{prefix}.tokens", hand.tokens))
         out.append((f"{prefix}.supply", state.supply[seat]))
         out.append((f"{prefix}.worker", 0 if state.workers[seat] is None else 1 + state.workers[seat]))
+        out.append((f"{prefix}.paid", 1 if seat in state.paid else 0))
         out.extend((f"{prefix}.parts.{p}", hand.parts.count(p)) for p in parts)
         out.extend((f"{prefix}.projects.{c}", hand.projects.count(c)) for c in colours)
         out.extend((f"{prefix}.done.{c}", hand.done.count(c)) for c in colours)
@@ -241,3 +250,236 @@ def observe(game: Game, state: Any, observer: int) -> list[int]:
             f"{game.info.name}: an observation of {len(values)} entries, not {len(feature_names(game))}"
         )
     return values
+
+
+# --- the one-hot encoding ------------------------------------------------------------------------------
+
+ENCODINGS = ("vector", "onehot")
+"""The adapters' ``observation`` option: :func:`observe`'s vector as it is (whole numbers, the default) or
+one-hot encoded (:func:`observe_onehot`: floats in [0, 1])."""
+
+
+def check_encoding(value: Any) -> str:
+    """``value`` if it is one of :data:`ENCODINGS`, else an InputError naming them."""
+    if value not in ENCODINGS:
+        raise InputError("observation", f'"vector" or "onehot", not {show(value)}')
+    return str(value)
+
+
+Spec = tuple[str, int]
+"""How one entry of the vector is encoded by :func:`observe_onehot`: ``("cat", m)``, a categorical value
+from 0 to m-1, written as m entries of which the value's is 1; ``("count", b)``, a count bounded by ``b``
+(the game's data), written ``v / b``; ``("soft", s)``, a quantity with no bound in the data (money, days),
+written ``v / (v + s)``, ``s`` being a typical size."""
+
+MONEY_SCALE = 20
+"""``s`` of the money entries (wallets, vaults): ``v / (v + 20)`` (a starting wallet is 8 coins)."""
+
+DAY_SCALE = 6
+"""``s`` of Mechanica's day and of Bot Factory's round with no cap (six days is the sandbox's default)."""
+
+
+def _rules(table: Sequence[tuple[str, Spec]], names: Sequence[str], game: str) -> tuple[Spec, ...]:
+    """Each name's spec: the first pattern of ``table`` that matches the whole name (in a pattern ``[]``
+    stands for any index, ``*`` for any word); a name no pattern matches is an AssertionError (the tests
+    run every game and player count)."""
+    import re
+
+    def compile_(pattern: str) -> re.Pattern[str]:
+        return re.compile(re.escape(pattern).replace(r"\[\]", r"\[\d+\]").replace(r"\*", "[a-z_]+"))
+
+    compiled = [(compile_(p), s) for p, s in table]
+    out = []
+    for name in names:
+        spec = next((s for p, s in compiled if p.fullmatch(name)), None)
+        if spec is None:
+            raise AssertionError(f"{game}: no one-hot encoding for the entry {name!r}")
+        out.append(spec)
+    return tuple(out)
+
+
+def _holes(game: Any) -> tuple[int, int, int]:
+    """The most bots one floor tile, one Start Zone tile and one truck can hold (the catalogue)."""
+    from bgrules.mechanica.components import Zone
+
+    cat = game.variant.catalogue
+    floor = max([k.inputs + len(k.outputs) for k in cat.of_zone(Zone.FLOOR)] + [1])
+    start = max([len(k.outputs) for k in cat.of_zone(Zone.START)] + [1])
+    dock = max([k.capacity for k in cat.of_zone(Zone.DOCK)] + [1])
+    return floor, start, dock
+
+
+def _board_rules(game: Any, prefix: str, bots: int) -> list[tuple[str, Spec]]:
+    floor, start, dock = _holes(game)
+    tiles = ("cat", len(game.variant.catalogue.tiles) + 1)
+    out: list[tuple[str, Spec]] = []
+    for where, most in (("floor", floor), ("start", start), ("dock", dock)):
+        out.append((f"{prefix}.{where}[].tile", tiles))
+        out.extend((f"{prefix}.{where}[].{g}", ("count", min(most, bots))) for g in _GRADES)
+    out.append((f"{prefix}.floor[].rotation", ("cat", 4)))
+    return out
+
+
+def _mechanica_specs(game: Any, names: Sequence[str]) -> tuple[Spec, ...]:
+    from bgrules.mechanica.state import Phase
+
+    n, bots = game.players, game.variant.rulings.bots_per_grade
+    cards = len(game.cards)
+    table: list[tuple[str, Spec]] = [
+        ("phase", ("cat", len(Phase) + 1)),
+        ("to_move", ("cat", n + 2)),
+        ("current", ("cat", n + 1)),
+        ("day", ("soft", DAY_SCALE)),
+        ("wheel[]", ("cat", len(game.kinds) + 1)),
+        ("bp_top[]", ("cat", max(game.cards) + 1)),
+        ("bp_turned[]", ("count", 1)),
+        ("bp_hidden[]", ("count", cards)),
+        ("pending", ("cat", len(game.variant.catalogue.tiles) + 1)),
+        ("fallen", ("cat", len(game.variant.catalogue.tiles) + 1)),
+        ("gifts", ("count", max(1, n - 1))),
+        ("gift.to", ("cat", n + 1)),
+        ("gift.declared", ("cat", 3)),
+        ("seat[].wallet", ("soft", MONEY_SCALE)),
+        ("seat[].vault", ("soft", MONEY_SCALE)),
+        ("seat[].completed", ("count", cards)),
+        *_board_rules(game, "seat[]", bots),
+    ]
+    table += [(f"{w}.{g}", ("count", bots)) for w in ("stock", "run.moving") for g in _GRADES]
+    for kind, copies in zip(game.kinds, game.copies, strict=True):
+        table += [(f"{pile}.{kind}", ("count", max(1, copies))) for pile in ("deck", "extras", "recycler")]
+    return _rules(table, names, "mechanica")
+
+
+def _mechanica_factory_specs(game: Any, names: Sequence[str]) -> tuple[Spec, ...]:
+    from bgrules.mechanica.sandbox import Phase
+
+    bots = game.variant.rulings.bots_per_grade
+    first = game.initial_state()
+    board = first.board
+    on_board = [p.kind for p in board.floor if p is not None] + [s.kind for s in board.start]
+    on_board += [t.kind for t in board.dock]
+    table: list[tuple[str, Spec]] = [
+        ("phase", ("cat", len(Phase) + 1)),
+        ("to_move", ("cat", 3)),
+        ("day", ("count", game.days)),
+        ("wallet", ("soft", MONEY_SCALE)),
+        ("vault", ("soft", MONEY_SCALE)),
+        ("selling", ("count", 1)),
+        *_board_rules(game, "factory", bots),
+    ]
+    table += [(f"{w}.{g}", ("count", bots)) for w in ("stock", "run.moving") for g in _GRADES]
+    table += [
+        (f"supply.{k}", ("count", max(1, first.supply.count(k) + on_board.count(k))))
+        for k in game.variant.catalogue.tiles
+    ]
+    return _rules(table, names, "mechanica-factory")
+
+
+def _botfactory_specs(game: Any, names: Sequence[str]) -> tuple[Spec, ...]:
+    from bgrules.botfactory.state import Phase
+
+    n, c = game.players, game.c
+    k, b = c.counts, c.boards
+    colours, slots = tuple(c.colours), tuple(c.slots)
+    parts = len(colours) * len(slots) + len(slots)
+    spaces = len(b.assembly) + len(b.production) + len(b.project) + len(b.finance)
+    most_actions = max((*b.assembly, *b.production, *b.project, *b.finance))
+    table: list[tuple[str, Spec]] = [
+        ("phase", ("cat", len(Phase) + 1)),
+        ("to_move", ("cat", n + 2)),
+        ("round", ("soft", DAY_SCALE) if game.max_rounds is None else ("count", game.max_rounds)),
+        ("marker", ("cat", len(c.wheel.setup))),
+        ("sandra", ("cat", spaces)),
+        ("order[]", ("cat", n + 1)),
+        ("index", ("count", n + 1)),
+        ("turn.left", ("count", most_actions)),
+        ("turn.main", ("cat", len(_TURN_MAIN) + 1)),
+        ("turn.prompt", ("count", 2)),
+        ("discarder", ("cat", n + 1)),
+        ("window", ("count", n)),
+        ("window.first", ("cat", n + 1)),
+        ("seat[].tokens", ("count", k.token_cap)),
+        ("seat[].supply", ("count", k.tokens_per_colour)),
+        ("seat[].worker", ("cat", spaces + 1)),
+        ("seat[].paid", ("count", 1)),
+        ("seat[].parts.any-*", ("count", k.universal_per_slot)),
+        ("seat[].parts.*-*", ("count", k.parts_per_colour_slot)),
+        ("seat[].projects.*", ("count", k.projects_per_colour)),
+        ("seat[].done.*", ("count", min(k.projects_per_colour, k.bots_per_colour))),
+        ("piles.*.*", ("count", k.parts_per_colour_slot)),
+        ("discards.*.*", ("count", k.parts_per_colour_slot)),
+        ("columns.*.*", ("cat", parts + 1)),
+        ("bots_left.*", ("count", k.bots_per_colour)),
+        ("values.*", ("count", c.finance.track_max)),
+        ("project_pile.*", ("count", k.projects_per_colour)),
+        ("project_discard.*", ("count", k.projects_per_colour)),
+        ("universal.*", ("count", k.universal_per_slot)),
+        ("wheel[]", ("cat", parts + 1)),
+        ("spares[]", ("cat", parts + 1)),
+        ("grid[][]", ("cat", len(colours) + 1)),
+        ("contract_pool", ("count", len(c.contracts))),
+        ("display[]", ("cat", max(x.id for x in c.contracts) + 1)),
+        ("display[].reserved.seat[]", ("cat", n + 1)),
+    ]
+    return _rules(table, names, "botfactory")
+
+
+_SPEC_WRITERS: dict[str, Callable[[Any, Sequence[str]], tuple[Spec, ...]]] = {
+    "mechanica": _mechanica_specs,
+    "mechanica-factory": _mechanica_factory_specs,
+    "botfactory": _botfactory_specs,
+}
+
+_SPECS: weakref.WeakKeyDictionary[Any, tuple[Spec, ...]] = weakref.WeakKeyDictionary()
+
+
+def feature_specs(game: Game) -> tuple[Spec, ...]:
+    """How :func:`observe_onehot` encodes each entry of :func:`observe`'s vector (:data:`Spec`), in the
+    order of :func:`feature_names`; the bounds come from the game's data (token cap, copies, bots)."""
+    found = _SPECS.get(game)
+    if found is None:
+        found = _SPECS[game] = _SPEC_WRITERS[game.info.name](game, feature_names(game))
+    return found
+
+
+_ONEHOT_NAMES: weakref.WeakKeyDictionary[Any, tuple[str, ...]] = weakref.WeakKeyDictionary()
+
+
+def onehot_names(game: Game) -> tuple[str, ...]:
+    """The name of each entry of :func:`observe_onehot`'s vector: a categorical entry ``name`` with ``m``
+    values becomes ``name=0`` .. ``name=m-1``, every other entry keeps its name."""
+    found = _ONEHOT_NAMES.get(game)
+    if found is None:
+        out: list[str] = []
+        for name, (kind, size) in zip(feature_names(game), feature_specs(game), strict=True):
+            if kind == "cat":
+                out.extend(f"{name}={v}" for v in range(size))
+            else:
+                out.append(name)
+        found = _ONEHOT_NAMES[game] = tuple(out)
+    return found
+
+
+def encode_onehot(game: Game, vector: Sequence[int]) -> list[float]:
+    """:func:`observe`'s ``vector`` one-hot encoded (see :data:`Spec`): every entry in [0, 1]. A count past
+    its bound is written 1 and a categorical value out of range none of its entries (neither happens in
+    play: the tests check seeded playouts of every game)."""
+    out: list[float] = []
+    for v, (kind, size) in zip(vector, feature_specs(game), strict=True):
+        if kind == "cat":
+            hot = [0.0] * size
+            if 0 <= v < size:
+                hot[v] = 1.0
+            out.extend(hot)
+        elif kind == "count":
+            out.append(min(v, size) / size)
+        else:
+            out.append(v / (v + size))
+    return out
+
+
+def observe_onehot(game: Game, state: Any, observer: int) -> list[float]:
+    """The one-hot observation of ``state`` seen by seat ``observer``: :func:`observe`'s vector with every
+    categorical entry one-hot encoded and every count scaled into [0, 1] (:func:`encode_onehot`); its
+    entries are named by :func:`onehot_names`."""
+    return encode_onehot(game, observe(game, state, observer))

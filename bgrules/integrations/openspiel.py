@@ -8,10 +8,11 @@ Importing this module registers ``bgrules_mechanica``, ``bgrules_mechanica_facto
     game = pyspiel.load_game("bgrules_botfactory", {"players": 3})
 
 Parameters: ``players`` and the games' own options (``max_rounds`` of Bot Factory; ``factory``, ``supply``
-and ``days`` of the factory sandbox), ``variant`` (a variant TOML file, empty for the seeds' reading) and
-``rewards``. OpenSpiel's game strings split parameters at commas and take no new lines, so ``supply`` lists
-its kinds separated by ``+`` or spaces (``"fork+fork+big_truck"``) and ``factory`` is the notation of
-docs/mechanica-notation.md with its rows separated by ``;``; empty text is the default.
+and ``days`` of the factory sandbox), ``variant`` (a variant TOML file, empty for the seeds' reading),
+``rewards`` and ``observation`` (``"vector"``, the default, or ``"onehot"``: the observation tensor one-hot
+encoded, every entry in [0, 1]). OpenSpiel's game strings split parameters at commas and take no new lines,
+so ``supply`` lists its kinds separated by ``+`` or spaces (``"fork+fork+big_truck"``) and ``factory`` is
+the notation of docs/mechanica-notation.md with its rows separated by ``;``; empty text is the default.
 
 The rewards:
 
@@ -29,7 +30,8 @@ chance outcomes apart in ``max_chance_outcomes``), chance outcomes carry the pro
 ``game.chance_outcomes`` (exact fractions as floats; :meth:`BgrulesState.exact_chance_outcomes` gives the
 fractions), observations are :mod:`bgrules.integrations.observations`' vector (the tensor) and the state's
 canonical JSON (the string), the information state string is the history of action indices (the games are
-of perfect information), and states serialise to the codec's canonical JSON.
+of perfect information) and there is no information state tensor (the game type says so), states serialise
+to the codec's canonical JSON, and games and states pickle (``pickle``, ``multiprocessing``, Ray).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from bgrules.core.errors import InputError, require_extra
 from bgrules.core.protocol import CHANCE, Game
 from bgrules.core.registry import load_game
 from bgrules.integrations.actions import ActionSpace, action_space
-from bgrules.integrations.observations import feature_names, observe
+from bgrules.integrations.observations import check_encoding, feature_names, observe, observe_onehot, onehot_names
 from bgrules.integrations.rewards import SCORE_BOUND, check_rewards, default_rewards, final_rewards
 
 pyspiel: Any = require_extra("pyspiel", "openspiel", "bgrules.integrations.openspiel")
@@ -78,6 +80,7 @@ def _parameters(name: str) -> dict[str, Any]:
         **_OPTIONS[name],
         "variant": "",
         "rewards": default_rewards(name),
+        "observation": "vector",
     }
 
 
@@ -141,6 +144,7 @@ class _Shared:
         self.game = _bgrules_game(self.name, self.params)
         self.space: ActionSpace = action_space(self.game)
         self.rewards = str(self.params["rewards"])
+        self.onehot = self.params["observation"] == "onehot"
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
         return self
@@ -196,6 +200,7 @@ class BgrulesGame(pyspiel.Game):  # type: ignore[misc]
             )
         merged = {**spec, **given}
         check_rewards(merged["rewards"])
+        check_encoding(merged["observation"])
         self.shared = _shared_for(self.SHORT, tuple(merged.items()))
         game = self.shared.game
         n = game.players
@@ -220,6 +225,11 @@ class BgrulesGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=game.info.max_length,
         )
         super().__init__(_game_type(self.SHORT, str(merged["rewards"])), info, merged)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its OpenSpiel name and parameters, loaded back through ``pyspiel.load_game`` after this
+        module is imported (which registers the games): Ray and ``multiprocessing`` (spawn) send games so."""
+        return (_load_game, (self.SHORT, dict(self.shared.params)))
 
     @property
     def bgrules_game(self) -> Game:
@@ -303,18 +313,30 @@ class BgrulesState(pyspiel.State):  # type: ignore[misc]
 
 
 class _Observer:
-    """OpenSpiel's PyObserver: the tensor is the observation vector, the string the state's JSON (or, with
-    perfect recall, the information state: the history of action indices)."""
+    """OpenSpiel's PyObserver. Without perfect recall (the observation): the tensor is the observation vector,
+    the string the state's JSON. With perfect recall (the information state): the string is the history of
+    action indices and there is no tensor (``tensor`` None: the game type's
+    ``provides_information_state_tensor`` is False), so asking for one is an InputError naming the
+    observation tensor instead."""
 
     def __init__(self, shared: _Shared, recall: bool) -> None:
         self.shared = shared
         self.recall = recall
-        self.tensor = np.zeros(len(feature_names(shared.game)), np.float32)
-        self.dict = {"observation": self.tensor}
+        names = onehot_names(shared.game) if shared.onehot else feature_names(shared.game)
+        self.tensor: Any = None if recall else np.zeros(len(names), np.float32)
+        self.dict: dict[str, Any] = {} if recall else {"observation": self.tensor}
 
     def set_from(self, state: BgrulesState, player: int) -> None:
+        if self.tensor is None:
+            raise InputError(
+                "information state tensor",
+                f"{self.shared.short} provides none (provides_information_state_tensor is False): "
+                "the information state is the history (information_state_string); "
+                "the observation tensor is the observation vector",
+            )
         seat = max(0, int(player))
-        self.tensor[:] = observe(self.shared.game, state.bgrules_state, seat)
+        encode = observe_onehot if self.shared.onehot else observe
+        self.tensor[:] = encode(self.shared.game, state.bgrules_state, seat)
 
     def string_from(self, state: BgrulesState, player: int) -> str:
         if self.recall:
@@ -322,14 +344,39 @@ class _Observer:
         return str(state)
 
 
+def _load_game(short: str, params: dict[str, Any]) -> Any:
+    """``pyspiel.load_game(short, params)``: how a pickled game loads back (this module registers the games
+    on import, so unpickling in a fresh process finds them)."""
+    return pyspiel.load_game(short, params)
+
+
+class BgrulesMechanica(BgrulesGame):
+    """OpenSpiel's bgrules_mechanica: bgrules' mechanica."""
+
+    SHORT = "bgrules_mechanica"
+
+
+class BgrulesMechanicaFactory(BgrulesGame):
+    """OpenSpiel's bgrules_mechanica_factory: bgrules' mechanica-factory (the factory sandbox)."""
+
+    SHORT = "bgrules_mechanica_factory"
+
+
+class BgrulesBotfactory(BgrulesGame):
+    """OpenSpiel's bgrules_botfactory: bgrules' botfactory."""
+
+    SHORT = "bgrules_botfactory"
+
+
+CLASSES: dict[str, type[BgrulesGame]] = {
+    cls.SHORT: cls for cls in (BgrulesMechanica, BgrulesMechanicaFactory, BgrulesBotfactory)
+}
+"""The game class of each OpenSpiel name (module attributes, so that pickle finds them)."""
+
+
 def _register() -> None:
     for short in GAMES:
-        cls = type(
-            "".join(part.title() for part in short.split("_")),
-            (BgrulesGame,),
-            {"SHORT": short, "__doc__": f"OpenSpiel's {short}: bgrules' {GAMES[short]}."},
-        )
-        pyspiel.register_game(_game_type(short), cls)
+        pyspiel.register_game(_game_type(short), CLASSES[short])
 
 
 _register()

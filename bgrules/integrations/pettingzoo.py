@@ -16,12 +16,20 @@
 - observations are a ``Dict``: ``"observation"``, the observation vector of
   :mod:`bgrules.integrations.observations` (whole numbers, int64, from the agent's point of view), and
   ``"action_mask"``, int8 over the action space: the legal actions of the agent to move, all zeros for the
-  others;
+  others. Two options change that: ``observation="onehot"`` makes the vector the one-hot encoding
+  (float32 in [0, 1]: categories one-hot, counts scaled by their bounds,
+  :func:`bgrules.integrations.observations.observe_onehot`), and ``action_mask="info"`` makes the
+  observation the vector alone (a flat ``Box``) with the mask in ``infos[agent]["action_mask"]``, the shape
+  SuperSuit's observation wrappers (flatten, normalize, frame stack) take;
 - rewards come at the end only (``rewards="win"`` or ``"score"``, as for OpenSpiel,
   :mod:`bgrules.integrations.rewards`); every agent is then terminated;
 - chance is resolved inside the environment, with the exact probabilities of ``game.chance_outcomes``, from
   a ``random.Random`` seeded by ``reset(seed=...)`` (a reset without a seed goes on with the generator it
   has; the first reset without one seeds from the operating system);
+- ``render_mode``: ``"ansi"`` returns the canonical JSON, ``"rgb_array"`` the picture
+  (:func:`bgrules.pictures.draw`) as a uint8 array of height x width x 3 (through cairosvg: the extra
+  ``[png]``), ``"human"`` prints the text picture (Mechanica's factories; Bot Factory, which has none:
+  the canonical JSON) to standard output after every reset and step: no window is opened;
 - Bot Factory's ``max_rounds`` defaults to the runners' cap of 40 rounds here, as for OpenSpiel (the
   seed's end triggers need not fire: an episode must end).
 """
@@ -37,7 +45,7 @@ from bgrules.core.errors import InputError, require_extra
 from bgrules.core.protocol import CHANCE, Game
 from bgrules.core.registry import load_game
 from bgrules.integrations.actions import action_space
-from bgrules.integrations.observations import feature_names, observe
+from bgrules.integrations.observations import check_encoding, feature_names, observe, observe_onehot, onehot_names
 from bgrules.integrations.rewards import check_rewards, default_rewards, final_rewards
 
 _pz: Any = require_extra("pettingzoo", "pettingzoo", "bgrules.integrations.pettingzoo")
@@ -49,6 +57,13 @@ RUNNER_ROUNDS = 40
 
 OBSERVATION_HIGH = 2**31 - 1
 """The observation vector's declared upper bound (its entries are counts, money, indices: never negative)."""
+
+RENDER_MODES = ("ansi", "human", "rgb_array")
+"""The render modes (``metadata["render_modes"]``); ``render_mode=None`` renders nothing."""
+
+ACTION_MASKS = ("observation", "info")
+"""``action_mask=``: in a ``Dict`` observation beside the vector, or in ``infos[agent]["action_mask"]`` with
+the vector alone as the observation."""
 
 
 def sample_exact(outcomes: tuple[tuple[Any, Any], ...], rng: random.Random) -> Any:
@@ -73,33 +88,43 @@ class BgrulesEnv(_pz.AECEnv):  # type: ignore[misc]
         players: int | None = None,
         render_mode: str | None = None,
         rewards: str | None = None,
+        observation: str = "vector",
+        action_mask: str = "observation",
         **options: Any,
     ) -> None:
         super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            modes = ", ".join(f'"{m}"' for m in RENDER_MODES)
+            raise InputError("render_mode", f"None, {modes}, not {show(render_mode)}")
+        check_encoding(observation)
+        if action_mask not in ACTION_MASKS:
+            raise InputError("action_mask", f'"observation" or "info", not {show(action_mask)}')
+        if render_mode == "rgb_array":
+            require_extra("cairosvg", "png", 'render_mode="rgb_array"')
+            require_extra("PIL", "png", 'render_mode="rgb_array"')
         if game == "botfactory" and "max_rounds" not in options:
             options["max_rounds"] = RUNNER_ROUNDS
         self.game: Game = load_game(game, players=players, **options)
         self.rewards_kind = check_rewards(default_rewards(game) if rewards is None else rewards)
-        if render_mode not in (None, "ansi"):
-            raise InputError("render_mode", f'None or "ansi", not {show(render_mode)}')
         self.render_mode = render_mode
+        self.observation_kind = observation
+        self.action_mask_kind = action_mask
         self.space = action_space(self.game)
         n = self.game.players
         self.metadata = {
             "name": f"bgrules_{game.replace('-', '_')}_v0",
-            "render_modes": ["ansi"],
+            "render_modes": list(RENDER_MODES),
             "is_parallelizable": False,
         }
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        size = len(feature_names(self.game))
+        if observation == "onehot":
+            vector = _spaces.Box(0.0, 1.0, shape=(len(onehot_names(self.game)),), dtype=np.float32)
+        else:
+            vector = _spaces.Box(0, OBSERVATION_HIGH, shape=(len(feature_names(self.game)),), dtype=np.int64)
+        mask = _spaces.Box(0, 1, shape=(self.space.size,), dtype=np.int8)
         self.observation_spaces = {
-            a: _spaces.Dict(
-                {
-                    "observation": _spaces.Box(0, OBSERVATION_HIGH, shape=(size,), dtype=np.int64),
-                    "action_mask": _spaces.Box(0, 1, shape=(self.space.size,), dtype=np.int8),
-                }
-            )
+            a: vector if action_mask == "info" else _spaces.Dict({"observation": vector, "action_mask": mask})
             for a in self.possible_agents
         }
         self.action_spaces = {a: _spaces.Discrete(self.space.size) for a in self.possible_agents}
@@ -123,6 +148,8 @@ class BgrulesEnv(_pz.AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.state_value = self._settle(self.game.initial_state())
         self._select()
+        if self.render_mode == "human":
+            self.render()
 
     def _settle(self, state: Any) -> Any:
         """``state`` after every chance node from it is resolved from the environment's generator."""
@@ -140,12 +167,16 @@ class BgrulesEnv(_pz.AECEnv):  # type: ignore[misc]
                 self.rewards[a] = finals[self._seat[a]]
                 self.terminations[a] = True
             self.agent_selection = self.agents[0]
-            return
-        who = game.to_move(state)
-        assert isinstance(who, int)
-        self.agent_selection = self.possible_agents[who]
+        else:
+            who = game.to_move(state)
+            assert isinstance(who, int)
+            self.agent_selection = self.possible_agents[who]
+        if self.action_mask_kind == "info":
+            for a in self.agents:
+                self.infos[a] = {"action_mask": self._mask(a)}
 
-    def observe(self, agent: str) -> dict[str, Any]:
+    def _mask(self, agent: str) -> Any:
+        """int8 over the action space: the legal actions if ``agent`` is to move, else all zeros."""
         seat = self._seat[agent]
         game, state = self.game, self.state_value
         mask = np.zeros(self.space.size, dtype=np.int8)
@@ -153,7 +184,18 @@ class BgrulesEnv(_pz.AECEnv):  # type: ignore[misc]
             encode = self.space.encode
             for action in game.legal_actions(state):
                 mask[encode(action)] = 1
-        return {"observation": np.asarray(observe(game, state, seat), dtype=np.int64), "action_mask": mask}
+        return mask
+
+    def _vector(self, agent: str) -> Any:
+        seat = self._seat[agent]
+        if self.observation_kind == "onehot":
+            return np.asarray(observe_onehot(self.game, self.state_value, seat), dtype=np.float32)
+        return np.asarray(observe(self.game, self.state_value, seat), dtype=np.int64)
+
+    def observe(self, agent: str) -> Any:
+        if self.action_mask_kind == "info":
+            return self._vector(agent)
+        return {"observation": self._vector(agent), "action_mask": self._mask(agent)}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -167,15 +209,37 @@ class BgrulesEnv(_pz.AECEnv):  # type: ignore[misc]
         self.state_value = self._settle(self.game.apply(self.state_value, move))
         self._select()
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def state_json(self) -> str:
         """The whole state: the codec's canonical JSON (``bgrules.dumps``)."""
         return dumps(self.state_value)
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
+        """By ``render_mode``: ``"ansi"``, the canonical JSON (text); ``"rgb_array"``, the picture of the
+        state (:func:`bgrules.pictures.draw`) as a uint8 array of height x width x 3 (RGB, on white);
+        ``"human"``, the text picture printed to standard output (None returned); no mode: None."""
         if self.render_mode == "ansi":
             return self.state_json()
+        if self.render_mode == "rgb_array":
+            return self._picture()
+        if self.render_mode == "human":
+            from bgrules.core.trace import picture
+
+            print(picture(self.game, self.state_value) or self.state_json(), flush=True)
         return None
+
+    def _picture(self) -> Any:
+        import io
+
+        from bgrules.pictures import draw, to_png
+
+        image: Any = require_extra("PIL.Image", "png", 'render_mode="rgb_array"')
+        with image.open(io.BytesIO(to_png(draw(self.game, self.state_value)))) as png:
+            rgba = png.convert("RGBA")
+        white = image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        return np.asarray(image.alpha_composite(white, rgba).convert("RGB"), dtype=np.uint8)
 
     def close(self) -> None:
         self.state_value = None
@@ -183,6 +247,7 @@ class BgrulesEnv(_pz.AECEnv):  # type: ignore[misc]
 
 def env(game: str, players: int | None = None, **options: Any) -> BgrulesEnv:
     """An AEC environment of ``game`` (``bgrules games`` lists the names, players and options): ``players``
-    seats (the game's default if None), ``rewards="win"`` or ``"score"``, ``render_mode=None`` or
-    ``"ansi"``, and the game's own options."""
+    seats (the game's default if None), ``rewards="win"`` or ``"score"``, ``render_mode`` None, ``"ansi"``,
+    ``"rgb_array"`` or ``"human"``, ``observation="vector"`` or ``"onehot"``, ``action_mask="observation"``
+    or ``"info"``, and the game's own options."""
     return BgrulesEnv(game, players=players, **options)

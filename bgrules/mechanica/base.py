@@ -106,8 +106,11 @@ class MechanicaBase(GameBase):
     double_rotation: bool
     fork_price: int
     _anytime_waits: bool
-    """MC-ANYTIME (``anytime = "every_step"``): the anytime actions are offered while a bought tile waits
-    (phase PLACE) and while a fallen tile is recycled (phase RECYCLE) too."""
+    """MC-ANYTIME (``anytime = "whole_turn"`` or ``"every_step"``): the anytime actions are offered while a
+    bought tile waits (phase PLACE) and while a fallen tile is recycled (phase RECYCLE) too."""
+    _turn_end: bool
+    """MC-ANYTIME (``anytime = "whole_turn"``): step (4) closes with a decision of the player's (phase
+    TURN_END: the anytime actions, and ``Next`` passing the turn) before the next seat's turn."""
     _board_memo: dict[tuple[object, ...], tuple[int, int, int]]
     """Per board layout, the places in :attr:`_board_parts` of its Forks, trucks and demolitions."""
     _board_parts: list[tuple[Any, ...]]

@@ -3,8 +3,9 @@
 A day (seed section A then B): every factory runs (seat order, each owner deciding in their own run),
 then each player in turn (1) sells bots on trucks, (2) buys improvements from the Shop and installs or
 recycles each, (3) fabricates, (4) turns the Shop one slot, recycles what falls into the Recycler and
-draws onto price 7 (with 2-3 players, the double rotation and an extra). At any time in their turn a
-player may buy a Fork or a truck, complete a Blueprint, or demolish. At the day's end turned
+draws onto price 7 (with 2-3 players, the double rotation and an extra), and closes the turn (``Next``).
+At any time in their turn, step (4) included, a player may buy a Fork or a truck, complete a Blueprint,
+or demolish. At the day's end turned
 Blueprints go under their piles; the game ends when the deck and the Shop are empty.
 
 This module is the house: the constructor, the initial state and the protocol's dispatch to the rooms
@@ -74,6 +75,7 @@ _Phase_RUN = Phase.RUN
 _Phase_SELL = Phase.SELL
 _Phase_SETUP_DEAL = Phase.SETUP_DEAL
 _Phase_SETUP_EXTRAS = Phase.SETUP_EXTRAS
+_Phase_TURN_END = Phase.TURN_END
 
 ACTION_TYPES: tuple[type, ...] = (
     *RUN_DECISION_TYPES,
@@ -127,7 +129,8 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
             raise InputError(
                 "variant", f"bots_per_grade {self.variant.rulings.bots_per_grade} is too small for {players} players"
             )
-        self._anytime_waits = rulings.anytime == "every_step"
+        self._anytime_waits = rulings.anytime != "steps_1_3"
+        self._turn_end = rulings.anytime == "whole_turn"
         self._guard = ActionGuard(ACTION_TYPES, "MC-TURN-ORDER")
         self._board_memo = {}
         self._board_parts = []
@@ -230,8 +233,9 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
 
     def _legal_actions(self, state: MechanicaState) -> tuple[Any, ...]:
         """Every legal action, by phase: chance outcomes, run decisions (MC-RUN), the bought tile
-        (MC-SHOP-BUY), the fallen tile (MC-SHOP-RECYCLE), gifts (MC-FAB-OVERACTIVE), or a step of the turn
-        (MC-TURN-ORDER) followed by the actions of any time in the turn (MC-ANYTIME)."""
+        (MC-SHOP-BUY), the fallen tile (MC-SHOP-RECYCLE), the turn's close (``Next``, MC-ANYTIME), gifts
+        (MC-FAB-OVERACTIVE), or a step of the turn (MC-TURN-ORDER) followed by the actions of any time in
+        the turn (MC-ANYTIME)."""
         phase = state.phase
         if phase in CHANCE_PHASES:
             return tuple(a for a, _p in self.chance_outcomes(state))
@@ -247,6 +251,8 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
         if phase is _Phase_RECYCLE:
             waiting = tuple(self._recycle_options(seat.factory))
             return waiting + self._anytime_options(state, seat) if self._anytime_waits else waiting
+        if phase is _Phase_TURN_END:  # MC-ANYTIME: the decision closing step (4)
+            return (_NEXT, *self._anytime_options(state, seat))
         if phase is _Phase_GIFT:
             _player, declared = state.gifts[0]
             return (
@@ -294,7 +300,7 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
 
     def _apply(self, state: MechanicaState, action: Any) -> MechanicaState:
         """The dispatch of :meth:`apply` by phase: MC-END, MC-CHANCE, MC-RUN, MC-SHOP-BUY, MC-SHOP-RECYCLE,
-        MC-ANYTIME, MC-FAB-OVERACTIVE, MC-TURN-ORDER."""
+        MC-ANYTIME, MC-FAB-OVERACTIVE, MC-TURN-ORDER (and the turn's close after step (4), MC-ANYTIME)."""
         phase = state.phase
         if phase is _Phase_OVER:
             raise IllegalAction("MC-END", "the game is over; no action is legal")
@@ -315,6 +321,10 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
             return self._settle(self._recycle_fallen(state, action))
         if phase is _Phase_GIFT:
             return self._settle(self._gift(state, action))
+        if phase is _Phase_TURN_END:
+            if isinstance(action, ANYTIME_TYPES):  # MC-ANYTIME, after the Shop's turn
+                return self._anytime(state, action)
+            return self._settle(self._end_turn(state, action))
         if isinstance(action, Next):
             return self._next(state)
         if isinstance(action, Sell):

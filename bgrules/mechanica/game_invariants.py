@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bgrules.core.observe import observes
 from bgrules.core.playout import sums_to_one
 from bgrules.core.protocol import CHANCE
 from bgrules.mechanica.components import Effect
@@ -520,11 +521,13 @@ def _has(game: MechanicaGame, factory: Factory, effect: Effect) -> bool:
 
 def _anytime_phases(game: MechanicaGame) -> tuple[Phase, ...]:
     """MC-ANYTIME: the phases in which the current player may buy a Fork or a truck or complete a Blueprint."""
-    return _EVERY_STEP if game.variant.rulings.anytime == "every_step" else _STEPS_1_3
+    anytime = game.variant.rulings.anytime
+    return _WHOLE_TURN if anytime == "whole_turn" else _EVERY_STEP if anytime == "every_step" else _STEPS_1_3
 
 
 _STEPS_1_3 = (Phase.SELL, Phase.BUY, Phase.FABRICATE)
 _EVERY_STEP = (*_STEPS_1_3, Phase.PLACE, Phase.RECYCLE)
+_WHOLE_TURN = (*_EVERY_STEP, Phase.TURN_END)
 
 
 def wallet_changes(game: MechanicaGame, before: MechanicaState, action: Any, after: MechanicaState) -> str | None:
@@ -596,3 +599,87 @@ def ends_within_bound(game: MechanicaGame, final: MechanicaState, steps: int) ->
     if not game.is_terminal(final):
         return f"not over after {steps} steps (the bound is {game.info.max_length})"
     return None
+
+
+# --- what each predicate reads (bgrules.core.observe: shown by replay --step at every step) ----------------
+
+
+class _Reads:
+    """What each predicate reads (:func:`bgrules.core.observe.observes`). A class, not module functions: the
+    module's two-argument functions are its predicates."""
+
+    @staticmethod
+    def money(game: MechanicaGame, state: MechanicaState) -> dict[str, Any]:
+        return {"wallets": [s.wallet for s in state.seats], "vaults": [s.vault for s in state.seats]}
+
+    @staticmethod
+    def improvements(game: MechanicaGame, state: MechanicaState) -> dict[str, Any]:
+        return {
+            "deck": sum(state.deck),
+            "extras": sum(state.extras),
+            "Recycler": sum(state.recycler),
+            "shop": sum(1 for w in state.wheel if w is not None),
+            "installed": [_installed(game, seat.factory) for seat in state.seats],
+            "pending or fallen": (state.pending is not None) + (state.fallen is not None),
+            "of": game.total_tiles,
+        }
+
+    @staticmethod
+    def bots(game: MechanicaGame, state: MechanicaState) -> dict[str, Any]:
+        boards = [seat.factory for seat in state.seats]
+        moving = [0, 0, 0]
+        if state.run is not None:
+            boards[state.current] = state.run.factory
+            for m in state.run.moving:
+                moving[m.bot] += 1
+            for _bin, bot in state.run.arrived:
+                moving[bot] += 1
+        counts = [sum(b.bot_counts()[g] for b in boards) for g in range(3)]
+        stock = state.run.stock if state.run is not None else state.stock
+        return {
+            "stock": list(stock),
+            "boards": counts,
+            "on the move": moving,
+            "per grade": game.variant.rulings.bots_per_grade,
+        }
+
+    @staticmethod
+    def blueprints(game: MechanicaGame, state: MechanicaState) -> dict[str, Any]:
+        return {"Blueprints completed": [len(seat.completed) for seat in state.seats]}
+
+    @staticmethod
+    def stuck(game: MechanicaGame, state: MechanicaState) -> dict[str, Any]:
+        if game.is_terminal(state):
+            return {"terminal": True}
+        if game.to_move(state) is CHANCE:
+            return {"terminal": False, "to move": "chance", "outcomes": len(game.chance_outcomes(state))}
+        return {"terminal": False, "to move": game.to_move(state), "legal actions": len(game.legal_actions(state))}
+
+    @staticmethod
+    def wallets(game: MechanicaGame, before: MechanicaState, action: Any, after: MechanicaState) -> dict[str, Any]:
+        return {
+            "wallets before": [s.wallet for s in before.seats],
+            "wallets after": [s.wallet for s in after.seats],
+            "phase before": before.phase.name,
+        }
+
+    @staticmethod
+    def vaults(game: MechanicaGame, before: MechanicaState, action: Any, after: MechanicaState) -> dict[str, Any]:
+        return {
+            "vaults before": [s.vault for s in before.seats],
+            "vaults after": [s.vault for s in after.seats],
+            "Blueprints completed after": [len(s.completed) for s in after.seats],
+        }
+
+
+for _predicate, _reader in (
+    (money_never_negative, _Reads.money),
+    (improvements_conserved, _Reads.improvements),
+    (bots_conserved, _Reads.bots),
+    (blueprint_once, _Reads.blueprints),
+    (never_stuck, _Reads.stuck),
+    (wallet_changes, _Reads.wallets),
+    (vault_changes, _Reads.vaults),
+):
+    observes(_reader)(_predicate)
+del _predicate, _reader

@@ -77,22 +77,35 @@ def launch_nodes(factory: Factory, variant: MechanicaVariant) -> list[tuple[str,
     return out
 
 
+def lands_on(variant: MechanicaVariant, kind: str | None) -> bool:
+    """MC-FLIGHT: may a thrown bot land on a floor cell holding a tile of ``kind`` (None: a bare belt)?
+    Under ``flight_landing = "skip_forks"`` (the seed, 装置の上かベルトコンベアの上かトラック: on an
+    improvement, a belt or a truck) not on a Fork, which is neither; under ``"any_cell"`` anywhere."""
+    if kind is None or variant.rulings.flight_landing == "any_cell":
+        return True
+    return variant.catalogue.tile(kind).effect is not Effect.FORK
+
+
 def flight_targets(factory: Factory, variant: MechanicaVariant, row: int, col: int, flat: Dir) -> list[Step]:
     """MC-FLIGHT: the landing places of a throw from the Flight Tester at (row, col) whose flat side is
     ``flat``: cells of its row (flat side east or west) or column (north or south) toward the flat side
-    (or both ways, by variant), and the row's truck when throwing east. MC-FLIGHT-JUMP: one wallet coin
-    when the throw passes over any improvement or Fork."""
+    (or both ways, by variant), but a Fork's (:func:`lands_on`), and the row's truck when throwing east.
+    MC-FLIGHT-JUMP: one wallet coin when the throw passes over any improvement or Fork."""
     dirs = [flat] if variant.rulings.flight == "flat_side" else [flat, flat.opposite]
+    every_cell = variant.rulings.flight_landing == "any_cell"
     steps: list[Step] = []
     for d in dirs:
         dr, dc = DELTA[d]
         r, c = row + dr, col + dc
         jumped = False
         while on_floor(r, c) or (d is Dir.E and c == DOCK_COL and 0 <= r < ROWS):
-            steps.append(Step(label=(r, c), then=(r, c, LAND), jump=1 if jumped else 0, rule="MC-FLIGHT"))
             if c == DOCK_COL:
+                steps.append(Step(label=(r, c), then=(r, c, LAND), jump=1 if jumped else 0, rule="MC-FLIGHT"))
                 break
-            if factory.at(r, c) is not None:
+            placed = factory.at(r, c)
+            if every_cell or placed is None or lands_on(variant, placed.kind):
+                steps.append(Step(label=(r, c), then=(r, c, LAND), jump=1 if jumped else 0, rule="MC-FLIGHT"))
+            if placed is not None:
                 jumped = True
             r, c = r + dr, c + dc
     steps.sort(key=lambda s: s.then or (0, 0, 0))

@@ -39,6 +39,7 @@ _Phase_RECYCLE = Phase.RECYCLE
 _Phase_SELL = Phase.SELL
 _Phase_SETUP_DEAL = Phase.SETUP_DEAL
 _Phase_SETUP_EXTRAS = Phase.SETUP_EXTRAS
+_Phase_TURN_END = Phase.TURN_END
 _Zone_FLOOR = Zone.FLOOR
 
 _PLACE_ACTIONS = {(r, c, rot): Place(r, c, rot) for r in range(ROWS) for c in range(COLS) for rot in range(4)}
@@ -110,12 +111,8 @@ class ShopRoom(MechanicaBase):
             return evolve(state, deck=add_at(state.deck, k, -1), extras=add_at(state.extras, k, 1))
         if phase is _Phase_EXTRA:  # MC-SHOP-DOUBLE
             coverage.effect("MC-SHOP-DOUBLE")
-            return evolve(
-                state,
-                extras=add_at(state.extras, k, -1),
-                wheel=replace_at(state.wheel, 0, action.kind),
-                phase=_Phase_SELL,
-                current=state.current + 1,
+            return self._pass_turn(
+                state, extras=add_at(state.extras, k, -1), wheel=replace_at(state.wheel, 0, action.kind)
             )
         if phase is _Phase_SETUP_DEAL:  # MC-SETUP-DEAL
             coverage.effect("MC-SETUP-DEAL")
@@ -127,7 +124,7 @@ class ShopRoom(MechanicaBase):
         wheel = replace_at(state.wheel, 0, action.kind)
         if self._doubles(wheel):
             return self._after_draw(evolve(state, deck=deck, wheel=wheel))
-        return evolve(state, deck=deck, wheel=wheel, phase=_Phase_SELL, current=state.current + 1)  # one copy
+        return self._pass_turn(state, deck=deck, wheel=wheel)  # one copy
 
     def _doubles(self, wheel: tuple[str | None, ...]) -> bool:
         """MC-SHOP-DOUBLE: with 2-3 players, is only the price-7 tile left on the Shop?"""
@@ -142,7 +139,15 @@ class ShopRoom(MechanicaBase):
             state = evolve(state, wheel=(None, *wheel[:-1]))
             if sum(state.extras):
                 return evolve(state, phase=_Phase_EXTRA)
-        return evolve(state, phase=_Phase_SELL, current=state.current + 1)
+        return self._pass_turn(state)
+
+    def _pass_turn(self, state: MechanicaState, **changes: Any) -> MechanicaState:
+        """Step (4) is over (the rotation, the Recycler, the draws): under ``anytime = "whole_turn"`` the
+        player's closing decision follows (phase TURN_END, MC-ANYTIME); otherwise the next seat's turn
+        begins (MC-TURN-ORDER). ``changes``: the other fields the step changes (one copy of the state)."""
+        if self._turn_end:
+            return evolve(state, phase=_Phase_TURN_END, **changes)
+        return evolve(state, phase=_Phase_SELL, current=state.current + 1, **changes)
 
     # --- buying and the bought tile -----------------------------------------------------------------
 

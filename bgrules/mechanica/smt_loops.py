@@ -7,11 +7,15 @@ rule (MC-PLACE-FIT, the variant's reading) between touching tiles; at most K til
 finite graph such a set exists exactly when the graph has a cycle, so the search covers cycles of every
 length (not only a bounded L).
 
-A node's successors depend only on the tile on its own cell (a Flight Tester's landing places depend on
-its cell, not on other tiles), so the transition table is derived, per (cell, kind, rotation, heading),
-from :func:`bgrules.mechanica.movement.options` on a probe factory holding that one tile: the encoding
-reads the Python rule function. ``violated`` answers are decoded into a factory (text notation) and only
-reported after ``factory_problems`` accepts it and :func:`movement.find_loop` finds its loop.
+A node's successors depend on the tile on its own cell, and a Flight Tester's landing places also on what
+lies on the cells it throws to (MC-FLIGHT: under ``flight_landing = "skip_forks"`` a bot never lands on a
+Fork). So the transition table is derived, per (cell, kind, rotation, heading), from
+:func:`bgrules.mechanica.movement.options` on a probe factory holding that one tile (where every other cell
+is a bare belt, a landing place), and the encoding adds the one condition on another cell: a step to a
+landing node ``(r, c, LAND)`` is taken only where :func:`bgrules.mechanica.movement.lands_on` lets a bot
+land on the tile chosen for (r, c). The encoding reads the Python rule functions. ``violated`` answers are
+decoded into a factory (text notation) and only reported after ``factory_problems`` accepts it and
+:func:`movement.find_loop` finds its loop.
 """
 
 from __future__ import annotations
@@ -25,13 +29,14 @@ import z3
 from bgrules.core.proofs import solver as new_solver
 from bgrules.mechanica.components import Edge, Zone
 from bgrules.mechanica.factory import CELLS, COLS, ROWS, Factory, edges_fit, empty_factory, factory_problems, new_placed
-from bgrules.mechanica.movement import LAND, Node, find_loop, options
+from bgrules.mechanica.movement import LAND, Node, find_loop, lands_on, options
 from bgrules.mechanica.notation import format_factory
 from bgrules.mechanica.variant import MechanicaVariant
 
 Verdict = Literal["holds", "violated", "unknown"]
-Fault = Literal["ignore_jigsaw", "drop_edge_rule"]
-"""Deliberate encoding bugs, for tests showing that the conformance checks catch a broken encoding."""
+Fault = Literal["ignore_jigsaw", "drop_edge_rule", "land_anywhere"]
+"""Deliberate encoding bugs, for tests showing that the conformance checks catch a broken encoding
+(``land_anywhere``: a throw's landing node taken whatever its cell holds, a Fork included)."""
 
 HEADINGS = 5
 Tile = tuple[str, int] | None
@@ -74,10 +79,28 @@ def _faulty_successors(variant: MechanicaVariant, row: int, col: int, tile: Tile
 
 @attrs.frozen
 class Table:
-    """successors[(cell, tile, heading)] -> floor nodes, for every cell, tile choice and heading."""
+    """successors[(cell, tile, heading)] -> floor nodes, for every cell, tile choice and heading, with the
+    tile alone on the floor; a landing node among them is a successor where its cell's tile is a landing
+    place (:func:`successors_in`)."""
 
     kinds: tuple[str, ...]
     successors: dict[tuple[int, Tile, int], tuple[Node, ...]]
+
+
+def successors_in(
+    table: Table, variant: MechanicaVariant, factory: Factory, row: int, col: int, heading: int
+) -> tuple[Node, ...]:
+    """The table's successors of (row, col, heading) on ``factory``'s floor: the lone tile's, less the
+    landing nodes whose cell holds a tile a thrown bot may not land on (MC-FLIGHT, :func:`lands_on`), as
+    the encoding's closure takes them."""
+    p = factory.at(row, col)
+    tile = None if p is None else (p.kind, p.rotation)
+    out = []
+    for n in table.successors[(row * COLS + col, tile, heading)]:
+        q = factory.at(n[0], n[1]) if n[2] == LAND else None
+        if q is None or lands_on(variant, q.kind):
+            out.append(n)
+    return tuple(out)
 
 
 def derive_table(
@@ -174,6 +197,12 @@ def encode_loops(
     member = {(r, c, h): z3.Bool(f"in_{r}_{c}_{h}") for r in range(ROWS) for c in range(COLS) for h in range(HEADINGS)}
     closure: list[Any] = []
     tiles: list[Tile] = [None, *((k, r) for k in kinds for r in range(4))]
+    # MC-FLIGHT: per cell, "a thrown bot may land here": no tile of a kind it may not land on
+    not_landing = [k for k in kinds if not lands_on(variant, k)]
+    landing = [
+        z3.And([z3.Not(is_tile(i, (k, rot))) for k in not_landing for rot in range(4)]) if not_landing else None
+        for i in range(CELLS)
+    ]
     for (r, c, h), m in member.items():
         cell = r * COLS + c
         # by successor node: the tile choices that lead there
@@ -181,9 +210,12 @@ def encode_loops(
         for tile in tiles:
             for nxt in table.successors[(cell, tile, h)]:
                 ways.setdefault(nxt, []).append(is_tile(cell, tile))
-        closure.append(
-            z3.Implies(m, z3.Or([z3.And(z3.Or(w), member[n]) for n, w in ways.items()] or [z3.BoolVal(False)]))
-        )
+        steps = []
+        for node, w in ways.items():
+            lands = landing[node[0] * COLS + node[1]] if node[2] == LAND and fault != "land_anywhere" else None
+            step = z3.And(z3.Or(w), member[node]) if lands is None else z3.And(z3.Or(w), lands, member[node])
+            steps.append(step)
+        closure.append(z3.Implies(m, z3.Or(steps or [z3.BoolVal(False)])))
     cycle = z3.And(z3.Or(list(member.values())), *closure)
     return LoopEncoding(variant, table, kv, rv, member, cons, cycle)
 
@@ -285,4 +317,5 @@ __all__ = [
     "layout_has_cycle",
     "loop_search",
     "probe_successors",
+    "successors_in",
 ]

@@ -15,7 +15,9 @@ from bgrules.mechanica.workday import Run
 
 
 class Phase(enum.Enum):
-    """Where the game stands. Chance phases: SETUP_EXTRAS, SETUP_DEAL, DRAW, EXTRA, REVEAL."""
+    """Where the game stands. Chance phases: SETUP_EXTRAS, SETUP_DEAL, DRAW, EXTRA, REVEAL. A turn: SELL,
+    BUY (with PLACE), FABRICATE (then GIFT), RECYCLE, DRAW, EXTRA and, under ``anytime = "whole_turn"``,
+    TURN_END."""
 
     SETUP_EXTRAS = "setup_extras"
     SETUP_DEAL = "setup_deal"
@@ -30,6 +32,10 @@ class Phase(enum.Enum):
     DRAW = "draw"
     EXTRA = "extra"
     OVER = "over"
+    TURN_END = "turn_end"
+    """MC-ANYTIME (``anytime = "whole_turn"``): step (4) is done (the Shop turned, the fallen tile recycled,
+    the draws made); the player may still take the actions of any time in the turn, and ``Next`` ends it.
+    Last in the enum, so that the other phases keep their numbers in observations."""
 
     def __repr__(self) -> str:
         return f"Phase.{self.name}"

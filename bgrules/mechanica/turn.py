@@ -16,7 +16,7 @@ from bgrules.mechanica.base import with_board, with_board_wallet, with_phase
 from bgrules.mechanica.components import Bot
 from bgrules.mechanica.fabricate import Fabricate, Sell, fabricate, put_in_start_hole, sell
 from bgrules.mechanica.shop import ShopRoom
-from bgrules.mechanica.state import Decline, Gift, MechanicaState, Phase
+from bgrules.mechanica.state import Decline, Gift, MechanicaState, Next, Phase
 
 # Enum members the functions below compare with, as module constants: under Python 3.11 each ``Phase.X``
 # is looked up through EnumType.__getattr__'s hook, about 0.2 us a time on a hot path (docs/speed.md).
@@ -38,6 +38,17 @@ class TurnRoom(ShopRoom):
             raise IllegalAction("MC-FAB", "every fabricator must fabricate before the turn goes on")
         coverage.effect("MC-TURN-ORDER")
         return with_phase(state, _Phase_BUY if phase is _Phase_SELL else _Phase_FABRICATE)
+
+    def _end_turn(self, state: MechanicaState, action: Any) -> MechanicaState:
+        """MC-ANYTIME (``anytime = "whole_turn"``): after step (4) the player takes the actions of any time in
+        the turn (the phase stays) or ends the turn with ``Next`` (MC-TURN-ORDER: the next seat's turn, or
+        the day's end after the last seat's)."""
+        if isinstance(action, Next):
+            coverage.effect("MC-TURN-ORDER")
+            return evolve(state, phase=_Phase_SELL, current=state.current + 1)
+        raise IllegalAction(
+            "MC-TURN-ORDER", f"{action!r}: step (4) is over; the actions of any time in the turn or Next() end it"
+        )
 
     def _sell(self, state: MechanicaState, action: Sell) -> MechanicaState:
         """MC-SELL in step 1 only (MC-TURN-ORDER): the bot goes back to the stock, its price to the wallet."""

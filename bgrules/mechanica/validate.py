@@ -312,6 +312,8 @@ def _phase(game: MechanicaGame, s: MechanicaState, r: _Report) -> None:
             r.add(f"gifts[{i}][0]", "a player's Overactive Fabricator gives to the other players (MC-FAB-OVERACTIVE)")
         if bot.value < 1:
             r.add(f"gifts[{i}][1]", "only a Plus or Deluxe bot made offers a gift (MC-FAB-OVERACTIVE)")
+    if phase is Phase.TURN_END and game.variant.rulings.anytime != "whole_turn":
+        r.add("phase", 'the turn_end phase closes step (4) under anytime = "whole_turn" only (MC-ANYTIME)')
     if s.reveal and phase is not Phase.REVEAL:
         r.add("reveal", f"names the pile being turned up in the reveal phase only, not {phase.value}")
     if phase in (Phase.SETUP_EXTRAS, Phase.SETUP_DEAL) and s.day != 1:

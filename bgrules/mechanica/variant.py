@@ -54,13 +54,20 @@ class Rulings:
     """MC-END-TIE: tied players share the win (the seed gives no tie-break) or the most money in hand wins."""
     shop_recycle: Literal["current", "none"] = "current"
     """MC-SHOP-RECYCLE: a tile falling into the Recycler makes its bot for the player whose turn it is, or none."""
-    anytime: Literal["every_step", "steps_1_3"] = "every_step"
+    anytime: Literal["whole_turn", "every_step", "steps_1_3"] = "whole_turn"
     """MC-ANYTIME: the actions of "any time during your turn" (手番中にいつでも: Forks, trucks, Blueprints,
-    demolishing) are legal at every decision of one's own turn, while a bought tile waits to be placed and
-    while a fallen tile is recycled included (the seed), or only in steps 1-3 outside those waits (0.3.0)."""
+    demolishing). ``whole_turn`` (the seed): at every decision of one's own turn, while a bought tile waits to
+    be placed and while a fallen tile is recycled included, and at a decision closing step (4) after the
+    Shop has turned and drawn (phase TURN_END, ended by ``Next``), whether or not a tile fell; ``every_step``
+    (0.4.0): the same without the closing decision, so step (4) offers them only while a fallen tile is
+    recycled; ``steps_1_3`` (0.3.0): only in steps 1-3 outside the waits."""
     blueprint_match: Literal["part", "whole"] = "part"
     """MC-BP-MATCH: a Blueprint's bots are a part of the trucks' load, the rest staying on (``part``), or the
     bots on all the player's trucks together must be exactly the card's combination (``whole``)."""
+    flight_landing: Literal["skip_forks", "any_cell"] = "skip_forks"
+    """MC-FLIGHT: where a thrown bot may land. ``skip_forks`` (the seed: 装置の上かベルトコンベアの上かトラック,
+    on an improvement, a belt or a truck): every cell toward the flat side but a Fork's, which the bot flies
+    over (a jump, MC-FLIGHT-JUMP); ``any_cell`` (0.7.3): every cell toward the flat side, a Fork's included."""
 
 
 @attrs.frozen

@@ -19,6 +19,7 @@ from typing import Any
 from bgrules.botfactory.state import BotFactoryState, Hand
 from bgrules.botfactory.variant import BOARDS, Components
 from bgrules.core.protocol import CHANCE
+from bgrules.pictures.ending import Ending, ending
 from bgrules.pictures.style import INK, MUTED, PANEL, RULE, box, document, dw, finish, text
 
 COLOUR_FILL: dict[str, str] = {
@@ -337,7 +338,9 @@ def _finance(x: float, y: float, state: BotFactoryState, c: Components) -> dw.Gr
     return g
 
 
-def _hand(x: float, y: float, w: float, seat: int, hand: Hand, state: BotFactoryState, acting: bool) -> dw.Group:
+def _hand(
+    x: float, y: float, w: float, seat: int, hand: Hand, state: BotFactoryState, acting: bool, end: Ending | None
+) -> dw.Group:
     g = dw.Group(
         class_="player",
         data_seat=str(seat),
@@ -360,7 +363,10 @@ def _hand(x: float, y: float, w: float, seat: int, hand: Hand, state: BotFactory
     )
     fill = SEAT_FILL[seat % len(SEAT_FILL)]
     g.append(dw.Circle(x + 16, y + 16, 7, fill=fill))
-    g.append(text(x + 28, y + 20, f"Player {seat + 1}" + (" \u2014 to move" if acting else ""), size=12, weight="bold"))
+    title = f"Player {seat + 1}" + (" \u2014 to move" if acting else "")
+    if end is not None:
+        title += f" \u2014 final score {end.scores[seat]}" + (" \u2014 winner" if seat in end.winners else "")
+    g.append(text(x + 28, y + 20, title, size=12, weight="bold"))
     g.append(
         text(
             x + 10,
@@ -407,14 +413,14 @@ def _hand(x: float, y: float, w: float, seat: int, hand: Hand, state: BotFactory
                 data_at=f"player {seat} done {k}",
             )
         )
-        g.append(_bot(px + 13, y + 113, colour))
+        g.append(_bot(px + 13, y + 113, colour, f"player {seat} done"))
     g.append(text(x + 10, y + 140, "(each completed Project holds a bot of its colour)", size=8, fill=MUTED))
     return g
 
 
-def _bot(x: float, y: float, colour: str) -> dw.Group:
-    """A bot meeple of ``colour`` (a head over a body)."""
-    g = dw.Group(class_="bot", data_colour=colour)
+def _bot(x: float, y: float, colour: str, place: str) -> dw.Group:
+    """A bot meeple of ``colour`` (a head over a body) on a completed Project; ``place``: whose."""
+    g = dw.Group(class_="bot", data_colour=colour, data_place=place)
     g.append(dw.Rectangle(x - 3, y - 7, 6, 5, rx=1, fill=_fill(colour), stroke="#ffffff", stroke_width=0.8))
     g.append(dw.Rectangle(x - 5, y - 2, 10, 8, rx=1.5, fill=_fill(colour), stroke="#ffffff", stroke_width=0.8))
     return g
@@ -450,17 +456,15 @@ def draw_botfactory(game: Any, state: BotFactoryState) -> str:
     height = BOARDS_Y + board_h + 20 + 150 + 50
     d = document(width, height, "Bot Factory")
     mover = _mover(game, state)
-    who = (
-        "game over"
-        if game.is_terminal(state)
-        else ("chance to move" if mover is CHANCE else f"Player {int(mover) + 1} to move")
-    )
+    end = ending(game, state)
+    who = "chance to move" if mover is CHANCE else f"Player {int(mover) + 1} to move" if mover is not None else ""
     phase = PHASE_WORDS.get(state.phase.value, state.phase.value)
+    words = "game over" if end is not None else f"{phase}; {who}"
     d.append(
         text(
             10,
             26,
-            f"Bot Factory \u2014 {n} players, round {state.round}: {phase}; {who}",
+            f"Bot Factory \u2014 {n} players, round {state.round}: {words}",
             size=16,
             weight="bold",
             class_="heading",
@@ -480,7 +484,17 @@ def draw_botfactory(game: Any, state: BotFactoryState) -> str:
         extra += "; additional actions window: " + ", ".join(f"P{s + 1}" for s in state.window)
     if state.draws:
         extra += f"; {len(state.draws)} draw(s) pending"
-    d.append(text(10, 46, extra, size=11, fill=MUTED))
+    if end is not None:
+        from bgrules.pictures.mechanica import result_text
+
+        trigger = {"BF-END-COLOUR": "a colour's bots all built", "BF-END-FIFTH": "a player's fifth bot"}.get(
+            end.trigger or "", "the round cap (max_rounds)"
+        )
+        d.append(result_text(10, 46, end, size=11.5))
+        extra = f"the game ended on {trigger} ({end.trigger})"
+        d.append(text(width - 10, 26, extra, size=10.5, anchor="end", fill=MUTED, class_="trigger"))
+    else:
+        d.append(text(10, 46, extra, size=11, fill=MUTED))
     drawers = (_assembly, _wheel, _projects, _finance)
     for b, name in enumerate(BOARDS):
         bx = 10 + b * (BOARD_W + 10)
@@ -493,7 +507,7 @@ def draw_botfactory(game: Any, state: BotFactoryState) -> str:
         d.append(board)
     hy = BOARDS_Y + board_h + 20
     for seat, hand in enumerate(state.hands):
-        d.append(_hand(10 + seat * (hand_w + 10), hy, hand_w, seat, hand, state, mover == seat))
+        d.append(_hand(10 + seat * (hand_w + 10), hy, hand_w, seat, hand, state, mover == seat, end))
     ly = hy + 150 + 30
     d.append(
         text(

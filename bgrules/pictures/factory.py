@@ -9,8 +9,11 @@ reader (or a test) can find what the picture says without measuring it.
 
 from __future__ import annotations
 
+import math
+
 from bgrules.mechanica.board import COLS, DOCK_COL, ROWS, Factory, Placed, StartSlot, Truck
 from bgrules.mechanica.components import Bot, Catalogue, Dir, Edge, Effect, TileKind
+from bgrules.mechanica.movement import LAND, TRUCK_BIN
 from bgrules.mechanica.variant import MechanicaVariant, default_variant
 from bgrules.mechanica.workday import Moving, Run
 from bgrules.pictures.style import (
@@ -41,7 +44,7 @@ KNOB = 9
 FLOOR_X = START_W + 10
 DOCK_X = FLOOR_X + COLS * CELL + 10
 WIDTH = DOCK_X + DOCK_W
-LEGEND_H = 62
+LEGEND_H = 84
 HEIGHT = HEAD + ROWS * CELL + LEGEND_H
 
 BELT = "#d9dde3"
@@ -145,7 +148,9 @@ def _output_spots(kind: TileKind, rotation: int, x: float, y: float, size: float
     return spots
 
 
-def _floor_tile(placed: Placed, kind: TileKind, cat: Catalogue, r: int, c: int) -> dw.Group:
+def _floor_tile(
+    placed: Placed, kind: TileKind, cat: Catalogue, r: int, c: int, arrived: tuple[Bot, ...] = ()
+) -> dw.Group:
     x0 = FLOOR_X + c * CELL + INSET
     y0 = HEAD + r * CELL + INSET
     size = CELL - 2 * INSET
@@ -172,18 +177,61 @@ def _floor_tile(placed: Placed, kind: TileKind, cat: Catalogue, r: int, c: int) 
             fill=MUTED,
         )
     )
-    # input holes (squares) in the lower left corner; output holes (circles) by the side they empty to
-    for i in range(kind.inputs):
+    # input holes (squares) in the lower left corner, then any bots crowding them (a collision still to
+    # settle) and the bots that arrived this run and are not poured in yet; output holes (circles) by the
+    # side they empty to
+    spots = _input_spots(x0, y0, size, max(kind.inputs, len(placed.inputs)) + len(arrived))
+    k = 0
+    for i in range(max(kind.inputs, len(placed.inputs))):
         bot = placed.inputs[i] if i < len(placed.inputs) else None
-        g.append(input_hole(x0 + 17 + i * 19, y0 + size - 31, bot, f"floor {r} {c} in {i}"))
+        hx, hy = spots[k]
+        k += 1
+        if i < kind.inputs:
+            g.append(input_hole(hx, hy, bot, f"floor {r} {c} in {i}", f"cell {r} {c} in"))
+        elif bot is not None:
+            g.append(_crowding(hx, hy, bot, f"floor {r} {c} in {i}", f"cell {r} {c} in"))
+    for j, bot in enumerate(arrived):
+        hx, hy = spots[k]
+        k += 1
+        g.append(_arrived(hx, hy, bot, f"arrived floor {r} {c} {j}", f"arrived cell {r} {c}"))
     for i, (hx, hy) in enumerate(_output_spots(kind, placed.rotation, x0, y0, size)):
         bot = placed.outputs[i] if i < len(placed.outputs) else None
-        g.append(hole(hx, hy, bot, r=7.5, at=f"floor {r} {c} out {i}"))
+        g.append(hole(hx, hy, bot, r=7.5, at=f"floor {r} {c} out {i}", place=f"cell {r} {c} out"))
     return g
 
 
-def input_hole(x: float, y: float, bot: Bot | None, at: str) -> dw.Group:
-    """An input hole (a square), empty or holding ``bot``."""
+CROWD = "#c0392b"
+"""Red: a bot over a hole's or truck's room (a collision still to settle, MC-COLLIDE), a bot on its way."""
+ARRIVED = "#1e8449"
+"""Green: a bot that arrived during this run, poured into its holes when every bot has moved."""
+
+
+def _input_spots(x0: float, y0: float, size: float, n: int) -> list[tuple[float, float]]:
+    """Where the input row's ``n`` spots are: left to right from the lower left corner, five a row, further
+    rows above."""
+    return [(x0 + 17 + (k % 5) * 19, y0 + size - 31 - (k // 5) * 19) for k in range(n)]
+
+
+def _crowding(x: float, y: float, bot: Bot, at: str, place: str) -> dw.Group:
+    """A bot past a hole's room: drawn beside the holes in a red ring."""
+    g = dw.Group(class_="crowding")
+    g.append(dw.Rectangle(x - 8.5, y - 8.5, 17, 17, rx=2, fill="#fdecea", stroke=CROWD, stroke_width=1.5))
+    g.append(bot_mark(x, y, bot, r=7, at=at, place=place))
+    g.append(dw.Title("more bots than holes: a collision to settle (MC-COLLIDE)"))
+    return g
+
+
+def _arrived(x: float, y: float, bot: Bot, at: str, place: str) -> dw.Group:
+    """A bot that arrived this run: in a green dashed ring, until the bots are poured into their holes."""
+    g = dw.Group(class_="arrived")
+    g.append(dw.Circle(x, y, 9.5, fill="none", stroke=ARRIVED, stroke_width=1.8, stroke_dasharray="3,2"))
+    g.append(bot_mark(x, y, bot, r=7, at=at, place=place))
+    g.append(dw.Title("arrived this run (poured in once every bot has moved)"))
+    return g
+
+
+def input_hole(x: float, y: float, bot: Bot | None, at: str, place: str = "") -> dw.Group:
+    """An input hole (a square), empty or holding ``bot`` (``place``: as for :func:`bot_mark`)."""
     g = dw.Group(class_="input-hole")
     g.append(
         dw.Rectangle(
@@ -201,7 +249,7 @@ def input_hole(x: float, y: float, bot: Bot | None, at: str) -> dw.Group:
         )
     )
     if bot is not None:
-        g.append(bot_mark(x, y, bot, r=7, at=at))
+        g.append(bot_mark(x, y, bot, r=7, at=at, place=place))
     return g
 
 
@@ -236,12 +284,12 @@ def _start_slot(slot: StartSlot, kind: TileKind, r: int) -> dw.Group:
     n = len(slot.holes)
     for i, bot in enumerate(slot.holes):
         hy = y0 + h - 18 - (n - 1 - i) * 20 if n > 1 else y0 + h - 22
-        g.append(hole(x0 + w - 16, hy, bot, r=8, at=f"start {r} {i}"))
+        g.append(hole(x0 + w - 16, hy, bot, r=8, at=f"start {r} {i}", place=f"start {r}"))
     g.append(_arrow(x0 + w + 4, y0 + h / 2, Dir.E, 5, INK))
     return g
 
 
-def _truck(truck: Truck, kind: TileKind, r: int) -> dw.Group:
+def _truck(truck: Truck, kind: TileKind, r: int, arrived: tuple[Bot, ...] = ()) -> dw.Group:
     x0, y0 = DOCK_X + 6, HEAD + r * CELL + 8
     w, h = DOCK_W - 12, CELL - 16
     g = dw.Group(
@@ -255,35 +303,105 @@ def _truck(truck: Truck, kind: TileKind, r: int) -> dw.Group:
     g.append(dw.Rectangle(x0, y0, w, h, rx=6, fill=TRUCK, stroke=INK, stroke_width=1.2))
     g.append(text(x0 + 8, y0 + 17, kind.name.replace(" (printed)", ""), size=10.5, weight="bold"))
     g.append(text(x0 + 8, y0 + 30, f"capacity {kind.capacity}", size=8.5, fill=MUTED))
-    slots = max(kind.capacity, len(truck.load))
+    # a box per place, then the bots past its room (red: a collision to settle) and the bots that arrived
+    # this run (green ring: loaded once every bot has moved); many bots shrink the boxes to fit
+    load = len(truck.load)
+    slots = max(kind.capacity, load) + len(arrived)
+    per_row = max(5, math.ceil(slots / 3))
+    step = min(22.0, (w - 16) / per_row)
+    side = step * 18 / 22
     for i in range(slots):
-        sx = x0 + 10 + (i % 5) * 22
-        sy = y0 + 42 + (i // 5) * 22
-        g.append(dw.Rectangle(sx, sy, 18, 18, rx=3, fill="#ffffff", stroke=MUTED, stroke_width=1))
-        if i < len(truck.load):
-            g.append(bot_mark(sx + 9, sy + 9, truck.load[i], r=7.5, at=f"truck {r} {i}"))
+        sx = x0 + 10 + (i % per_row) * step
+        sy = y0 + 42 + (i // per_row) * step
+        over = i >= kind.capacity and i < load
+        g.append(
+            dw.Rectangle(
+                sx,
+                sy,
+                side,
+                side,
+                rx=3,
+                fill="#fdecea" if over else "#ffffff",
+                stroke=CROWD if over else MUTED,
+                stroke_width=1.5 if over else 1,
+            )
+        )
+        if i < load:
+            g.append(
+                bot_mark(
+                    sx + side / 2,
+                    sy + side / 2,
+                    truck.load[i],
+                    r=side * 7.5 / 18,
+                    at=f"truck {r} {i}",
+                    place=f"truck {r}",
+                )
+            )
+        elif i >= max(kind.capacity, load):
+            j = i - max(kind.capacity, load)
+            g.append(_arrived(sx + side / 2, sy + side / 2, arrived[j], f"arrived truck {r} {j}", f"arrived truck {r}"))
     for k in range(2):
         g.append(dw.Circle(x0 + 26 + k * (w - 52), y0 + h, 7, fill=INK))
     return g
 
 
-def _moving(m: Moving, i: int) -> dw.DrawingElement:
-    """A bot on its way, drawn on the side of the cell it is about to enter."""
+HEADING = "NESWL"
+"""A moving bot's heading as a letter: the side it moves toward, or L, landing from a Flight Tester's throw."""
+
+
+def _node_spot(r: int, c: int, h: int) -> tuple[float, float]:
+    """Where a bot about to enter node (r, c, h) is drawn: on the side of the cell it comes in by, at the
+    middle of the cell (or truck) it lands on, or, for a node off the board, at the board's edge."""
+    if h == LAND:
+        if c == DOCK_COL:
+            x, y = DOCK_X + DOCK_W / 2, HEAD + r * CELL + CELL / 2
+        else:
+            x, y = FLOOR_X + c * CELL + 36, HEAD + r * CELL + 38  # the upper left corner, clear of the name
+    elif c == DOCK_COL:
+        x, y = DOCK_X - 4, HEAD + r * CELL + CELL / 2
+    else:
+        x, y = _side_mid(FLOOR_X + c * CELL, HEAD + r * CELL, CELL, Dir(h).opposite)
+    return min(max(x, 12.0), WIDTH - 12.0), min(max(y, HEAD + 12.0), HEAD + ROWS * CELL - 12.0)
+
+
+def _moving(m: Moving, i: int, k: int) -> dw.DrawingElement:
+    """A bot on its way, drawn on the side of the cell it is about to enter (a bot landing from a throw: in
+    the middle of the cell it lands on). ``k``: how many bots already drawn at the same node (shifted aside)."""
     r, c, h = m.node
-    d = Dir(h)
-    x: float = DOCK_X - 4
-    y: float = HEAD + r * CELL + CELL / 2
-    if c != DOCK_COL:
-        x, y = _side_mid(FLOOR_X + c * CELL, HEAD + r * CELL, CELL, d.opposite)
-    g = dw.Group(class_="moving", data_node=f"{r},{c},{d.name}")
-    g.append(dw.Circle(x, y, 11, fill="none", stroke="#c0392b", stroke_width=2, stroke_dasharray="3,2"))
-    g.append(bot_mark(x, y, m.bot, r=7.5, at=f"moving {r} {c} {d.name} {i}"))
+    x, y = _node_spot(r, c, h)
+    if h == LAND or h in (Dir.N, Dir.S):
+        x += 24 * k
+    else:
+        y += 24 * k
+    letter = HEADING[h] if 0 <= h < len(HEADING) else str(h)
+    g = dw.Group(class_="moving", data_node=f"{r},{c},{letter}")
+    if h == LAND:
+        g.append(dw.Circle(x, y, 12, fill="#fdecea", stroke=CROWD, stroke_width=2, stroke_dasharray="3,2"))
+        g.append(_arrow(x, y - 17, Dir.S, 4.5, CROWD))
+        g.append(dw.Title(f"landing from a Flight Tester's throw on row {r}, column {c}"))
+    else:
+        g.append(dw.Circle(x, y, 11, fill="none", stroke=CROWD, stroke_width=2, stroke_dasharray="3,2"))
+    g.append(bot_mark(x, y, m.bot, r=7.5, at=f"moving {r} {c} {letter} {i}", place=f"moving {r} {c} {letter}"))
     return g
+
+
+def _arrivals(run: Run | None) -> tuple[dict[int, tuple[Bot, ...]], dict[int, tuple[Bot, ...]]]:
+    """The bots of ``run.arrived`` by floor cell index and by truck row."""
+    cells: dict[int, list[Bot]] = {}
+    trucks: dict[int, list[Bot]] = {}
+    for bin_id, bot in () if run is None else run.arrived:
+        if bin_id >= TRUCK_BIN:
+            trucks.setdefault(bin_id - TRUCK_BIN, []).append(bot)
+        else:
+            cells.setdefault(bin_id, []).append(bot)
+    return {k: tuple(v) for k, v in cells.items()}, {k: tuple(v) for k, v in trucks.items()}
 
 
 def factory_group(factory: Factory, variant: MechanicaVariant, run: Run | None = None) -> dw.Group:
     """The board drawn in a box of :data:`WIDTH` x ``HEAD + ROWS * CELL``, origin top left. ``run``: a
-    workday under way on this board, whose moving bots are drawn where they are about to enter."""
+    workday under way on this board (``factory`` is then its live board): its moving bots are drawn where
+    they are about to enter, the bots arrived this run by the holes or truck they go to."""
+    arrived_cells, arrived_trucks = _arrivals(run)
     cat = variant.catalogue
     g = dw.Group(class_="factory")
     g.append(text(START_W / 2, 20, "Start Zone", size=12, anchor="middle", weight="bold"))
@@ -305,13 +423,26 @@ def factory_group(factory: Factory, variant: MechanicaVariant, run: Run | None =
             placed = factory.at(r, c)
             if placed is None:
                 g.append(_belt_cell(r, c))
+                for j, bot in enumerate(arrived_cells.get(r * COLS + c, ())):  # not a bin: drawn all the same
+                    g.append(
+                        _arrived(
+                            FLOOR_X + c * CELL + 20 + 20 * j,
+                            HEAD + r * CELL + 24,
+                            bot,
+                            f"arrived floor {r} {c} {j}",
+                            f"arrived cell {r} {c}",
+                        )
+                    )
             else:
-                g.append(_floor_tile(placed, cat.tile(placed.kind), cat, r, c))
+                g.append(_floor_tile(placed, cat.tile(placed.kind), cat, r, c, arrived_cells.get(r * COLS + c, ())))
         g.append(_start_slot(factory.start[r], cat.tile(factory.start[r].kind), r))
-        g.append(_truck(factory.dock[r], cat.tile(factory.dock[r].kind), r))
+        g.append(_truck(factory.dock[r], cat.tile(factory.dock[r].kind), r, arrived_trucks.get(r, ())))
     if run is not None:
+        at_node: dict[tuple[int, int, int], int] = {}
         for i, m in enumerate(run.moving):
-            g.append(_moving(m, i))
+            k = at_node.get(m.node, 0)
+            at_node[m.node] = k + 1
+            g.append(_moving(m, i, k))
     return g
 
 
@@ -339,8 +470,14 @@ def edge_legend(x: float, y: float) -> dw.Group:
 def legends(x: float, y: float) -> dw.Group:
     g = dw.Group()
     g.append(bot_legend(x, y))
-    g.append(dw.Circle(x + 320, y - 4, 9, fill="none", stroke="#c0392b", stroke_width=2, stroke_dasharray="3,2"))
+    g.append(dw.Circle(x + 320, y - 4, 9, fill="none", stroke=CROWD, stroke_width=2, stroke_dasharray="3,2"))
     g.append(text(x + 334, y, "a bot on its way (during a workday)", size=10))
+    g.append(dw.Circle(x + 8, y + 40, 9, fill="none", stroke=ARRIVED, stroke_width=1.8, stroke_dasharray="3,2"))
+    g.append(text(x + 22, y + 44, "arrived this run (poured in once every bot has moved)", size=10))
+    g.append(dw.Rectangle(x + 330, y + 33, 14, 14, rx=2, fill="#fdecea", stroke=CROWD, stroke_width=1.5))
+    g.append(text(x + 350, y + 44, "more bots than room: a collision to settle", size=10))
+    g.append(dw.Circle(x + 600, y + 40, 9, fill="#fdecea", stroke=CROWD, stroke_width=2, stroke_dasharray="3,2"))
+    g.append(text(x + 614, y + 44, "landing from a throw", size=10))
     g.append(edge_legend(x, y + 22))
     return g
 

@@ -20,7 +20,8 @@ from bgrules.mechanica.state import MechanicaState, Phase
 from bgrules.mechanica.variant import MechanicaVariant
 from bgrules.mechanica.workday import Run
 from bgrules.pictures import factory as fp
-from bgrules.pictures.style import BOT_NAME, INK, MUTED, PANEL, RULE, bot_mark, box, document, dw, finish, text
+from bgrules.pictures.ending import Ending, ending
+from bgrules.pictures.style import BOT_NAME, INK, MUTED, PANEL, RULE, bot_icon, box, document, dw, finish, text
 
 PHASE_WORDS: dict[str, str] = {
     "setup_extras": "set-up: drawing the extras",
@@ -37,6 +38,7 @@ PHASE_WORDS: dict[str, str] = {
     "extra": "drawing an extra (double rotation)",
     "over": "game over",
     "turn": "the player's turn",
+    "turn_end": "turn step 4 done: Forks, trucks, Blueprints, or end the turn",
 }
 
 SLOT_FILL = "#f3e6c8"
@@ -61,6 +63,53 @@ def run_words(run: Run) -> str:
 EMPTY_SLOT = "#eeeeee"
 
 
+def run_coins(run: Run) -> str:
+    """The coins a workday under way has paid so far (MC-GIFT into the Vault, MC-FLIGHT-JUMP into the
+    wallet), or "" when none."""
+    parts = []
+    if run.vault:
+        parts.append(f"+{run.vault} Vault")
+    if run.wallet:
+        parts.append(f"+{run.wallet} money in hand")
+    return ("this workday so far: " + ", ".join(parts)) if parts else ""
+
+
+def heading_words(phase: str, game: Any, state: Any) -> str:
+    """The phase in words and who is to move; a finished game says "game over" once."""
+    if game.is_terminal(state):
+        return "game over"
+    return f"{phase}; {_mover_words(game, state)}"
+
+
+def result_text(x: float, y: float, end: Ending, size: float = 12) -> dw.Text:
+    """The line of a finished game's result: scores, winner(s), the tie-break that decided."""
+    return text(
+        x,
+        y,
+        end.words(),
+        size=size,
+        weight="bold",
+        fill="#7b241c",
+        class_="result",
+        data_scores=",".join(map(str, end.scores)),
+        data_winners=",".join(map(str, end.winners)),
+        data_tie_break=end.tie_break,
+    )
+
+
+def _wrapped(words: str, width: int) -> list[str]:
+    """``words`` on lines of at most ``width`` characters, broken after commas."""
+    lines: list[str] = []
+    for part in words.split(", "):
+        if lines and len(lines[-1]) + 2 + len(part) <= width:
+            lines[-1] += ", " + part
+        else:
+            if lines:
+                lines[-1] += ","
+            lines.append(part)
+    return lines
+
+
 def _mover_words(game: Any, state: Any) -> str:
     if game.is_terminal(state):
         return "game over"
@@ -76,7 +125,7 @@ def _bots_row(x: float, y: float, counts: tuple[int, ...], label: str, at: str) 
     g.append(text(x, y + 4, label, size=11))
     cx = x + 12 + 6.5 * len(label)
     for bot, n in zip(Bot, counts, strict=True):
-        g.append(bot_mark(cx, y, bot, r=7, at=f"{at} {bot.name.lower()}"))
+        g.append(bot_icon(cx, y, bot, r=7, at=f"{at} {bot.name.lower()}"))
         g.append(text(cx + 10, y + 4, f"\u00d7{n}", size=11))
         cx += 44
     return g
@@ -174,7 +223,7 @@ def _blueprints(x: float, y: float, state: MechanicaState, variant: MechanicaVar
             k = 0
             for bot, n in zip(Bot, bp.needs, strict=True):
                 for _ in range(n):
-                    card.append(bot_mark(bx + (k % 5) * 20, by + (k // 5) * 20, bot, r=7.5, at=f"blueprint {pile}"))
+                    card.append(bot_icon(bx + (k % 5) * 20, by + (k // 5) * 20, bot, r=7.5, at=f"blueprint {pile}"))
                     k += 1
             card.append(text(px + 6, y + 126, f"pays {bp.value} into the Vault", size=9.5))
             if state.bp_turned[pile]:
@@ -186,9 +235,14 @@ def _blueprints(x: float, y: float, state: MechanicaState, variant: MechanicaVar
 
 
 def _supplies(x: float, y: float, state: MechanicaState) -> dw.Group:
+    """The bot stock (during a workday, the run's stock: bots a run destroys or makes pass through it), the
+    deck and the extras."""
     g = dw.Group(class_="supplies")
     g.append(text(x, y + 14, "Supplies", size=13, weight="bold"))
-    g.append(_bots_row(x, y + 36, state.stock, "Stock", "stock"))
+    stock = state.run.stock if state.run is not None else state.stock
+    g.append(_bots_row(x, y + 36, stock, "Stock", "stock"))
+    if state.run is not None:
+        g.append(text(x, y + 94, "(the stock as the workday leaves it so far)", size=9, fill=MUTED))
     g.append(
         text(
             x,
@@ -215,7 +269,9 @@ def _supplies(x: float, y: float, state: MechanicaState) -> dw.Group:
 SEAT_HEAD = 44
 
 
-def _seat(x: float, y: float, i: int, state: MechanicaState, variant: MechanicaVariant, to_move: bool) -> dw.Group:
+def _seat(
+    x: float, y: float, i: int, state: MechanicaState, variant: MechanicaVariant, to_move: bool, end: Ending | None
+) -> dw.Group:
     seat = state.seats[i]
     live = state.run is not None and state.current == i
     board = state.run.factory if live and state.run is not None else seat.factory
@@ -234,6 +290,8 @@ def _seat(x: float, y: float, i: int, state: MechanicaState, variant: MechanicaV
     title = f"Player {i + 1}" + (" (ARMAND-0, first player)" if i == 0 else "")
     if to_move:
         title += " \u2014 to move"
+    if end is not None:
+        title += f" \u2014 final score {end.scores[i]}" + (" \u2014 winner" if i in end.winners else "")
     g.append(text(x + 10, y + 18, title, size=13, weight="bold"))
     words = f"money in hand {seat.wallet}   Vault {seat.vault}"
     if seat.completed:
@@ -247,6 +305,9 @@ def _seat(x: float, y: float, i: int, state: MechanicaState, variant: MechanicaV
         notes.append(f"fallen into the Recycler: {cat.tile(state.fallen).name}")
     if live and state.run is not None:
         notes.append(run_words(state.run))
+        coins = run_coins(state.run)
+        if coins:
+            notes.append(coins)
     offers = [bot for seat_i, bot in state.gifts if seat_i == i]
     if offers and state.phase is Phase.GIFT:
         notes.append("gift offered below " + ", ".join(BOT_NAME[b] for b in offers))
@@ -265,17 +326,19 @@ def draw_mechanica(game: Any, state: MechanicaState) -> str:
     cols = 2 if n > 1 else 1
     seat_w = fp.WIDTH + 16
     seat_h = SEAT_HEAD + fp.HEAD + 3 * fp.CELL + 14
-    top = 250
+    end = ending(game, state)
+    shift = 22 if end is not None else 0
+    top = 250 + shift
     width = max(cols * seat_w + (cols - 1) * 16 + 24, 1000)
     rows = (n + cols - 1) // cols
-    height = top + rows * (seat_h + 16) + 70
+    height = top + rows * (seat_h + 16) + 92
     d = document(width, height, "Mechanica")
     phase = PHASE_WORDS.get(state.phase.value, state.phase.value)
     d.append(
         text(
             12,
             26,
-            f"Mechanica \u2014 {n} players, day {state.day}: {phase}; {_mover_words(game, state)}",
+            f"Mechanica \u2014 {n} players, day {state.day}: {heading_words(phase, game, state)}",
             size=16,
             weight="bold",
             class_="heading",
@@ -283,14 +346,16 @@ def draw_mechanica(game: Any, state: MechanicaState) -> str:
             data_phase=state.phase.value,
         )
     )
-    d.append(_shop(12, 36, state, variant))
-    d.append(_blueprints(470, 36, state, variant))
-    d.append(_supplies(760, 36, state))
+    if end is not None:
+        d.append(result_text(12, 48, end))
+    d.append(_shop(12, 36 + shift, state, variant))
+    d.append(_blueprints(470, 36 + shift, state, variant))
+    d.append(_supplies(760, 36 + shift, state))
     mover = None if game.is_terminal(state) else game.to_move(state)
     for i in range(n):
         sx = 12 + (i % cols) * (seat_w + 16)
         sy = top + (i // cols) * (seat_h + 16)
-        d.append(_seat(sx, sy, i, state, variant, mover == i and state.phase is not Phase.OVER))
+        d.append(_seat(sx, sy, i, state, variant, mover == i and state.phase is not Phase.OVER, end))
     legend_y = top + rows * (seat_h + 16) + 20
     d.append(fp.legends(12, legend_y))
     return finish(d)
@@ -300,8 +365,14 @@ def draw_sandbox(game: Any, state: SandboxState) -> str:
     """The picture of a ``mechanica-factory`` sandbox state."""
     variant: MechanicaVariant = game.variant
     cat = variant.catalogue
-    head = 92
     width = max(fp.WIDTH + 24, 900)
+    supply: dict[str, int] = {}
+    for key in state.supply:
+        supply[key] = supply.get(key, 0) + 1
+    words = ", ".join(f"{n} \u00d7 {cat.tile(k).name}" for k, n in supply.items()) or "none"
+    supply_lines = _wrapped(f"Supply: {words}", int((width - 24) / 5.6))
+    end = ending(game, state)
+    head = 92 + 14 * (len(supply_lines) - 1) + (20 if end is not None else 0)
     d = document(width, head + fp.HEIGHT + 16, "Mechanica factory sandbox")
     days = getattr(game, "days", None)
     day = f"day {state.day}" + (f" of {days}" if isinstance(days, int) else "")
@@ -310,7 +381,7 @@ def draw_sandbox(game: Any, state: SandboxState) -> str:
         text(
             12,
             24,
-            f"Mechanica factory sandbox \u2014 {day}: {phase}; {_mover_words(game, state)}",
+            f"Mechanica factory sandbox \u2014 {day}: {heading_words(phase, game, state)}",
             size=16,
             weight="bold",
             class_="heading",
@@ -318,10 +389,14 @@ def draw_sandbox(game: Any, state: SandboxState) -> str:
             data_phase=state.phase.value,
         )
     )
+    y = 46
+    if end is not None:
+        d.append(result_text(12, y, end))
+        y += 20
     d.append(
         text(
             12,
-            46,
+            y,
             f"money in hand {state.wallet}   Vault {state.vault}   collisions {state.collisions}"
             f"   bots destroyed {state.destroyed}",
             size=11,
@@ -330,14 +405,29 @@ def draw_sandbox(game: Any, state: SandboxState) -> str:
             data_vault=str(state.vault),
         )
     )
-    d.append(_bots_row(12, 66, state.live_stock, "Stock", "stock"))
+    d.append(_bots_row(12, y + 20, state.live_stock, "Stock", "stock"))
     if state.run is not None:
-        d.append(text(width - 12, 46, run_words(state.run), size=10.5, anchor="end", fill="#a04000"))
-    supply: dict[str, int] = {}
-    for key in state.supply:
-        supply[key] = supply.get(key, 0) + 1
-    words = ", ".join(f"{n} \u00d7 {cat.tile(k).name}" for k, n in supply.items()) or "none"
-    d.append(text(12, 86, f"Supply: {words}", size=10.5, class_="supply", data_count=str(len(state.supply))))
+        notes = [run_words(state.run)]
+        coins = run_coins(state.run)
+        if coins:
+            notes.append(coins)
+        d.append(
+            text(
+                width - 12,
+                y,
+                "; ".join(notes),
+                size=10.5,
+                anchor="end",
+                fill="#a04000",
+                class_="run",
+                data_vault=str(state.run.vault),
+                data_wallet=str(state.run.wallet),
+            )
+        )
+    supply_group = dw.Group(class_="supply", data_count=str(len(state.supply)))
+    for k, line in enumerate(supply_lines):
+        supply_group.append(text(12, y + 40 + 14 * k, line, size=10.5))
+    d.append(supply_group)
     inner = dw.Group(transform=f"translate(6,{head})")
     inner.append(fp.factory_group(state.board, variant, state.run))
     d.append(inner)

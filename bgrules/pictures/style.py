@@ -22,6 +22,7 @@ __all__ = [
     "PANEL",
     "PAPER",
     "RULE",
+    "bot_icon",
     "bot_legend",
     "bot_mark",
     "box",
@@ -58,13 +59,29 @@ def box(x: float, y: float, w: float, h: float, fill: str = PANEL, stroke: str =
     return dw.Rectangle(x, y, w, h, fill=fill, stroke=stroke, stroke_width=attrs.pop("stroke_width", 1), **attrs)
 
 
-def bot_mark(x: float, y: float, bot: Bot, r: float = 8, at: str = "", **attrs: Any) -> dw.Group:
-    """A Mechanica bot: a disc in its grade's colour with the grade's letter (B, P, D)."""
-    g = dw.Group(class_="bot", data_grade=BOT_NAME[bot].lower(), data_at=at, **attrs)
-    g.append(dw.Circle(x, y, r, fill=BOT_FILL[bot], stroke=INK, stroke_width=1.2))
-    g.append(text(x, y + r * 0.42, bot.letter, size=r * 1.15, anchor="middle", weight="bold", fill=BOT_INK[bot]))
+def bot_mark(x: float, y: float, bot: Bot, r: float = 8, at: str = "", place: str = "", **attrs: Any) -> dw.Group:
+    """A Mechanica bot the state holds: a disc in its grade's colour with the grade's letter (B, P, D),
+    ``<g class="bot" data-grade=... data-at=... data-place=...>``. ``at``: the hole (or spot) it is in;
+    ``place``: the place of the state that holds it, without the hole's index ("cell 1 2 in", "truck 0",
+    "moving 1 1 L", ...), so that the bots of a place can be counted (docs/pictures.md)."""
+    g = dw.Group(class_="bot", data_grade=BOT_NAME[bot].lower(), data_at=at, data_place=place, **attrs)
+    _disc(g, x, y, bot, r)
     g.append(dw.Title(f"{BOT_NAME[bot]} bot" + (f" ({at})" if at else "")))
     return g
+
+
+def bot_icon(x: float, y: float, bot: Bot, r: float = 8, at: str = "", **attrs: Any) -> dw.Group:
+    """A bot's grade drawn as a sign, not a bot the state holds (a legend, what a Blueprint asks for, the
+    grade of a stock count): the same disc, ``<g class="bot-icon" data-grade=...>``."""
+    g = dw.Group(class_="bot-icon", data_grade=BOT_NAME[bot].lower(), data_at=at, **attrs)
+    _disc(g, x, y, bot, r)
+    g.append(dw.Title(f"{BOT_NAME[bot]} bot" + (f" ({at})" if at else "")))
+    return g
+
+
+def _disc(g: dw.Group, x: float, y: float, bot: Bot, r: float) -> None:
+    g.append(dw.Circle(x, y, r, fill=BOT_FILL[bot], stroke=INK, stroke_width=1.2))
+    g.append(text(x, y + r * 0.42, bot.letter, size=r * 1.15, anchor="middle", weight="bold", fill=BOT_INK[bot]))
 
 
 def empty_hole(x: float, y: float, r: float = 8, at: str = "") -> dw.Circle:
@@ -73,9 +90,9 @@ def empty_hole(x: float, y: float, r: float = 8, at: str = "") -> dw.Circle:
     )
 
 
-def hole(x: float, y: float, bot: Bot | None, r: float = 8, at: str = "") -> dw.DrawingElement:
-    """A hole, empty or holding ``bot``."""
-    return empty_hole(x, y, r, at) if bot is None else bot_mark(x, y, bot, r, at)
+def hole(x: float, y: float, bot: Bot | None, r: float = 8, at: str = "", place: str = "") -> dw.DrawingElement:
+    """A hole, empty or holding ``bot`` (``place``: as for :func:`bot_mark`)."""
+    return empty_hole(x, y, r, at) if bot is None else bot_mark(x, y, bot, r, at, place)
 
 
 def bot_legend(x: float, y: float) -> dw.Group:
@@ -84,7 +101,7 @@ def bot_legend(x: float, y: float) -> dw.Group:
     g.append(text(x, y, "Bots:", size=11, weight="bold"))
     cx = x + 42
     for bot in Bot:
-        g.append(bot_mark(cx, y - 4, bot, r=7, at="legend"))
+        g.append(bot_icon(cx, y - 4, bot, r=7, at="legend"))
         g.append(text(cx + 11, y, f"{BOT_NAME[bot]} ({bot.letter})", size=11))
         cx += 84
     return g

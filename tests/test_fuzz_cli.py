@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from toml_text import toml_value
 
 from bgrules.cli import main
 
@@ -372,23 +373,11 @@ SPEC = {
 }
 
 
-def _toml(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return json.dumps(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{json.dumps(k)} = {_toml(v)}" for k, v in value.items()) + "}"
-    return repr(value)
-
-
 def _spec_dir(tmp_path: Path, **changes: Any) -> Path:
     specs = tmp_path / "specs"
     specs.mkdir(exist_ok=True)
     entry = {**SPEC, **changes}
-    body = "".join(f"{json.dumps(k)} = {_toml(v)}\n" for k, v in entry.items() if v is not None)
+    body = "".join(f"{json.dumps(k)} = {toml_value(v)}\n" for k, v in entry.items() if v is not None)
     (specs / "x.toml").write_text("[[spec]]\n" + body)
     return specs
 

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from toml_text import toml_value
 
 import bgrules
 from bgrules import IllegalAction, InputError
@@ -503,27 +504,15 @@ SPEC_ENTRY = {
 PREDICATE_PATHS = (":", "..:x", "a:", ":b", "a..b:c", ".a:b", "a:b:c", "a b:c", "os:path.join", "/tmp/x:f", "")
 
 
-def _toml(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return json.dumps(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml(v) for v in value if v is not None) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{json.dumps(str(k))} = {_toml(v)}" for k, v in value.items() if v is not None) + "}"
-    return repr(value)
-
-
 def _manifest(entries: Any, table: str) -> str:
     """TOML text of ``[[table]]`` entries (an entry that is not a table is written as a plain key)."""
     out = []
     for entry in entries if isinstance(entries, list) else [entries]:
         if isinstance(entry, dict):
             out.append(f"[[{table}]]")
-            out += [f"{json.dumps(str(k))} = {_toml(v)}" for k, v in entry.items() if v is not None]
+            out += [f"{json.dumps(str(k))} = {toml_value(v)}" for k, v in entry.items() if v is not None]
         elif entry is not None:
-            out.append(f"{table} = {_toml(entry)}")
+            out.append(f"{table} = {toml_value(entry)}")
             break
     return "\n".join(out) + "\n"
 

@@ -375,10 +375,10 @@ def test_the_index_header_names_the_version_and_selection_after_a_proofs_page(tm
     assert float(figures["seconds"]) >= 0
 
 
-@pytest.mark.heavy
 def test_the_index_of_a_full_default_run_names_version_selection_and_figures(tmp_path: Path) -> None:
-    # the whole default run (every checker, no --only: ~25-50 s): spec traces and proof witness pages,
-    # the coverage row held to every rule, and the header of a complete run
+    # the whole default run (every checker, no --only: ~25-50 s on 2 cores), in the default test run: the
+    # main job's every verdict as expected, spec traces and proof witness pages, the coverage row held to
+    # every rule, and the header of a complete run
     report = tmp_path / "report"
     code, out, err = run("verify", "--html", str(report), "--json", "--quiet")
     assert code == 0, err

@@ -2,6 +2,7 @@
 
 from bgrules.core.codec import dumps, loads
 from bgrules.core.errors import BgrulesError, IllegalAction, InputError
+from bgrules.core.explore import explore
 from bgrules.core.protocol import CHANCE, Game, GameInfo
 from bgrules.core.registry import game_names, load_game
 
@@ -13,6 +14,7 @@ __all__ = [
     "IllegalAction",
     "InputError",
     "dumps",
+    "explore",
     "game_names",
     "load_game",
     "loads",

@@ -1320,6 +1320,91 @@ def games(as_json: bool) -> None:
             click.echo(f"  ruling {r['name']} = {json.dumps(r['default'])} ({choices}): {r['meaning']}")
 
 
+@main.command()
+@click.option("--game", "game_name", default=None, help=_GAME_HELP + " [default: the --from state file's]")
+@click.option("--players", type=int, default=None, help="[default: the game's, or the --from state file's]")
+@click.option("--option", "-o", "options", multiple=True, help="game option key=value")
+@click.option("--variant", type=click.Path(path_type=Path), default=None, help="a variant TOML file")
+@click.option("--depth", type=int, default=None, help="plies from the start to explore [default: no limit]")
+@click.option("--max-states", type=int, default=None, help="the distinct states to keep at most [default: no limit]")
+@click.option("--seconds", type=float, default=None, help="wall time to explore for [default: no limit]")
+@click.option(
+    "--from",
+    "from_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="start from this state (a file of replay --state-out, or a bare bgrules.dumps state with --game)",
+)
+@click.option(
+    "--symmetry/--no-symmetry",
+    default=None,
+    help="count states up to the game's declared symmetries (--symmetry: required) [default: when declared]",
+)
+@click.option("--json", "as_json", is_flag=True, help="print the counts as JSON")
+@_guard
+def explore(
+    game_name: str | None,
+    players: int | None,
+    options: tuple[str, ...],
+    variant: Path | None,
+    depth: int | None,
+    max_states: int | None,
+    seconds: float | None,
+    from_path: Path | None,
+    symmetry: bool | None,
+    as_json: bool,
+) -> None:
+    """Every state reachable from the initial state (or --from STATE.json), breadth-first, each chance
+    node expanded with every outcome: the distinct states first reached at each depth, and whether the
+    exploration is complete (nothing was left unexplored)."""
+    from bgrules.core.explore import explore as run_explore
+    from bgrules.core.explore import has_symmetry
+
+    for flag, value in (("--depth", depth), ("--max-states", max_states), ("--seconds", seconds)):
+        if value is not None and not value > 0:
+            raise InputError(flag, f"must be more than 0, not {value:g}")
+    start = None
+    if from_path is not None:
+        from bgrules.core.codec import read_text
+
+        game_name, game, start = read_state(
+            from_path, read_text(from_path), game_name, players, variant, _parse_options(options)
+        )
+    elif game_name is None:
+        raise InputError("--game", "name the game to explore (or give --from STATE.json)")
+    else:
+        from bgrules.core.registry import load_game
+
+        game = load_game(
+            game_name, players=players, variant=str(variant) if variant else None, **_parse_options(options)
+        )
+    if symmetry and not has_symmetry(game):
+        raise InputError("--symmetry", f"{game_name} declares no symmetries (no canonical): use --no-symmetry")
+    found = run_explore(
+        game, depth=depth, symmetry=symmetry is not False, max_states=max_states, seconds=seconds, start=start
+    )
+    if as_json:
+        out = {
+            "game": game_name,
+            "players": game.players,
+            "symmetric": found.symmetric,
+            "distinct": found.distinct,
+            "complete": found.complete,
+            "stopped": found.stopped,
+            "levels": [{"depth": level.depth, "distinct": level.distinct} for level in found.levels],
+        }
+        click.echo(json.dumps(out, indent=2))
+        return
+    up_to = " up to its symmetries" if found.symmetric else ""
+    click.echo(f"{game_name}, {game.players} player(s){up_to}, from {from_path or 'the initial state'}:")
+    click.echo("depth  distinct")
+    for level in found.levels:
+        click.echo(f"{level.depth:>5}  {level.distinct}")
+    stop = {"depth": "--depth", "max_states": "--max-states", "seconds": "--seconds"}
+    how = "complete" if found.complete else f"incomplete (stopped by {stop[found.stopped or 'depth']})"
+    click.echo(f"{found.distinct} distinct state(s), {how}")
+
+
 # --- factories: check / render ---------------------------------------------------------------------
 
 

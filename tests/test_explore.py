@@ -4,9 +4,12 @@ with chance nodes."""
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 import bgrules
@@ -160,3 +163,69 @@ def test_chance_nodes_are_expanded_with_every_outcome() -> None:
     assert tuple(level.distinct for level in found.levels) == (1, 2, 4, 2)
     assert found.distinct == 9 and found.complete
     assert found.path_to(("moved", 4)) == (2, "again", 2)
+
+
+# --- bgrules explore (the CLI) ---------------------------------------------------------------------------
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    from click.testing import CliRunner
+
+    from bgrules.cli import main
+
+    result = CliRunner().invoke(main, ["explore", *args], catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_cli_explore_prints_the_counts_per_depth_as_the_library_finds_them() -> None:
+    code, out, _err = _cli("--game", "botfactory", "--players", "2", "--depth", "2", "--json")
+    assert code == 0
+    data = json.loads(out)
+    found = explore(bgrules.load_game("botfactory", players=2), depth=2)
+    assert data["game"] == "botfactory" and data["players"] == 2
+    assert data["distinct"] == found.distinct and data["complete"] is False and data["stopped"] == "depth"
+    assert data["levels"] == [{"depth": lv.depth, "distinct": lv.distinct} for lv in found.levels]
+    assert data["levels"][0] == {"depth": 0, "distinct": 1}
+    code, out, _err = _cli("--game", "botfactory", "--players", "2", "--depth", "2")
+    assert code == 0 and f"{found.distinct} distinct state(s), incomplete (stopped by --depth)" in out
+
+
+def test_cli_explore_starts_from_a_state_file(tmp_path: Path) -> None:
+    game = bgrules.load_game("botfactory", players=2)
+    state = game.apply(game.initial_state(), game.legal_actions(game.initial_state())[0])
+    path = tmp_path / "s.json"
+    path.write_text(bgrules.dumps(state))
+    code, out, _err = _cli("--game", "botfactory", "--players", "2", "--from", str(path), "--depth", "2", "--json")
+    assert code == 0, _err
+    data = json.loads(out)
+    assert data["distinct"] == explore(game, depth=2, start=state).distinct
+    assert data["distinct"] != explore(game, depth=2).distinct
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (("--game", "mechanica", "--depth", "0"), "--depth"),
+        (("--game", "mechanica", "--depth", "-3"), "--depth"),
+        (("--game", "mechanica", "--max-states", "0"), "--max-states"),
+        (("--game", "mechanica", "--seconds", "-1"), "--seconds"),
+        (("--game", "mechanica", "--symmetry", "--depth", "1"), "--symmetry"),
+        (("--depth", "1"), "--game"),
+    ],
+)
+def test_cli_explore_refuses_bad_input_in_one_line(args: tuple[str, ...], says: str) -> None:
+    code, out, err = _cli(*args)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and says in err, err
+
+
+def test_cli_explore_refuses_a_start_state_that_fails_validation(tmp_path: Path) -> None:
+    game = bgrules.load_game("botfactory", players=2)
+    state = game.initial_state()
+    bad = attrs.evolve(state, hands=(attrs.evolve(state.hands[0], tokens=-2), *state.hands[1:]))
+    assert game.validate(bad)
+    path = tmp_path / "bad.json"
+    path.write_text(bgrules.dumps(bad))
+    code, out, err = _cli("--game", "botfactory", "--players", "2", "--from", str(path), "--depth", "1")
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "tokens" in err, err

@@ -11,11 +11,12 @@ from typing import Any
 
 import attrs
 import pytest
+from explore_counts import CONFIGS, GOLDEN, counts
+from tictactoe import PlainTicTacToe, TicTacToe
 
 import bgrules
 from bgrules import CHANCE, InputError
 from bgrules.core.explore import explore, has_symmetry
-from tests.tictactoe import PlainTicTacToe, TicTacToe
 
 # Positions by number of marks (the published breakdown of the 5,478), and up to symmetry (765).
 TTT_LEVELS = (1, 9, 72, 252, 756, 1260, 1520, 1140, 390, 78)
@@ -229,3 +230,19 @@ def test_cli_explore_refuses_a_start_state_that_fails_validation(tmp_path: Path)
     code, out, err = _cli("--game", "botfactory", "--players", "2", "--from", str(path), "--depth", "1")
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and "tokens" in err, err
+
+
+# --- the golden counts of the games (tests/data/explore_counts.json) ----------------------------------------
+
+
+@pytest.mark.parametrize(("name", "players", "depth"), CONFIGS)
+def test_the_games_state_counts_per_depth_are_unchanged(name: str, players: int, depth: int) -> None:
+    golden = {(c["game"], c["players"]): c for c in json.loads(GOLDEN.read_text(encoding="utf-8"))}
+    assert counts(name, players, depth) == golden[(name, players)]
+
+
+def test_the_golden_counts_cover_every_config() -> None:
+    golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    assert [(c["game"], c["players"], c["depth"]) for c in golden] == list(CONFIGS)
+    assert {c["game"] for c in golden} == set(bgrules.game_names())
+    assert all(len(c["levels"]) == c["depth"] + 1 and c["levels"][0] == 1 for c in golden)

@@ -13,6 +13,7 @@ def _counts(key: str) -> Any:
     return lambda game: getattr(game.c.counts, key)
 
 
+# fmt: off
 FIGURES = (
     Figure(
         "botfactory", "token_cap", 9, SEED, 6, "話語指示物的持有上限是 9 個", "a player holds at most 9 tokens",
@@ -23,7 +24,8 @@ FIGURES = (
         _counts("part_limit"),
     ),
     Figure(
-        "botfactory", "project_limit", 5, SEED, 97, "最多只能持有五個專案板塊", "at most five Project tiles may be held",
-        _counts("project_limit"),
+        "botfactory", "project_limit", 5, SEED, 97, "最多只能持有五個專案板塊",
+        "at most five Project tiles may be held", _counts("project_limit"),
     ),
 )
+# fmt: on

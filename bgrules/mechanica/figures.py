@@ -17,11 +17,12 @@ def _tile(key: str, field: str) -> Any:
     return read
 
 
-def _sales(game: Any) -> tuple[int, ...]:
+def _sales(game: Any) -> tuple[int | None, ...]:
     bots = game.variant.catalogue.bots
     return tuple(bots[k].sale if k in bots else None for k in ("basic", "plus", "deluxe"))
 
 
+# fmt: off
 FIGURES = (
     Figure(
         "mechanica", "start_money", (5, 1, 1, 1), SEED, 11, "５，１，１，１のコインを手元に持ちます",
@@ -60,3 +61,4 @@ FIGURES = (
         "replacing a Big Truck by a Huge one costs 3", _tile("huge_truck", "upgrade_price"),
     ),
 )
+# fmt: on

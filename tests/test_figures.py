@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import attrs
 import pytest
@@ -47,6 +48,9 @@ def test_the_pinned_figures_are_the_seeds_numbers() -> None:
         "token_cap": 9,
         "part_limit": 5,
         "project_limit": 5,
+        "tokens_per_point": 2,
+        "part_penalty": -1,
+        "project_penalty": -2,
         "start_money": (5, 1, 1, 1),
         "shop_prices": (7, 5, 4, 3, 2),
         "bot_sales": (2, 4, 6),
@@ -118,3 +122,18 @@ def test_simulate_and_balance_report_a_variants_seed_departures(tmp_path: Path) 
         assert [(d["figure"], d["seed"], d["variant"], d["line"]) for d in found] == [("token_cap", 9, 8, 6)]
         text = CliRunner().invoke(main, args, catch_exceptions=False).stdout
         assert "seed figures departed from: token_cap 8 (seed 9, line 6)" in text
+
+
+def test_a_changed_penalty_in_the_engines_scoring_fails_verify(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bgrules.botfactory.round import RoundFlow
+
+    scores = RoundFlow.scores
+
+    def harsher(self: RoundFlow, state: Any) -> tuple[int, ...]:  # -3 per unfinished Project, not -2
+        return tuple(s - len(h.projects) for s, h in zip(scores(self, state), state.hands, strict=True))
+
+    monkeypatch.setattr(RoundFlow, "scores", harsher)
+    (report,) = run_spec(_spec("BF-FIG-SEED"), Budget())  # type: ignore[arg-type]
+    assert report.verdict == "violated"
+    assert "project_penalty is -3, the seed says -2" in report.detail
+    assert "line 147: 每一個未完成的專案板塊扣兩分。" in report.detail

@@ -13,6 +13,33 @@ def _counts(key: str) -> Any:
     return lambda game: getattr(game.c.counts, key)
 
 
+def _score_of(game: Any, **hand: Any) -> int:
+    """BF-SCORE's effect, not its arithmetic: the score the engine gives seat 0 of the initial state when
+    seat 0's hand is set to ``hand`` (no bots, no contracts: only tokens, parts and Projects count)."""
+    import attrs
+
+    from bgrules.botfactory.state import Hand
+
+    state = game.initial_state()
+    hands = (Hand(**{"tokens": 0, **hand}), *state.hands[1:])
+    score: int = game.scores(attrs.evolve(state, hands=hands))[0]
+    return score
+
+
+def _tokens_per_point(game: Any) -> int | None:
+    """The fewest unused tokens the engine scores a point for (None: no number up to 20 scores one)."""
+    base = _score_of(game)
+    return next((n for n in range(1, 21) if _score_of(game, tokens=n) - base >= 1), None)
+
+
+def _part_penalty(game: Any) -> int:
+    return _score_of(game, parts=("red-head",)) - _score_of(game)
+
+
+def _project_penalty(game: Any) -> int:
+    return _score_of(game, projects=("red",)) - _score_of(game)
+
+
 # fmt: off
 FIGURES = (
     Figure(
@@ -26,6 +53,18 @@ FIGURES = (
     Figure(
         "botfactory", "project_limit", 5, SEED, 97, "最多只能持有五個專案板塊",
         "at most five Project tiles may be held", _counts("project_limit"),
+    ),
+    Figure(
+        "botfactory", "tokens_per_point", 2, SEED, 143, "未使用的話語指示物，兩個一分。",
+        "unused Speech tokens: one point per two", _tokens_per_point,
+    ),
+    Figure(
+        "botfactory", "part_penalty", -1, SEED, 146, "每一個部件板塊扣一分。",
+        "each part tile loses one point", _part_penalty,
+    ),
+    Figure(
+        "botfactory", "project_penalty", -2, SEED, 147, "每一個未完成的專案板塊扣兩分。",
+        "each unfinished Project tile loses two points", _project_penalty,
     ),
 )
 # fmt: on

@@ -137,3 +137,13 @@ def test_a_changed_penalty_in_the_engines_scoring_fails_verify(monkeypatch: pyte
     assert report.verdict == "violated"
     assert "project_penalty is -3, the seed says -2" in report.detail
     assert "line 147: 每一個未完成的專案板塊扣兩分。" in report.detail
+
+
+def test_docs_verify_lists_each_pinned_figure_with_its_quote_and_line() -> None:
+    text = (ROOT / "docs" / "verify.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip(): line for line in text.splitlines() if line.startswith("| `")}
+    for game in ("botfactory", "mechanica"):
+        for fig in seed_figures(game):
+            row = rows[f"`{fig.name}`"]
+            cells = [c.strip() for c in row.strip().strip("|").split("|")]
+            assert cells[2:] == [fig.quote, fig.english, str(fig.line)], fig.name

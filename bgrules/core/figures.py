@@ -3,9 +3,10 @@
 Each game keeps a table of :class:`Figure` rows (``bgrules.<game>.figures``): the figure's name, the value the
 seed states, the seed file and line, the quote in the seed's language with an English translation, and an
 accessor reading that figure from a loaded game (its variant's component data). :func:`departures` lists the
-figures a game's variant departs from; the verify specs ``BF-FIG-SEED`` and ``MC-FIG-SEED`` check the default
-variants (a changed figure in ``data/*.toml`` fails verify, naming the figure and quoting its seed line), and
-the commands taking ``--variant`` report a variant's departures under ``seed_departures``.
+figures a game's variant departs from. The ``game`` specs of ``specs/botfactory.toml`` and
+``specs/mechanica.toml`` whose predicate is :func:`pinned` check the default variants (a changed figure in
+``data/*.toml`` fails verify, naming the figure and quoting its seed line); the commands taking ``--variant``
+report a variant's departures under ``seed_departures`` (docs/verify.md).
 """
 
 from __future__ import annotations

@@ -885,9 +885,6 @@ def simulate(
             check=check, max_rounds=max_rounds, agents=agents_spec, specs_dir=specs_dir, engine=engine, jobs=jobs,
             address=address, results=results, resume=resume,
         )  # fmt: skip
-        result["seed_departures"] = _seed_departures(
-            load_game(game_name, players=players, variant=str(variant) if variant else None, **_parse_options(options))
-        )
         _print_simulate(result, game_name, n_games, seed, as_json, variant is not None)
         return
     game = load_game(game_name, players=players, variant=str(variant) if variant else None, **_parse_options(options))
@@ -1083,9 +1080,6 @@ def balance(
             options=_parse_options(options), max_rounds=max_rounds, engine=engine, jobs=jobs, address=address,
             results=results, resume=resume,
         )  # fmt: skip
-        result["seed_departures"] = _seed_departures(
-            load_game(game_name, players=players, variant=str(variant) if variant else None, **_parse_options(options))
-        )
     else:
         game = load_game(
             game_name, players=players, variant=str(variant) if variant else None, **_parse_options(options)

@@ -115,8 +115,13 @@ def test_a_changed_truck_capacity_in_the_component_data_fails_verify(monkeypatch
 def test_simulate_and_balance_report_a_variants_seed_departures(tmp_path: Path) -> None:
     path = tmp_path / "cap.toml"
     path.write_text("[counts]\ntoken_cap = 8\n", encoding="utf-8")
-    for command in ("simulate", "balance"):
-        args = [command, "--game", "botfactory", "--games", "1", "--variant", str(path)]
+    for command, jobs in (
+        ("simulate", ()),
+        ("balance", ()),
+        ("simulate", ("--jobs", "1")),
+        ("balance", ("--jobs", "1")),
+    ):
+        args = [command, "--game", "botfactory", "--games", "1", "--variant", str(path), *jobs]
         result = CliRunner().invoke(main, [*args, "--json"], catch_exceptions=False)
         found = json.loads(result.stdout)["seed_departures"]
         assert [(d["figure"], d["seed"], d["variant"], d["line"]) for d in found] == [("token_cap", 9, 8, 6)]
@@ -147,3 +152,16 @@ def test_docs_verify_lists_each_pinned_figure_with_its_quote_and_line() -> None:
             row = rows[f"`{fig.name}`"]
             cells = [c.strip() for c in row.strip().strip("|").split("|")]
             assert cells[2:] == [fig.quote, fig.english, str(fig.line)], fig.name
+
+
+def test_diff_reports_each_variants_seed_departures(tmp_path: Path) -> None:
+    (tmp_path / "a.toml").write_text("[rulings]\n", encoding="utf-8")
+    (tmp_path / "b.toml").write_text("[counts]\ntoken_cap = 8\n", encoding="utf-8")
+    args = ["diff", "--game", "botfactory", "--nodes", "20", "--depth", "2"]
+    args += ["--variant", str(tmp_path / "a.toml"), "--variant", str(tmp_path / "b.toml")]
+    result = CliRunner().invoke(main, [*args, "--json"], catch_exceptions=False)
+    found = json.loads(result.stdout)["seed_departures"]
+    assert found["A"] == [] and [d["figure"] for d in found["B"]] == ["token_cap"]
+    text = CliRunner().invoke(main, args, catch_exceptions=False).stdout
+    assert "A: seed figures: the variant departs from none" in text
+    assert "B: seed figures departed from: token_cap 8 (seed 9, line 6)" in text

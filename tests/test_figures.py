@@ -48,6 +48,8 @@ def test_the_pinned_figures_are_the_seeds_numbers() -> None:
         "token_cap": 9,
         "part_limit": 5,
         "project_limit": 5,
+        "first_part_reward": 2,
+        "second_part_reward": 2,
         "tokens_per_point": 2,
         "part_penalty": -1,
         "project_penalty": -2,
@@ -165,3 +167,23 @@ def test_diff_reports_each_variants_seed_departures(tmp_path: Path) -> None:
     text = CliRunner().invoke(main, args, catch_exceptions=False).stdout
     assert "A: seed figures: the variant departs from none" in text
     assert "B: seed figures departed from: token_cap 8 (seed 9, line 6)" in text
+
+
+def test_a_changed_placement_reward_in_the_engine_fails_verify(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bgrules.botfactory.assembly import AssemblyRoom
+
+    place = AssemblyRoom._place
+
+    def generous(self: AssemblyRoom, state: Any, seat: int, action: Any, rule: str) -> Any:  # 3 tokens, not 2
+        after = place(self, state, seat, action, rule)
+        hand = after.hands[seat]
+        if hand.done == state.hands[seat].done:
+            after = self._gain(after, seat, 1)
+        return after
+
+    monkeypatch.setattr(AssemblyRoom, "_place", generous)
+    (report,) = run_spec(_spec("BF-FIG-SEED"), Budget())  # type: ignore[arg-type]
+    assert report.verdict == "violated"
+    assert "first_part_reward is 3, the seed says 2" in report.detail
+    assert "second_part_reward is 3, the seed says 2" in report.detail
+    assert "line 52: 獲得兩個自己顏色的話語指示物。" in report.detail

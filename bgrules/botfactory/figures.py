@@ -32,6 +32,36 @@ def _tokens_per_point(game: Any) -> int | None:
     return next((n for n in range(1, 21) if _score_of(game, tokens=n) - base >= 1), None)
 
 
+def _placement_gains(game: Any) -> dict[int, int]:
+    """BF-ASM-REWARD's effect: the most tokens a placement by the engine paid the placer, by the bot's part
+    count after it (1, 2), over sampled games' placements (seeds 0-9) where the placer held at most
+    ``token_cap - 3`` tokens and the colour's supply had 3 (so a larger reward would show). Memoised per
+    game object: a simulate run asks once per game."""
+    memo: dict[int, int] | None = getattr(game, "_figures_placement_gains", None)
+    if memo is not None:
+        return memo
+    from bgrules.botfactory.state import PlacePart
+    from bgrules.core.playout import walk
+
+    gains: dict[int, int] = {}
+    cap = game.c.counts.token_cap
+    for seed in range(10):
+        for before, action, after in walk(game, seed, 3000):
+            if not isinstance(action, PlacePart):
+                continue
+            seat = next(i for i, (a, b) in enumerate(zip(before.hands, after.hands, strict=True)) if a.parts != b.parts)
+            column = after.columns[game.colours.index(action.colour)]
+            count = sum(x is not None for x in column)
+            if count >= 3 or before.hands[seat].tokens > cap - 3 or before.supply[seat] < 3:
+                continue
+            gained = after.hands[seat].tokens - before.hands[seat].tokens
+            gains[count] = max(gains.get(count, gained), gained)
+        if len(gains) == 2:
+            break
+    game._figures_placement_gains = gains
+    return gains
+
+
 def _part_penalty(game: Any) -> int:
     return _score_of(game, parts=("red-head",)) - _score_of(game)
 
@@ -53,6 +83,14 @@ FIGURES = (
     Figure(
         "botfactory", "project_limit", 5, SEED, 97, "最多只能持有五個專案板塊",
         "at most five Project tiles may be held", _counts("project_limit"),
+    ),
+    Figure(
+        "botfactory", "first_part_reward", 2, SEED, 52, "獲得兩個自己顏色的話語指示物。",
+        "gain two Speech tokens of your colour (the 1st part)", lambda game: _placement_gains(game).get(1),
+    ),
+    Figure(
+        "botfactory", "second_part_reward", 2, SEED, 53, "獲得兩個自己顏色的話語指示物。",
+        "gain two Speech tokens of your colour (the 2nd part)", lambda game: _placement_gains(game).get(2),
     ),
     Figure(
         "botfactory", "tokens_per_point", 2, SEED, 143, "未使用的話語指示物，兩個一分。",

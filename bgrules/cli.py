@@ -732,10 +732,19 @@ def diff(
             max_nodes=nodes,
             max_rounds=max_rounds,
         )
+    from bgrules.core.figures import describe
+    from bgrules.core.registry import load_game
+
+    departed = {  # the seed figures each variant departs from (bgrules.core.figures)
+        label: _seed_departures(load_game(game_name, players=players, variant=str(v), **_parse_options(options)))
+        for label, v in zip(("A", "B"), variants, strict=True)
+    }
     if as_json:
-        click.echo(json.dumps(to_json(result), indent=2, default=str))
+        click.echo(json.dumps({**to_json(result), "seed_departures": departed}, indent=2, default=str))
     else:
         click.echo(render(result))
+        for label, found in departed.items():
+            click.echo(f"{label}: {describe(found)}")
     if trace_dir is not None or html_path is not None:
         _diff_files(result, game_name, variants, players, _parse_options(options), trace_dir, html_path)
 
@@ -801,6 +810,19 @@ def _game_predicates(game_name: str, players: int, specs_dir: Path) -> list[tupl
     return default_invariants(game_name, players, specs_dir)
 
 
+def _seed_departures(game: Any) -> list[dict[str, Any]]:
+    """The seed figures a loaded game's variant departs from (``seed_departures``, bgrules.core.figures)."""
+    from bgrules.core.figures import departures
+
+    return departures(game)
+
+
+def _note_departures(found: list[dict[str, Any]]) -> None:
+    from bgrules.core.figures import describe
+
+    console.print(describe(found), highlight=False, soft_wrap=True)
+
+
 @main.command()
 @click.option("--game", "game_name", required=True, help=_GAME_HELP)
 @click.option("--players", type=int, default=None)
@@ -863,7 +885,7 @@ def simulate(
             check=check, max_rounds=max_rounds, agents=agents_spec, specs_dir=specs_dir, engine=engine, jobs=jobs,
             address=address, results=results, resume=resume,
         )  # fmt: skip
-        _print_simulate(result, game_name, n_games, seed, as_json)
+        _print_simulate(result, game_name, n_games, seed, as_json, variant is not None)
         return
     game = load_game(game_name, players=players, variant=str(variant) if variant else None, **_parse_options(options))
     cap = round_cap(game, max_rounds)
@@ -940,11 +962,14 @@ def simulate(
         "invariants_checked": [p[0] for p in preds],
         "invariant_violations": len(violations),
         "violations": violations[:20],
+        "seed_departures": _seed_departures(game),
     }
-    _print_simulate(result, game_name, n_games, seed, as_json)
+    _print_simulate(result, game_name, n_games, seed, as_json, variant is not None)
 
 
-def _print_simulate(result: dict[str, Any], game_name: str, n_games: int, seed: int, as_json: bool) -> None:
+def _print_simulate(
+    result: dict[str, Any], game_name: str, n_games: int, seed: int, as_json: bool, variant: bool = False
+) -> None:
     checked_ids = result["invariants_checked"]
     if as_json:
         click.echo(json.dumps(result, indent=2))
@@ -977,6 +1002,8 @@ def _print_simulate(result: dict[str, Any], game_name: str, n_games: int, seed: 
         )
         for v in result["violations"]:
             console.print(f"[red]{v['id']}[/] seed {v['seed']} step {v['step']}: {v['detail']}", highlight=False)
+        if variant:
+            _note_departures(result.get("seed_departures", []))
     if result["invariant_violations"]:
         sys.exit(1)
 
@@ -1066,6 +1093,7 @@ def balance(
         if plot_path is not None:
             plot_balance(report, plot_path)
         result = balance_json(report)
+        result["seed_departures"] = _seed_departures(game)
     if as_json:
         click.echo(json.dumps(result, indent=2))
         return
@@ -1091,6 +1119,8 @@ def balance(
         lines.append(f"length (actions): {length['mean']} ± {length['sd']}, {length['min']}..{length['max']}")
     for line in lines:
         console.print(line, highlight=False)
+    if variant is not None:
+        _note_departures(result["seed_departures"])
     if plot_path is not None:
         console.print(f"plot: {plot_path}", highlight=False)
 

@@ -559,6 +559,15 @@ def deck_never_shrinks(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(MechanicaGame, "_chance", mutated)
 
 
+def big_truck_carries_three(mp: pytest.MonkeyPatch) -> None:
+    """The component data departs from the seed: a Big Truck carries 3 bots (the seed: 2, MC-TRUCK-BUY)."""
+    from bgrules.mechanica import components
+
+    cat = components.default_catalogue()
+    tiles = {**cat.tiles, "big_truck": attrs.evolve(cat.tiles["big_truck"], capacity=3)}
+    mp.setattr(components, "_DEFAULT", attrs.evolve(cat, tiles=tiles))
+
+
 # (spec id, mutation, variant TOML or None for the seed's figures): each row must turn the spec to violated
 GAME_CASES = [
     ("MC-GAME-MONEY-NONNEGATIVE", forks_beyond_the_wallet, None),
@@ -595,6 +604,7 @@ GAME_CASES = [
     ("MC-GAME-ENDS-4P", deck_never_shrinks, None),
     ("MC-GAME-ENDS-3P", end_never_fires, None),
     ("MC-GAME-ENDS-2P", end_never_fires, None),
+    ("MC-FIG-SEED", big_truck_carries_three, None),
 ]
 
 
@@ -903,7 +913,19 @@ def bf_reserve_paid_twice(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(BotFactoryGame, "_reserve", reserve)
 
 
+def bf_first_parts_pay_three(mp: pytest.MonkeyPatch) -> None:
+    """BF-ASM-REWARD broken: a bot's first and second part pay 3 tokens (the seed: 2)."""
+    orig = BotFactoryGame._place
+
+    def place(self: BotFactoryGame, state: Any, seat: int, action: Any, rule: str) -> Any:
+        after = orig(self, state, seat, action, rule)
+        return after if after.hands[seat].done != state.hands[seat].done else self._gain(after, seat, 1)
+
+    mp.setattr(BotFactoryGame, "_place", place)
+
+
 BF_CASES = [
+    ("BF-FIG-SEED", bf_first_parts_pay_three, None),
     ("BF-INV-TOKENS-CONSERVED", bf_reserve_paid_twice, BF_RICH),
     ("BF-INV-PROJECTS-CONSERVED", bf_project_kept, None),
     ("BF-INV-PROJECTS-CONSERVED", bf_project_discard_lost, None),

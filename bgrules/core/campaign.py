@@ -540,6 +540,7 @@ def simulate_json(c: Campaign, acc: dict[str, Any], seconds: float, invariants: 
     """``bgrules simulate --json`` of the merged accumulators, key for key as the serial command writes it
     (``seconds`` and the rates are the campaign's wall time)."""
     from bgrules.agents import agent_names, parse_agents
+    from bgrules.core.figures import departures
     from bgrules.core.playout import round_cap
 
     game, _agents, _preds = _loaded(_key(c))
@@ -572,6 +573,7 @@ def simulate_json(c: Campaign, acc: dict[str, Any], seconds: float, invariants: 
         "invariants_checked": list(invariants),
         "invariant_violations": acc["violations"],
         "violations": acc["first_violations"][:FIRST_VIOLATIONS],
+        "seed_departures": departures(game),
     }
 
 
@@ -584,6 +586,7 @@ def balance_json(c: Campaign, acc: dict[str, Any]) -> dict[str, Any]:
     """``bgrules balance --json`` (:func:`bgrules.core.balance.balance_json`) of the merged accumulators:
     the same keys and values as the serial run's report (docs/balance.md)."""
     from bgrules.core import balance
+    from bgrules.core.figures import departures
     from bgrules.core.playout import round_cap
     from bgrules.core.stats import summarise, wilson_interval
 
@@ -634,6 +637,7 @@ def balance_json(c: Campaign, acc: dict[str, Any]) -> dict[str, Any]:
         "length": None if length is None else length.as_dict(2),
         "rounds": None if rounds is None else rounds.as_dict(2),
         "seats": seats,
+        "seed_departures": departures(game),
     }
 
 

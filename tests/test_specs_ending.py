@@ -82,6 +82,7 @@ def test_botfactory_scores_spec_fails_on_wrong_scores_and_ties(monkeypatch: pyte
     assert bf.seed_winners(game, odd, bf.seed_scores(game, odd)) == (0,) and bf.scores_and_winners(game, odd) is None
     # a point per three tokens (not two): the odd-tokens position holds 3 and 2 tokens
     real_scores = game.scores
+
     def thirds(s: Any) -> tuple[int, ...]:
         return tuple(x - h.tokens // 2 + h.tokens // 3 for x, h in zip(real_scores(s), s.hands, strict=True))
 

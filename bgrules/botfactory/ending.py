@@ -115,9 +115,12 @@ def ends_when_the_seed_says(
     reached. (The runners' truncation is no end: it stops play, the state stays not terminal.)"""
     if game.is_terminal(before):
         return None if game.is_terminal(after) else "a terminal state was left"
+    ended = game.is_terminal(after)
+    if not ended and after.round == before.round:
+        return None  # the common step: within a round, play goes on
     capped = game.max_rounds is not None and before.round >= game.max_rounds
     trigger = seed_end_triggered(game, after)
-    if game.is_terminal(after):
+    if ended:
         if trigger is None and not capped:
             return f"the game ended in round {after.round} with no end trigger met"
         if after.round != before.round:
@@ -126,11 +129,10 @@ def ends_when_the_seed_says(
         if standing:
             return f"the game ended before maintenance: the completed {standing} bot(s) still stand"
         return None
-    if after.round != before.round:
-        if trigger is not None:
-            return f"round {after.round} began though {trigger} was met in round {before.round}"
-        if capped:
-            return f"round {after.round} began past max_rounds = {game.max_rounds}"
+    if trigger is not None:
+        return f"round {after.round} began though {trigger} was met in round {before.round}"
+    if capped:
+        return f"round {after.round} began past max_rounds = {game.max_rounds}"
     return None
 
 

@@ -66,14 +66,17 @@ def ends_when_the_seed_says(
     leaves something in the deck or the Shop (the day's end found the game not over)."""
     if game.is_terminal(before):
         return None if game.is_terminal(after) else "a terminal state was left"
-    if game.is_terminal(after):
+    ended = game.is_terminal(after)
+    if not ended and after.day == before.day:
+        return None  # the common step: within a day, play goes on
+    if ended:
         if not seed_end_met(after):
             left = sum(1 for slot in after.wheel if slot is not None)
             return f"the game ended with {sum(after.deck)} tiles in the deck and {left} in the Shop"
         if after.day != before.day:
             return f"the game ended in day {after.day}, not at the end of day {before.day}"
         return None
-    if after.day != before.day and seed_end_met(after):
+    if seed_end_met(after):
         return f"day {after.day} began though the deck and the Shop were empty at the end of day {before.day}"
     return None
 

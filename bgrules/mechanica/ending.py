@@ -1,0 +1,107 @@
+"""The end, the score and the tie-break of Mechanica, recomputed from the seed (MC-END, MC-SCORE,
+MC-END-TIE): the executable half of the MC-GAME-END-* specs of specs/mechanica.toml.
+
+Each predicate reads the state's fields and the variant's figures (the catalogue's values, the ruling
+``tie_break``) only, never the engine's ``scores``, ``winners`` or ``installed_value``, and compares what it
+works out with what the game says.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bgrules.core.observe import observes
+from bgrules.mechanica.game import MechanicaGame
+from bgrules.mechanica.state import MechanicaState
+
+
+def seed_end_met(state: MechanicaState) -> bool:
+    """MC-END: 装置の山が空でショップの回転板にもタイルが残っていない (the improvement pile empty and no
+    tile left on the Shop's wheel)."""
+    return sum(state.deck) == 0 and all(slot is None for slot in state.wheel)
+
+
+def seed_scores(game: MechanicaGame, state: MechanicaState) -> tuple[int, ...]:
+    """MC-SCORE: 財布のコインと金庫の中のコインと装置の価値 (wallet + vault + the values of the installed
+    improvements: the floor's tiles and the Start Zone's bought fabricators; printed ones count nothing)."""
+    cat = game.variant.catalogue
+    out = []
+    for seat in state.seats:
+        board = seat.factory
+        value = sum(cat.tile(piece.kind).value for piece in board.floor if piece is not None)
+        value += sum(cat.tile(slot.kind).value for slot in board.start if not cat.tile(slot.kind).printed)
+        out.append(seat.wallet + seat.vault + value)
+    return tuple(out)
+
+
+def seed_winners(game: MechanicaGame, state: MechanicaState, scores: tuple[int, ...]) -> tuple[int, ...]:
+    """MC-END-TIE: the highest score wins; tied players share (``tie_break = "shared"``) or the most coins in
+    the wallet wins among them (``"wallet"``), still tied ones sharing."""
+    tied = [i for i, s in enumerate(scores) if s == max(scores)]
+    if game.variant.rulings.tie_break == "wallet":
+        wallets = {i: state.seats[i].wallet for i in tied}
+        tied = [i for i in tied if wallets[i] == max(wallets.values())]
+    return tuple(tied)
+
+
+def scores_and_winners(game: MechanicaGame, state: MechanicaState) -> str | None:
+    """MC-SCORE, MC-END-TIE: on a terminal state, ``scores`` and ``winners`` are the seed's, recomputed."""
+    if not game.is_terminal(state):
+        return None
+    want = seed_scores(game, state)
+    got = tuple(game.scores(state))
+    if got != want:
+        return f"scores {list(got)}, the seed's {list(want)}"
+    won, should = tuple(sorted(game.winners(state))), seed_winners(game, state, want)
+    if won != should:
+        return f"winners {list(won)} with scores {list(want)}, the seed's {list(should)}"
+    return None
+
+
+def ends_when_the_seed_says(
+    game: MechanicaGame, before: MechanicaState, action: Any, after: MechanicaState
+) -> str | None:
+    """MC-END: the game ends at a day's end with the deck and the Shop empty, and only then: a step that
+    ends the game leaves the deck and the Shop empty within the day it began in; a step into a new day
+    leaves something in the deck or the Shop (the day's end found the game not over)."""
+    if game.is_terminal(before):
+        return None if game.is_terminal(after) else "a terminal state was left"
+    ended = game.is_terminal(after)
+    if not ended and after.day == before.day:
+        return None  # the common step: within a day, play goes on
+    if ended:
+        if not seed_end_met(after):
+            left = sum(1 for slot in after.wheel if slot is not None)
+            return f"the game ended with {sum(after.deck)} tiles in the deck and {left} in the Shop"
+        if after.day != before.day:
+            return f"the game ended in day {after.day}, not at the end of day {before.day}"
+        return None
+    if seed_end_met(after):
+        return f"day {after.day} began though the deck and the Shop were empty at the end of day {before.day}"
+    return None
+
+
+class _Reads:
+    """What each predicate reads (:func:`bgrules.core.observe.observes`)."""
+
+    @staticmethod
+    def scores(game: MechanicaGame, state: MechanicaState) -> dict[str, Any]:
+        return {
+            "terminal": game.is_terminal(state),
+            "wallets": [s.wallet for s in state.seats],
+            "vaults": [s.vault for s in state.seats],
+        }
+
+    @staticmethod
+    def end(game: MechanicaGame, before: MechanicaState, action: Any, after: MechanicaState) -> dict[str, Any]:
+        return {
+            "day before": before.day,
+            "day after": after.day,
+            "terminal after": game.is_terminal(after),
+            "deck": sum(after.deck),
+            "Shop tiles": sum(1 for slot in after.wheel if slot is not None),
+        }
+
+
+observes(_Reads.scores)(scores_and_winners)
+observes(_Reads.end)(ends_when_the_seed_says)

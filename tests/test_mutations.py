@@ -568,6 +568,15 @@ def big_truck_carries_three(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(components, "_DEFAULT", attrs.evolve(cat, tiles=tiles))
 
 
+def installed_tiles_not_scored(mp: pytest.MonkeyPatch) -> None:
+    """MC-SCORE broken: the installed improvements' values are left out of the final score."""
+
+    def scores(self: MechanicaGame, state: MechanicaState) -> tuple[int, ...]:
+        return tuple(seat.wallet + seat.vault for seat in state.seats)
+
+    mp.setattr(MechanicaGame, "scores", scores)
+
+
 # (spec id, mutation, variant TOML or None for the seed's figures): each row must turn the spec to violated
 GAME_CASES = [
     ("MC-GAME-MONEY-NONNEGATIVE", forks_beyond_the_wallet, None),
@@ -605,6 +614,12 @@ GAME_CASES = [
     ("MC-GAME-ENDS-3P", end_never_fires, None),
     ("MC-GAME-ENDS-2P", end_never_fires, None),
     ("MC-FIG-SEED", big_truck_carries_three, None),
+    ("MC-GAME-END-SCORES", installed_tiles_not_scored, None),
+    ("MC-GAME-END-SCORES-3P", installed_tiles_not_scored, None),
+    ("MC-GAME-END-SCORES-2P", installed_tiles_not_scored, None),
+    ("MC-GAME-END-WHEN", end_never_fires, None),
+    ("MC-GAME-END-WHEN-3P", end_never_fires, None),
+    ("MC-GAME-END-WHEN-2P", end_never_fires, None),
 ]
 
 
@@ -924,6 +939,16 @@ def bf_first_parts_pay_three(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(BotFactoryGame, "_place", place)
 
 
+def bf_three_tokens_a_point(mp: pytest.MonkeyPatch) -> None:
+    """BF-SCORE broken: a point per three unused tokens (the seed: two)."""
+    orig = BotFactoryGame.scores
+
+    def scores(self: BotFactoryGame, state: Any) -> tuple[int, ...]:
+        return tuple(v - h.tokens // 2 + h.tokens // 3 for v, h in zip(orig(self, state), state.hands, strict=True))
+
+    mp.setattr(BotFactoryGame, "scores", scores)
+
+
 BF_CASES = [
     ("BF-FIG-SEED", bf_first_parts_pay_three, None),
     ("BF-INV-TOKENS-CONSERVED", bf_reserve_paid_twice, BF_RICH),
@@ -964,6 +989,15 @@ BF_CASES = [
     ("BF-INV-ENDS-3P", bf_end_never_fires, None),
     ("BF-INV-ENDS-3P", bf_max_rounds_ignored, None),
     ("BF-INV-ENDS-2P", bf_end_never_fires, None),
+    ("BF-END-SCORES", bf_three_tokens_a_point, None),
+    ("BF-END-SCORES-3P", bf_three_tokens_a_point, None),
+    ("BF-END-SCORES-2P", bf_three_tokens_a_point, None),
+    ("BF-END-SCORES-CAPPED", bf_three_tokens_a_point, None),
+    ("BF-END-SCORES-CAPPED-3P", bf_three_tokens_a_point, None),
+    ("BF-END-SCORES-CAPPED-2P", bf_three_tokens_a_point, None),
+    ("BF-END-WHEN", bf_end_never_fires, None),
+    ("BF-END-WHEN-3P", bf_end_never_fires, None),
+    ("BF-END-WHEN-2P", bf_end_never_fires, None),
 ]
 
 BF_MORE_GAMES: dict[tuple[str, str], int] = {("BF-INV-RESERVATIONS-2P", "bf_reserve_twice"): 16}

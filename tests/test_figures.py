@@ -94,7 +94,34 @@ def test_verify_holds_on_the_seed_figures() -> None:
         assert report.verdict == "holds", report.detail
 
 
-def test_a_changed_token_cap_in_the_component_data_fails_verify(monkeypatch: pytest.MonkeyPatch) -> None:
+MEMOS = (
+    ("bgrules.mechanica.factory", "_PLACEMENTS"),
+    ("bgrules.mechanica.factory", "_ROTATIONS"),
+    ("bgrules.mechanica.factory", "_CELL_PLACEMENTS"),
+    ("bgrules.mechanica.movement", "_TABLES"),
+    ("bgrules.mechanica.workday", "_ROUTES"),
+    ("bgrules.mechanica.board", "_INSTALLED_VALUE"),
+    ("bgrules.mechanica.game_invariants", "_INSTALLED"),
+    ("bgrules.mechanica.evaluate", "_MEMO"),
+    ("bgrules.core.specs", "_AGENT_GAMES"),
+)
+"""The module-level memos a patched default component data could leave results in (the games of the
+patched data are not a user's: no variant file changes the default in place)."""
+
+
+@pytest.fixture
+def patched_defaults(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """``monkeypatch``, and the memos emptied after the test, so later tests see the real default data."""
+    import importlib
+
+    yield monkeypatch
+    monkeypatch.undo()
+    for module, name in MEMOS:
+        getattr(importlib.import_module(module), name).clear()
+
+
+def test_a_changed_token_cap_in_the_component_data_fails_verify(patched_defaults: pytest.MonkeyPatch) -> None:
+    monkeypatch = patched_defaults
     broken = bf_variant.default_components()
     monkeypatch.setattr(bf_variant, "_DEFAULT", attrs.evolve(broken, counts=attrs.evolve(broken.counts, token_cap=10)))
     (report,) = run_spec(_spec("BF-FIG-SEED"), Budget())  # type: ignore[arg-type]
@@ -103,7 +130,8 @@ def test_a_changed_token_cap_in_the_component_data_fails_verify(monkeypatch: pyt
     assert "000_a7a09e9bc70ab148.txt line 6: 話語指示物的持有上限是 9 個" in report.detail
 
 
-def test_a_changed_truck_capacity_in_the_component_data_fails_verify(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_changed_truck_capacity_in_the_component_data_fails_verify(patched_defaults: pytest.MonkeyPatch) -> None:
+    monkeypatch = patched_defaults
     cat = mc_components.default_catalogue()
     tiles = dict(cat.tiles)
     tiles["big_truck"] = attrs.evolve(tiles["big_truck"], capacity=3)

@@ -552,4 +552,7 @@ def test_the_flight_example_is_drawn_by_render_replay_check_and_diff(tmp_path: P
     factory.write_text("hole[P] | . . FK1 . | truck\n" + FLIGHT.split("\n", 1)[1])
     code, out, err = run("check", str(factory), "--html", str(tmp_path / "c.html"))
     assert code == 0 and "collide in the next workday? yes" in out, err
-    assert "of those crowding the truck of row 0 (a collision)" in (tmp_path / "c.html").read_text(encoding="utf-8")
+    # which collision the search shows first can depend on the memos earlier work in the process left
+    # (the closing note of 0.8.0): the page must narrate one, settled by destroying a crowding bot
+    page_text = (tmp_path / "c.html").read_text(encoding="utf-8")
+    assert re.search(r"destroyed a \w+ bot of those crowding the (truck|holes) of row \d[^<]* \(a collision\)", page_text)

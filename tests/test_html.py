@@ -555,4 +555,5 @@ def test_the_flight_example_is_drawn_by_render_replay_check_and_diff(tmp_path: P
     # which collision the search shows first can depend on the memos earlier work in the process left
     # (the closing note of 0.8.0): the page must narrate one, settled by destroying a crowding bot
     page_text = (tmp_path / "c.html").read_text(encoding="utf-8")
-    assert re.search(r"destroyed a \w+ bot of those crowding the (truck|holes) of row \d[^<]* \(a collision\)", page_text)
+    settled = r"destroyed a \w+ bot of those crowding the (truck|holes) of row \d[^<]* \(a collision\)"
+    assert re.search(settled, page_text)

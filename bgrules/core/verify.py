@@ -21,11 +21,17 @@ Rows = list[dict[str, Any]]
 
 
 def spec_tasks(
-    specs_dir: Path, budget: Budget, checkers: Sequence[str], only: str | None, games: Sequence[str] | None = None
+    specs_dir: Path,
+    budget: Budget,
+    checkers: Sequence[str],
+    only: str | None,
+    games: Sequence[str] | None = None,
+    loaded: Sequence[Spec] | None = None,
 ) -> tuple[list[Task], list[Spec]]:
-    """The sampled groups and searched specs of ``specs_dir`` whose id contains ``only`` (of ``games``
-    only, when given)."""
-    specs = [s for s in load_specs(specs_dir) if (not only or only in s.id) and (games is None or s.game in games)]
+    """The sampled groups and searched specs of ``specs_dir`` (``loaded``: its specs, already read) whose id
+    contains ``only`` (of ``games`` only, when given)."""
+    every = load_specs(specs_dir) if loaded is None else loaded
+    specs = [s for s in every if (not only or only in s.id) and (games is None or s.game in games)]
     tasks: list[Task] = []
     for checker in ("sampled", "searched"):
         if checker not in checkers:
@@ -60,9 +66,11 @@ def plan(
     a specs directory with no spec of a known game never stands in for the shipped specs."""
     labels = labels or {}
     spec_checkers = tuple(c for c in checkers if c in ("sampled", "searched"))
+    tasks: list[Task] = []
+    specs: list[Spec] = []
     if spec_checkers:
-        usable_specs(specs_dir, labels.get("specs", str(specs_dir)))
-    tasks, specs = spec_tasks(specs_dir, budget, spec_checkers, only, games) if spec_checkers else ([], [])
+        loaded = usable_specs(specs_dir, labels.get("specs", str(specs_dir)))
+        tasks, specs = spec_tasks(specs_dir, budget, spec_checkers, only, games, loaded)
     if "proved" in checkers:
         prefixes = None if games is None else tuple({_PREFIX[g] for g in games if g in _PREFIX})
         try:

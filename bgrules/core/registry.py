@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -42,6 +44,14 @@ OPTIONS: dict[str, tuple[str, ...]] = {
 }
 """The options each game takes besides ``players`` and ``variant`` (keyword arguments of ``load_game``)."""
 
+REFERENCES: dict[str, str] = {
+    "botfactory": "bgrules.botfactory.reference:ReferenceBotFactoryGame",
+    "mechanica": "bgrules.mechanica.reference:ReferenceMechanicaGame",
+    "mechanica-factory": "bgrules.mechanica.reference:ReferenceFactoryGame",
+}
+"""Each game's reference engine (``load_game(name, reference=True)``: docs/refinement.md), by its class's
+path: plain functions written from docs/rules, which the fast engine must refine."""
+
 
 def game_names() -> tuple[str, ...]:
     return tuple(sorted(GAMES))
@@ -52,8 +62,13 @@ def game_options(name: str) -> tuple[str, ...]:
     return OPTIONS.get(name, ())
 
 
-def load_game(name: str, players: int | None = None, variant: Any = None, **options: Any) -> Game:
-    """Load a game by name. ``variant`` is None (the seeds' reading), a variant object or a TOML path."""
+def load_game(
+    name: str, players: int | None = None, variant: Any = None, reference: bool = False, **options: Any
+) -> Game:
+    """Load a game by name. ``variant`` is None (the seeds' reading), a variant object or a TOML path.
+    ``reference=True`` gives the game's reference engine (the same protocol, states and actions, written
+    plainly from docs/rules; slower): the one the fast engine is checked against (docs/refinement.md).
+    The game records how it was loaded (``loaded_as``: name, players, variant, options)."""
     if not isinstance(name, str) or name not in GAMES:
         raise InputError("game", f"unknown game {show(name)}; known: {', '.join(game_names())}")
     factory, (lo, hi), default = GAMES[name]
@@ -69,7 +84,32 @@ def load_game(name: str, players: int | None = None, variant: Any = None, **opti
             f"options {', '.join(unknown)}",
             f"{name} takes no option {', '.join(map(repr, unknown))}; {takes} (besides players and variant)",
         )
+    if not isinstance(reference, bool):
+        raise InputError("reference", f"True or False, not {show(reference)}")
+    if reference:
+        factory = _reference_factory(name)
     try:
-        return factory(n, variant, **options)
+        game = factory(n, variant, **options)
     except TypeError:
         raise InputError("options", f"{name}: an option of the wrong kind; its options: {', '.join(valid)}") from None
+    with contextlib.suppress(AttributeError):  # a game class with __slots__ records nothing
+        game.loaded_as = (name, n, variant, dict(options))  # type: ignore[attr-defined]
+    return game
+
+
+def _reference_factory(name: str) -> Callable[..., Game]:
+    """The constructor of ``name``'s reference engine (``REFERENCES``), called as the fast one is."""
+    path = REFERENCES.get(name)
+    if path is None:
+        raise InputError("reference", f"{name} has no reference engine")
+    module_name, _, attr = path.partition(":")
+    try:
+        cls = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise InputError("reference", f"{name}'s reference engine {path} cannot be loaded: {exc}") from None
+
+    def build(players: int, variant: Any, **options: Any) -> Game:
+        made: Game = cls(players=players, variant=variant, **options)
+        return made
+
+    return build

@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 import pytest
-from explore_counts import CONFIGS, GOLDEN, counts
+from explore_counts import CONFIGS, GOLDEN, MIDGAME, STARTS, counts, midgame_counts
 from tictactoe import PlainTicTacToe, TicTacToe
 
 import bgrules
@@ -235,14 +235,34 @@ def test_cli_explore_refuses_a_start_state_that_fails_validation(tmp_path: Path)
 # --- the golden counts of the games (tests/data/explore_counts.json) ----------------------------------------
 
 
-@pytest.mark.parametrize(("name", "players", "depth"), CONFIGS)
-def test_the_games_state_counts_per_depth_are_unchanged(name: str, players: int, depth: int) -> None:
-    golden = {(c["game"], c["players"]): c for c in json.loads(GOLDEN.read_text(encoding="utf-8"))}
-    assert counts(name, players, depth) == golden[(name, players)]
-
-
 def test_the_golden_counts_cover_every_config() -> None:
     golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
     assert [(c["game"], c["players"], c["depth"]) for c in golden] == list(CONFIGS)
     assert {c["game"] for c in golden} == set(bgrules.game_names())
     assert all(len(c["levels"]) == c["depth"] + 1 and c["levels"][0] == 1 for c in golden)
+
+
+def _kept_starts() -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = json.loads(STARTS.read_text(encoding="utf-8"))
+    return rows
+
+
+@pytest.mark.parametrize("reference", [False, True], ids=["fast", "reference"])
+@pytest.mark.parametrize(("name", "players", "depth"), CONFIGS)
+def test_the_initial_counts_are_the_same_on_both_engines(name: str, players: int, depth: int, reference: bool) -> None:
+    golden = {(c["game"], c["players"]): c for c in json.loads(GOLDEN.read_text(encoding="utf-8"))}
+    assert counts(name, players, depth, reference=reference) == golden[(name, players)]
+
+
+@pytest.mark.parametrize("reference", [False, True], ids=["fast", "reference"])
+@pytest.mark.parametrize("index", range(len(MIDGAME)))
+def test_the_midgame_counts_per_depth_are_unchanged_on_both_engines(index: int, reference: bool) -> None:
+    row = _kept_starts()[index]
+    assert midgame_counts(row, reference=reference) == row
+
+
+def test_the_midgame_starts_cover_every_config_deeper_than_one_ply() -> None:
+    rows = _kept_starts()
+    assert [(r["game"], r["players"], r["steps"], r["depth"]) for r in rows] == list(MIDGAME)
+    assert {r["game"] for r in rows} == set(bgrules.game_names())
+    assert all(len(r["levels"]) == r["depth"] + 1 and r["depth"] >= 2 and r["distinct"] > 500 for r in rows)

@@ -325,8 +325,13 @@ class ReferenceBotFactoryGame(GameBase):
             return extra
         on_last = s.workers[seat] == self.last_assembly_space
         if on_last and self.variant.rulings.last_space_toll == "combined":
-            return 1 + extra
+            return (1 if self._sharing(s, seat) else 0) + extra
         return 1
+
+    def _sharing(self, s: BotFactoryState, seat: int) -> bool:
+        """BF-SANDRA-SHARE: the worker stands on Sandra's board."""
+        space = s.workers[seat]
+        return space is not None and board_of(self, space) == board_of(self, s.sandra)
 
     def _main_options(self, s: BotFactoryState, seat: int, left: int) -> tuple[Any, ...]:
         """The main action's steps of the worker's board: BF-ASM, BF-PROD, BF-PROJ, BF-FIN."""
@@ -388,9 +393,11 @@ class ReferenceBotFactoryGame(GameBase):
         seat = s.order[i]
         space = s.workers[seat]
         assert space is not None
-        if board_of(self, space) == board_of(self, s.sandra):
-            main = "share"
-        elif space == self.last_assembly_space and self.c.boards.assembly_last_extra_cost > 0:
+        combined = self.variant.rulings.last_space_toll == "combined"
+        on_last = space == self.last_assembly_space and self.c.boards.assembly_last_extra_cost > 0
+        if board_of(self, space) == board_of(self, s.sandra) or (combined and on_last):
+            main = "share"  # under "combined" the last space's token is the same one payment
+        elif on_last:
             main = "extra"
         else:
             main = "open"
@@ -450,7 +457,7 @@ class ReferenceBotFactoryGame(GameBase):
             return self._end_turn(s)
         if isinstance(action, PayShare):
             s = pay_tokens(s, seat, self._fee(s, seat, turn.main))
-            if turn.main == "share":
+            if turn.main == "share" and self._sharing(s, seat):
                 s = attrs.evolve(s, paid=tuple(sorted((*s.paid, seat))))
                 separate = self.variant.rulings.last_space_toll == "separate"
                 if (
@@ -463,7 +470,7 @@ class ReferenceBotFactoryGame(GameBase):
         if isinstance(action, Skip):
             if turn.prompt:
                 return self._set_prompt(s, self._after_prompt(s, turn.prompt), "action")
-            if turn.main == "share" and self.variant.rulings.unpaid_share == "nothing":
+            if turn.main == "share" and self._sharing(s, seat) and self.variant.rulings.unpaid_share == "nothing":
                 return self._end_turn(s)
             return attrs.evolve(s, turn=attrs.evolve(turn, main="closed"))
         if turn.prompt:
@@ -532,7 +539,9 @@ class ReferenceBotFactoryGame(GameBase):
         before maintenance."""
         if s.round == 1:
             return self._maintenance(s)
-        s = attrs.evolve(s, index=self._players + 1)
+        windows = self.variant.rulings.additional_actions == "any_time"
+        if windows:  # the window before maintenance is the one after index n (Engine conventions)
+            s = attrs.evolve(s, index=self._players + 1)
         board = board_of(self, s.sandra)
         if board == BOARD_ASSEMBLY:
             s = assembly.sandra(self, s)
@@ -543,7 +552,7 @@ class ReferenceBotFactoryGame(GameBase):
         elif board == BOARD_FINANCE:
             s = finance.sandra(self, s)
         if s.draws:
-            return attrs.evolve(s, after_discard="window")
+            return attrs.evolve(s, after_discard="window" if windows else "maintenance")
         return self._before_maintenance(s)
 
     def _before_maintenance(self, s: BotFactoryState) -> BotFactoryState:
@@ -599,6 +608,8 @@ class ReferenceBotFactoryGame(GameBase):
             return limits.check(self, s, s.order[s.index], "action")
         if where == "window":  # Sandra's draws are done: the window before maintenance
             return self._before_maintenance(s)
+        if where == "maintenance":  # Sandra's draws are done (no windows): maintenance
+            return self._maintenance(s)
         return self._round_end(s)
 
 

@@ -571,7 +571,7 @@ class ReferenceBotFactoryGame(GameBase):
     def _round_end(self, s: BotFactoryState) -> BotFactoryState:
         """BF-END: the game ends after maintenance once triggered; else the next round (BF-ORDER)."""
         if ending.end_triggered(self, s):
-            return attrs.evolve(s, phase=Phase.OVER)
+            return attrs.evolve(s, phase=Phase.OVER, paid=())  # the round is over: the tolls are forgotten
         return attrs.evolve(
             s, round=s.round + 1, phase=Phase.MOVE, order=moves.next_order(s), index=0, turn=None, window=(), paid=()
         )

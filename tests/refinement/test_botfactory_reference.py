@@ -130,16 +130,24 @@ def test_max_rounds_ends_and_scores_alike(players: int) -> None:
 def test_component_data_from_a_variant_agrees() -> None:
     variant = {
         "rulings": {"unpaid_share": "additional_only", "bots_per_colour_to_end": 2},
-        "boards": {"production": [2, 3], "finance": [1, 3], "project_rows": 4, "icon_slots": ["head", "legs"],
-                   "sandra_start": 8},
+        "boards": {
+            "production": [2, 3],
+            "finance": [1, 3],
+            "project_rows": 4,
+            "icon_slots": ["head", "legs"],
+            "sandra_start": 8,
+        },
         "finance": {"start_value": 2, "lines": [4, 7]},
         "counts": {"part_limit": 4, "token_cap": 7},
     }
     walk(3, 2, variant, round_cap=15)
 
 
-def _greedy(game: BotFactoryGame, state: BotFactoryState, rng: random.Random, agent: GreedyAgent = GreedyAgent()) -> Any:
-    return agent.choose(game, state, rng)
+_GREEDY = GreedyAgent()
+
+
+def _greedy(game: BotFactoryGame, state: BotFactoryState, rng: random.Random) -> Any:
+    return _GREEDY.choose(game, state, rng)
 
 
 def test_greedy_games_finish_with_the_same_scores_and_winners() -> None:

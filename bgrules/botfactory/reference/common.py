@@ -38,11 +38,11 @@ def slot_of(part: str) -> str:
 
 
 def set_hand(s: BotFactoryState, seat: int, hand: Hand) -> BotFactoryState:
-    return attrs.evolve(s, hands=s.hands[:seat] + (hand,) + s.hands[seat + 1 :])
+    return attrs.evolve(s, hands=(*s.hands[:seat], hand, *s.hands[seat + 1 :]))
 
 
 def replace(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return items[:index] + (value,) + items[index + 1 :]
+    return (*items[:index], value, *items[index + 1 :])
 
 
 def gain_tokens(g: ReferenceBotFactoryGame, s: BotFactoryState, seat: int, amount: int) -> BotFactoryState:

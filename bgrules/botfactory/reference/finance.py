@@ -21,7 +21,9 @@ def raises(g: ReferenceBotFactoryGame, s: BotFactoryState, seat: int, left: int)
     return tuple(Raise(name) for c, name in enumerate(g.colours) if s.values[c] < g.c.finance.track_max)
 
 
-def raise_value(g: ReferenceBotFactoryGame, s: BotFactoryState, seat: int, action: Raise) -> tuple[BotFactoryState, str]:
+def raise_value(
+    g: ReferenceBotFactoryGame, s: BotFactoryState, seat: int, action: Raise
+) -> tuple[BotFactoryState, str]:
     """BF-FIN-RAISE: a token to the supply, the value one step up; BF-FIN-LINE: reaching a line from below
     offers its reward ("part" or "project"; "" for none)."""
     c = g.colours.index(action.colour)

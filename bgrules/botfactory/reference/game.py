@@ -191,7 +191,8 @@ class ReferenceBotFactoryGame(GameBase):
         c = self.c
         n = self._players
         hands = tuple(
-            Hand(c.counts.start_tokens + (c.counts.last_player_extra_token if seat == n - 1 else 0)) for seat in range(n)
+            Hand(c.counts.start_tokens + (c.counts.last_player_extra_token if seat == n - 1 else 0))
+            for seat in range(n)
         )
         per = c.counts.parts_per_colour_slot
         rows = c.boards.project_rows
@@ -284,7 +285,9 @@ class ReferenceBotFactoryGame(GameBase):
         if s.phase is Phase.OVER:
             raise IllegalAction("BF-END", "the game is over")
         if s.draws:
-            if not isinstance(action, DrawPart | DrawProject | DrawContract) or not draws.legal_outcome(self, s, action):
+            if not isinstance(action, DrawPart | DrawProject | DrawContract) or not draws.legal_outcome(
+                self, s, action
+            ):
                 raise IllegalAction("BF-PILE", f"{action!r} is not an outcome of the pending draw {s.draws[0]}")
             return self._settle(draws.draw(self, s, action))
         try:
@@ -522,14 +525,14 @@ class ReferenceBotFactoryGame(GameBase):
         if isinstance(action, TakeTop):  # BF-ASM-ICON
             s = pay_tokens(s, seat, 1)
             job: Job = ("part", self.colours.index(action.colour), "hand", seat, 0)
-            s = attrs.evolve(s, draws=s.draws + (job,))
+            s = attrs.evolve(s, draws=(*s.draws, job))
             return self._set_prompt(s, (), "action")
         if isinstance(action, TakeProject):  # BF-FIN-LINE: the line-8 reward
             s, left_bottom = projects.take_project(self, s, seat, action)
             return self._set_prompt(s, ("place",) if left_bottom else (), "action")
         assert isinstance(action, Refill)  # BF-PROD-ROTATE
         job = ("part", self.colours.index(action.colour), "wheel", action.position, 0)
-        s = attrs.evolve(s, draws=s.draws + (job,))
+        s = attrs.evolve(s, draws=(*s.draws, job))
         return self._set_prompt(s, self._after_prompt(s, turn.prompt), "action")
 
     # --- Sandra, maintenance, the round's end -------------------------------------------------------

@@ -68,7 +68,7 @@ def trade(g: ReferenceBotFactoryGame, s: BotFactoryState, seat: int, action: Tra
         s = remove_part(s, seat, part)
         s = part_leaves_play(g, s, part)
     job: Job = ("part", g.colours.index(action.colour), "hand", seat, 0)
-    return attrs.evolve(s, draws=s.draws + (job,))
+    return attrs.evolve(s, draws=(*s.draws, job))
 
 
 def sandra(g: ReferenceBotFactoryGame, s: BotFactoryState) -> BotFactoryState:

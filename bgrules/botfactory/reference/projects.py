@@ -18,7 +18,10 @@ if TYPE_CHECKING:
 def project_takes(s: BotFactoryState) -> tuple[TakeProject, ...]:
     """BF-PROJ: any occupied space, left column first, bottom row first."""
     return tuple(
-        TakeProject(col, row) for col, column in enumerate(s.grid) for row, tile in enumerate(column) if tile is not None
+        TakeProject(col, row)
+        for col, column in enumerate(s.grid)
+        for row, tile in enumerate(column)
+        if tile is not None
     )
 
 
@@ -81,6 +84,9 @@ def clear_out(g: ReferenceBotFactoryGame, s: BotFactoryState) -> BotFactoryState
         kept = [t for t in tiles if t is not None]
         grid.append(tuple(kept) + (None,) * (len(tiles) - len(kept)))
     jobs: tuple[Job, ...] = tuple(
-        ("project", -1, "grid", col, row) for col, column in enumerate(grid) for row, t in enumerate(column) if t is None
+        ("project", -1, "grid", col, row)
+        for col, column in enumerate(grid)
+        for row, t in enumerate(column)
+        if t is None
     )
     return attrs.evolve(s, grid=tuple(grid), project_discard=discard, draws=s.draws + jobs)

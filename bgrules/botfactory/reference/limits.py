@@ -26,10 +26,11 @@ def over_parts(g: ReferenceBotFactoryGame, s: BotFactoryState, seat: int) -> boo
 
 
 def over_projects(g: ReferenceBotFactoryGame, s: BotFactoryState, seat: int) -> bool:
-    """BF-LIMIT-PROJECTS: more than ``project_limit`` Project tiles, completed ones included; applied at once,
-    even before a pending choice of the same action."""
+    """BF-LIMIT-PROJECTS: more than ``project_limit`` Project tiles, completed ones included, with an
+    unfinished one to discard (completed ones cannot be); applied at once, even before a pending choice of
+    the same action."""
     hand = s.hands[seat]
-    return len(hand.projects) + len(hand.done) > g.c.counts.project_limit
+    return len(hand.projects) + len(hand.done) > g.c.counts.project_limit and bool(hand.projects)
 
 
 def check(g: ReferenceBotFactoryGame, s: BotFactoryState, seat: int, resume: str) -> BotFactoryState:

@@ -65,6 +65,8 @@ def walk(
         assert s == t, f"{where}: states differ: {_diff(s, t)}"
         assert fast.to_move(s) == ref.to_move(t), where
         assert fast.is_terminal(s) == ref.is_terminal(t), where
+        if steps % 97 == 0:
+            assert ref.validate(t) == [], where  # bgrules.botfactory.validate reads the reference as well
         if fast.is_terminal(s):
             assert fast.scores(s) == ref.scores(t), where
             assert fast.winners(s) == ref.winners(t), where

@@ -22,8 +22,6 @@ from bgrules.botfactory.reference.common import (
     BOARD_PROJECT,
     actions_of,
     board_of,
-    colour_of,
-    gain_tokens,
     pay_tokens,
     replace,
 )
@@ -616,4 +614,4 @@ class ReferenceBotFactoryGame(GameBase):
         return self._round_end(s)
 
 
-__all__ = ["ACTION_TYPES", "RUNNER_ROUNDS", "ReferenceBotFactoryGame", "colour_of", "gain_tokens"]
+__all__ = ["ACTION_TYPES", "RUNNER_ROUNDS", "ReferenceBotFactoryGame"]

@@ -17,7 +17,7 @@ import pytest
 from bgrules.agents.greedy import GreedyAgent
 from bgrules.botfactory.game import BotFactoryGame
 from bgrules.botfactory.reference import ReferenceBotFactoryGame
-from bgrules.botfactory.state import BotFactoryState, MoveWorker, PlacePart
+from bgrules.botfactory.state import BotFactoryState, MoveWorker, PlacePart, Refill
 from bgrules.core.errors import IllegalAction, InputError
 from bgrules.core.protocol import CHANCE
 
@@ -230,3 +230,51 @@ def test_the_reference_has_the_fast_games_face() -> None:
     for bad in ({"players": 1}, {"players": 5}, {"max_rounds": 0}, {"max_rounds": True}):
         with pytest.raises(InputError):
             ReferenceBotFactoryGame(**bad)
+
+
+TOP_RIGHT_FIRST = {"wheel": {"top": [1, 0]}}
+"""A variant whose Wheel lists its top spaces right first (``[wheel] top``: "the top two spaces, left first",
+BF-PROD-ROTATE: each empty top space may be filled, in that order)."""
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "fast engine, BF-PROD-ROTATE (seed line 70): with [wheel] top = [1, 0], after Refill(position=1, ...) the"
+        " other empty top space 0 is not offered (turn.prompt becomes () instead of ('refill', '0')); with the"
+        " default top = [0, 1] both engines agree"
+    ),
+)
+def test_a_wheel_listing_its_top_spaces_right_first_offers_both_refills() -> None:
+    walk(2, 1, TOP_RIGHT_FIRST, round_cap=12)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="fast engine, BF-PROD-ROTATE: with [wheel] top = [1, 0] the second empty top space gets no refill offer",
+)
+def test_the_second_refill_is_offered_when_the_top_is_listed_right_first() -> None:
+    """The disagreement above, pinned: the first state of that playout (2 players, seed 1) in which both top
+    spaces are empty and the refill of position 1 (``top[0]``) is offered."""
+    fast, ref = BotFactoryGame(2, TOP_RIGHT_FIRST), ReferenceBotFactoryGame(2, TOP_RIGHT_FIRST)
+    rng = random.Random(1)
+    s = fast.initial_state()
+
+    def both_empty(s: BotFactoryState) -> bool:
+        return s.turn is not None and s.turn.prompt == ("refill", "1") and s.wheel[0] is None and not s.draws
+
+    for _ in range(2000):
+        if both_empty(s):
+            break
+        if fast.to_move(s) is CHANCE:
+            outcomes = fast.chance_outcomes(s)
+            s = fast.apply(s, rng.choices([o for o, _ in outcomes], [float(p) for _, p in outcomes])[0])
+        else:
+            s = fast.apply(s, rng.choice(fast.legal_actions(s)))
+    assert s.turn is not None and s.turn.prompt == ("refill", "1") and s.wheel[0] is None and s.wheel[1] is None
+    action = fast.legal_actions(s)[0]
+    assert isinstance(action, Refill) and action.position == 1
+    after_fast, after_ref = fast.apply(s, action), ref.apply(s, action)
+    assert after_ref.turn is not None and after_ref.turn.prompt == ("refill", "0")  # the reference: BF-PROD-ROTATE
+    assert after_fast.turn is not None
+    assert after_fast.turn.prompt == after_ref.turn.prompt  # the fast engine's prompt is () (the finding)

@@ -14,10 +14,21 @@ from typing import Any
 
 import attrs
 
-from bgrules.botfactory.reference import assembly, draws, ending, finance, limits, moves, production, projects
+from bgrules.botfactory.reference import (
+    assembly,
+    draws,
+    ending,
+    finance,
+    limits,
+    maintenance,
+    moves,
+    production,
+    projects,
+    sandra,
+    setup,
+)
 from bgrules.botfactory.reference.common import (
     BOARD_ASSEMBLY,
-    BOARD_FINANCE,
     BOARD_PRODUCTION,
     BOARD_PROJECT,
     actions_of,
@@ -35,7 +46,6 @@ from bgrules.botfactory.state import (
     DrawProject,
     EndTurn,
     Exchange,
-    Hand,
     Job,
     MoveWorker,
     PayShare,
@@ -184,46 +194,8 @@ class ReferenceBotFactoryGame(GameBase):
         return limits.options(self, state)
 
     def initial_state(self) -> BotFactoryState:
-        """BF-SETUP-TOKENS, BF-SETUP-WHEEL, BF-SETUP-BOARDS: tokens dealt; the set-up draws pending: the face-up
-        contracts, the Wheel from position 0, the Project board left column bottom to top, then the right."""
-        c = self.c
-        n = self._players
-        hands = tuple(
-            Hand(c.counts.start_tokens + (c.counts.last_player_extra_token if seat == n - 1 else 0))
-            for seat in range(n)
-        )
-        per = c.counts.parts_per_colour_slot
-        rows = c.boards.project_rows
-        jobs: list[Job] = [("contract", -1, "display", i, 0) for i in range(c.finance.contracts_face_up)]
-        jobs += [("part", self.colours.index(colour), "wheel", pos, 0) for pos, colour in enumerate(c.wheel.setup)]
-        jobs += [("project", -1, "grid", col, row) for col in range(2) for row in range(rows)]
-        state = BotFactoryState(
-            hands=hands,
-            supply=tuple(c.counts.tokens_per_colour - hand.tokens for hand in hands),
-            piles=((per, per, per),) * 4,
-            discards=((0, 0, 0),) * 4,
-            universal=(c.counts.universal_per_slot,) * 3,
-            wheel=(None,) * 8,
-            marker=0,
-            columns=((None, None, None),) * 4,
-            bots_left=(self.end_count,) * 4,
-            spares=(None,) * c.boards.spares,
-            grid=((None,) * rows, (None,) * rows),
-            project_pile=(c.counts.projects_per_colour,) * 4,
-            project_discard=(0,) * 4,
-            values=(c.finance.start_value,) * 4,
-            display=(None,) * c.finance.contracts_face_up,
-            contract_pool=tuple(sorted(self.contracts)),
-            reserved=((),) * c.finance.contracts_face_up,
-            workers=(None,) * n,
-            sandra=c.boards.sandra_start,
-            round=1,
-            phase=Phase.SETUP,
-            order=tuple(range(n)),
-            draws=tuple(jobs),
-            after_discard="setup",
-        )
-        return self._settle(state)
+        """BF-SETUP-TOKENS, BF-SETUP-WHEEL, BF-SETUP-BOARDS (``setup.initial_state``), settled: a chance node."""
+        return self._settle(setup.initial_state(self))
 
     def to_move(self, state: BotFactoryState) -> Mover:
         if state.phase is Phase.OVER:
@@ -233,7 +205,7 @@ class ReferenceBotFactoryGame(GameBase):
         if state.phase is Phase.DISCARD:
             return state.discarder
         if state.phase is Phase.PICK:
-            return tuple(reversed(state.order))[state.index]
+            return setup.picker(state)
         if state.window:
             return state.window[0]
         return state.order[state.index]
@@ -298,7 +270,7 @@ class ReferenceBotFactoryGame(GameBase):
         if s.phase is Phase.DISCARD:
             return self._settle(limits.discard(self, s, action))
         if s.phase is Phase.PICK:
-            return self._settle(self._pick(s, action))
+            return self._settle(setup.pick(self, s, action))
         if s.phase is Phase.MOVE:
             return self._settle(self._move(s, action))
         if s.window:
@@ -363,12 +335,6 @@ class ReferenceBotFactoryGame(GameBase):
         return production.refills(self, s, int(prompt[1]))
 
     # --- set-up and moves ---------------------------------------------------------------------------
-
-    def _pick(self, s: BotFactoryState, action: TakeTop) -> BotFactoryState:
-        """BF-SETUP-PARTS: in reverse order, the top part of the chosen pile to the picker's hand."""
-        seat = tuple(reversed(s.order))[s.index]
-        job: Job = ("part", self.colours.index(action.colour), "hand", seat, 0)
-        return attrs.evolve(s, index=s.index + 1, draws=(job,), after_discard="pick")
 
     def _move(self, s: BotFactoryState, action: MoveWorker) -> BotFactoryState:
         """BF-MOVE: the worker to its space; after the last move, BF-SANDRA-MOVE (from round 2) and the action
@@ -543,15 +509,7 @@ class ReferenceBotFactoryGame(GameBase):
         windows = self.variant.rulings.additional_actions == "any_time"
         if windows:  # the window before maintenance is the one after index n (Engine conventions)
             s = attrs.evolve(s, index=self._players + 1)
-        board = board_of(self, s.sandra)
-        if board == BOARD_ASSEMBLY:
-            s = assembly.sandra(self, s)
-        elif board == BOARD_PRODUCTION:
-            s = production.sandra(self, s)
-        elif board == BOARD_PROJECT:
-            s = projects.clear_out(self, s)
-        elif board == BOARD_FINANCE:
-            s = finance.sandra(self, s)
+        s = sandra.act(self, s)
         if s.draws:
             return attrs.evolve(s, after_discard="window" if windows else "maintenance")
         return self._before_maintenance(s)
@@ -563,19 +521,7 @@ class ReferenceBotFactoryGame(GameBase):
         return self._maintenance(s)
 
     def _maintenance(self, s: BotFactoryState) -> BotFactoryState:
-        """BF-MAINT: completed bots leave the board (their values fall), the Project board is cleared out and
-        refilled; then the round ends."""
-        s = assembly.completed_bots_leave(self, s)
-        s = projects.clear_out(self, s)
-        return attrs.evolve(s, after_discard="round_end")
-
-    def _round_end(self, s: BotFactoryState) -> BotFactoryState:
-        """BF-END: the game ends after maintenance once triggered; else the next round (BF-ORDER)."""
-        if ending.end_triggered(self, s):
-            return attrs.evolve(s, phase=Phase.OVER, paid=())  # the round is over: the tolls are forgotten
-        return attrs.evolve(
-            s, round=s.round + 1, phase=Phase.MOVE, order=moves.next_order(s), index=0, turn=None, window=(), paid=()
-        )
+        return maintenance.maintenance(self, s)
 
     # --- settling -----------------------------------------------------------------------------------
 
@@ -595,11 +541,9 @@ class ReferenceBotFactoryGame(GameBase):
 
     def _resume(self, s: BotFactoryState, where: str) -> BotFactoryState:
         if where == "setup":
-            return attrs.evolve(s, phase=Phase.PICK, index=0)
+            return setup.after_setup_draws(s)
         if where == "pick":
-            if s.index >= self._players:
-                return attrs.evolve(s, phase=Phase.MOVE, index=0)
-            return s
+            return setup.after_pick_draw(self, s)
         if where == "action" and s.window:  # a window's additional action is resolved
             s = limits.check(self, s, s.window[0], "action")
             if s.phase is Phase.DISCARD:
@@ -611,7 +555,7 @@ class ReferenceBotFactoryGame(GameBase):
             return self._before_maintenance(s)
         if where == "maintenance":  # Sandra's draws are done (no windows): maintenance
             return self._maintenance(s)
-        return self._round_end(s)
+        return maintenance.round_end(self, s)
 
 
 __all__ = ["ACTION_TYPES", "RUNNER_ROUNDS", "ReferenceBotFactoryGame"]

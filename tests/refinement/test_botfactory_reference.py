@@ -17,7 +17,7 @@ import pytest
 from bgrules.agents.greedy import GreedyAgent
 from bgrules.botfactory.game import BotFactoryGame
 from bgrules.botfactory.reference import ReferenceBotFactoryGame
-from bgrules.botfactory.state import BotFactoryState, MoveWorker, PlacePart, Refill
+from bgrules.botfactory.state import BotFactoryState, MoveWorker, PlacePart, Refill, Reserve
 from bgrules.core.errors import IllegalAction, InputError
 from bgrules.core.protocol import CHANCE
 
@@ -278,3 +278,38 @@ def test_the_second_refill_is_offered_when_the_top_is_listed_right_first() -> No
     assert after_ref.turn is not None and after_ref.turn.prompt == ("refill", "0")  # the reference: BF-PROD-ROTATE
     assert after_fast.turn is not None
     assert after_fast.turn.prompt == after_ref.turn.prompt  # the fast engine's prompt is () (the finding)
+
+
+THREE_SPACES = {"finance": {"reservation_costs": [1, 1, 1]}}
+"""A variant printing three reservation costs on a contract (``[finance] reservation_costs``)."""
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "fast engine, BF-FIN-CONTRACT (seed line 110: 一個合約最多可以被兩個玩家保留, at most two players): with"
+        " [finance] reservation_costs = [1, 1, 1] a third player may reserve a contract already reserved twice"
+        " (4 players, seed 5, round 3: Reserve(slot=1) legal with reserved[1] == (0, 1)); the reference offers"
+        " at most two reservations"
+    ),
+)
+def test_a_contract_takes_two_reservations_whatever_the_costs_listed() -> None:
+    walk(4, 5, THREE_SPACES, round_cap=5)
+
+
+@pytest.mark.xfail(strict=True, reason="fast engine, BF-FIN-CONTRACT: a third reservation with three costs listed")
+def test_no_third_reservation_is_offered() -> None:
+    """The disagreement above, pinned: along that playout, no state offers a Reserve of a contract that two
+    players have reserved (the reference never does: checked first)."""
+    fast, ref = BotFactoryGame(4, THREE_SPACES), ReferenceBotFactoryGame(4, THREE_SPACES)
+    rng = random.Random(5)
+    s = fast.initial_state()
+    for _ in range(400):
+        if fast.to_move(s) is CHANCE:
+            outcomes = fast.chance_outcomes(s)
+            s = fast.apply(s, rng.choices([o for o, _ in outcomes], [float(p) for _, p in outcomes])[0])
+            continue
+        legal = fast.legal_actions(s)
+        assert not any(isinstance(a, Reserve) and len(s.reserved[a.slot]) >= 2 for a in ref.legal_actions(s))
+        assert not any(isinstance(a, Reserve) and len(s.reserved[a.slot]) >= 2 for a in legal)
+        s = fast.apply(s, rng.choice(legal))

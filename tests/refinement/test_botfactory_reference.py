@@ -7,6 +7,7 @@ bookkeeping conventions the reference follows."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable
 from typing import Any
@@ -218,18 +219,27 @@ def test_an_illegal_action_names_its_rule_and_changes_nothing() -> None:
 
 
 def test_the_reference_has_the_fast_games_face() -> None:
-    for players in (2, 3, 4):
-        for max_rounds in (None, 5):
-            fast, ref = BotFactoryGame(players, None, max_rounds), ReferenceBotFactoryGame(players, None, max_rounds)
-            assert ref.info == fast.info
-            assert ref.players == fast.players
-            assert tuple(ref.action_types()) == tuple(fast.action_types())
-            assert ref.runner_rounds == fast.runner_rounds and ref.max_rounds == max_rounds
-            assert ref.state_type() is fast.state_type()
-            assert ref.validate(ref.initial_state()) == fast.validate(fast.initial_state()) == []
-    for bad in ({"players": 1}, {"players": 5}, {"max_rounds": 0}, {"max_rounds": True}):
-        with pytest.raises(InputError):
+    variants: list[Any] = [
+        None,
+        {"rulings": {"additional_actions": "own_turn"}},
+        {"rulings": {"opening_window": "none"}},
+    ]
+    for players, max_rounds, variant in itertools.product((2, 3, 4), (None, 5), variants):
+        fast = BotFactoryGame(players, variant, max_rounds)
+        ref = ReferenceBotFactoryGame(players, variant, max_rounds)
+        assert ref.info == fast.info
+        assert ref.players == fast.players
+        assert tuple(ref.action_types()) == tuple(fast.action_types())
+        assert ref.runner_rounds == fast.runner_rounds and ref.max_rounds == max_rounds
+        assert ref.state_type() is fast.state_type()
+        assert ref.validate(ref.initial_state()) == fast.validate(fast.initial_state()) == []
+    crowded = {"boards": {"assembly": [1], "production": [1], "project": [1], "finance": [1], "sandra_start": 0}}
+    for bad in ({"players": 1}, {"players": 5}, {"max_rounds": 0}, {"max_rounds": True}, {"variant": crowded}):
+        with pytest.raises(InputError) as theirs:
+            BotFactoryGame(**bad)
+        with pytest.raises(InputError) as ours:
             ReferenceBotFactoryGame(**bad)
+        assert str(ours.value) == str(theirs.value)
 
 
 TOP_RIGHT_FIRST = {"wheel": {"top": [1, 0]}}

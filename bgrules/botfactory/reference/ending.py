@@ -1,0 +1,70 @@
+"""The end (BF-END, BF-END-COLOUR, BF-END-FIFTH), the final score (BF-SCORE) and the winners (BF-TIE)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from bgrules.botfactory.state import BotFactoryState
+
+if TYPE_CHECKING:
+    from bgrules.botfactory.reference.game import ReferenceBotFactoryGame
+
+
+def end_triggered(g: ReferenceBotFactoryGame, s: BotFactoryState) -> bool:
+    """BF-END-COLOUR: every bot of a colour in play built (``bots_left`` 0); BF-END-FIFTH: a player built
+    ``bots_to_end`` bots; or (the option ``max_rounds``) the capped round is over."""
+    if any(left == 0 for left in s.bots_left):
+        return True
+    if any(len(hand.done) >= g.c.counts.bots_to_end for hand in s.hands):
+        return True
+    return g.max_rounds is not None and s.round >= g.max_rounds
+
+
+def contract_score(g: ReferenceBotFactoryGame, s: BotFactoryState, seat: int) -> int:
+    """BF-SCORE (ruling 11): the player's reserved contracts, each worth its space's value (2 or 1); the
+    best assignment of the player's bots (each to at most one contract, a contract taking all it needs)
+    scores value + points for each satisfied contract and minus the value for each other one."""
+    mine = []
+    costs = g.c.finance.reservation_costs
+    for slot, seats in enumerate(s.reserved):
+        if seat in seats:
+            contract = s.display[slot]
+            assert contract is not None
+            mine.append((costs[seats.index(seat)], g.contracts[contract]))
+    bots = Counter(s.hands[seat].done)
+    best = None
+    for k in range(len(mine) + 1):
+        for chosen in combinations(range(len(mine)), k):
+            need: Counter[str] = Counter()
+            for i in chosen:
+                need.update(mine[i][1].needs)
+            if any(bots[colour] < n for colour, n in need.items()):
+                continue
+            total = sum(value + c.points if i in chosen else -value for i, (value, c) in enumerate(mine))
+            best = total if best is None else max(best, total)
+    return best if best is not None else 0
+
+
+def scores(g: ReferenceBotFactoryGame, s: BotFactoryState) -> tuple[int, ...]:
+    """BF-SCORE: each built bot at its colour's value, the contracts, a point per two held tokens, -1 per
+    part tile held (Universal ones included), -2 per unfinished Project tile."""
+    out = []
+    for seat, hand in enumerate(s.hands):
+        total = sum(s.values[g.colours.index(colour)] for colour in hand.done)
+        total += contract_score(g, s, seat)
+        total += hand.tokens // 2 - len(hand.parts) - 2 * len(hand.projects)
+        out.append(total)
+    return tuple(out)
+
+
+def winners(g: ReferenceBotFactoryGame, s: BotFactoryState) -> tuple[int, ...]:
+    """BF-TIE: the highest score; among the tied, more bots; then those holding an odd number of tokens;
+    players still tied share the win (ruling 17)."""
+    points = scores(g, s)
+    tied = [seat for seat, p in enumerate(points) if p == max(points)]
+    most = max(len(s.hands[seat].done) for seat in tied)
+    tied = [seat for seat in tied if len(s.hands[seat].done) == most]
+    odd = [seat for seat in tied if s.hands[seat].tokens % 2 == 1]
+    return tuple(odd or tied)

@@ -1,0 +1,561 @@
+"""``ReferenceBotFactoryGame``: a plain second reading of docs/rules/botfactory.md, the seed and the state's
+documented fields, against which the fast engine (``bgrules.botfactory.game.BotFactoryGame``) is checked
+(tests/refinement). The representation conventions it follows are written down in docs/rules/botfactory.md,
+"Engine conventions".
+
+The flow of a round (BF-ROUND) is a handful of plain functions below: ``settle`` runs the automatic steps
+(pending draws first, then the resume point ``after_discard``) until a player or chance decides.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import attrs
+
+from bgrules.botfactory.reference import (
+    assembly,
+    draws,
+    ending,
+    finance,
+    limits,
+    maintenance,
+    moves,
+    production,
+    projects,
+    sandra,
+    setup,
+)
+from bgrules.botfactory.reference.common import (
+    BOARD_ASSEMBLY,
+    BOARD_PRODUCTION,
+    BOARD_PROJECT,
+    actions_of,
+    board_of,
+    pay_tokens,
+    replace,
+)
+from bgrules.botfactory.reference.windows import additional_options, strip, window
+from bgrules.botfactory.state import (
+    BotFactoryState,
+    DiscardPart,
+    DiscardProject,
+    DrawContract,
+    DrawPart,
+    DrawProject,
+    EndTurn,
+    Exchange,
+    Job,
+    MoveWorker,
+    PayShare,
+    Phase,
+    PlacePart,
+    Raise,
+    Refill,
+    Reserve,
+    Rotate,
+    Skip,
+    Swap,
+    TakeOutput,
+    TakeProject,
+    TakeTop,
+    Trade,
+    Turn,
+)
+from bgrules.botfactory.variant import BotFactoryVariant, load_variant, players_problem
+from bgrules.core.errors import IllegalAction, InputError
+from bgrules.core.protocol import CHANCE, GameBase, GameInfo, Mover
+
+RUNNER_ROUNDS = 40
+"""The runners' truncation cap for a game without a cap of its own (docs: Termination)."""
+
+ACTION_TYPES: tuple[type, ...] = (
+    TakeTop,
+    MoveWorker,
+    PayShare,
+    PlacePart,
+    Rotate,
+    Refill,
+    TakeOutput,
+    TakeProject,
+    Raise,
+    Reserve,
+    Swap,
+    Trade,
+    Exchange,
+    Skip,
+    EndTurn,
+    DiscardPart,
+    DiscardProject,
+    DrawPart,
+    DrawProject,
+    DrawContract,
+)
+"""docs/rules/botfactory.md, Actions (the same classes, in the same order, as the fast engine's)."""
+
+RULE_OF: dict[type, str] = {
+    TakeTop: "BF-SETUP-PARTS",
+    MoveWorker: "BF-MOVE",
+    PayShare: "BF-SANDRA-SHARE",
+    PlacePart: "BF-ASM",
+    Rotate: "BF-PROD-ROTATE",
+    Refill: "BF-PROD-ROTATE",
+    TakeOutput: "BF-PROD-TAKE",
+    TakeProject: "BF-PROJ",
+    Raise: "BF-FIN-RAISE",
+    Reserve: "BF-FIN-CONTRACT",
+    Swap: "BF-ASM-SWAP",
+    Trade: "BF-PROD-TRADE",
+    Exchange: "BF-PROJ-TRADE",
+    Skip: "BF-ROUND",
+    EndTurn: "BF-ADDITIONAL",
+    DiscardPart: "BF-LIMIT-PARTS",
+    DiscardProject: "BF-LIMIT-PROJECTS",
+    DrawPart: "BF-PILE",
+    DrawProject: "BF-MAINT",
+    DrawContract: "BF-SETUP-BOARDS",
+}
+"""The rule an illegal action of each kind breaks (refined by the moment in ``_rule_for``)."""
+
+
+class ReferenceBotFactoryGame(GameBase):
+    """Bot Factory through the Game protocol, written plainly from the rules (no memos, no interning)."""
+
+    ACTIONS = ACTION_TYPES
+
+    def __init__(
+        self, players: int = 4, variant: BotFactoryVariant | str | None = None, max_rounds: int | None = None
+    ) -> None:
+        if not isinstance(players, int) or not 2 <= players <= 4:
+            raise InputError("players", f"botfactory is for 2 to 4 players, not {players!r}")
+        if max_rounds is not None and (
+            isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1
+        ):
+            raise InputError("max_rounds", f"max_rounds is a whole number of at least 1 (or none), not {max_rounds!r}")
+        self.variant = load_variant(variant)
+        crowded = players_problem(self.variant.components, players)
+        if crowded is not None:
+            raise InputError("variant", crowded)
+        self._players = players
+        self.max_rounds = max_rounds
+        self.runner_rounds = RUNNER_ROUNDS if max_rounds is None else None
+        c = self.variant.components
+        self.c = c
+        self.colours = c.colours
+        self.slots = c.slots
+        self.spaces = c.spaces()
+        self.contracts = {k.id: k for k in c.contracts}
+        per = self.variant.rulings.bots_per_colour_to_end
+        self.end_count = min(per if per else players, c.counts.bots_per_colour)
+        """BF-END: the bots of each colour in play (as many as players, ruling 13)."""
+        self.last_assembly_space = max(i for i, sp in enumerate(self.spaces) if sp[0] == BOARD_ASSEMBLY)
+        """BF-ASM-LAST: the Assembly board's last space."""
+        self._info = GameInfo(
+            name="botfactory",
+            min_players=2,
+            max_players=4,
+            has_chance=True,
+            max_length=self._max_length(),
+            parameters=(("players", "4"), ("max_rounds", "none")),
+        )
+
+    def _max_length(self) -> int:
+        """docs/rules/botfactory.md, Termination 4: the bound on the actions of ``max_rounds`` rounds (or of
+        the runners' 40)."""
+        c = self.c
+        most = max(max(c.boards.assembly), max(c.boards.production), max(c.boards.project), max(c.boards.finance))
+        per_turn = 3 * most + 4 * c.counts.token_cap + 60
+        per_round = self._players * (per_turn + 2 + c.counts.part_limit + c.counts.project_limit + 20) + 40
+        rulings = self.variant.rulings
+        if rulings.additional_actions == "any_time":
+            n = self._players
+            windows = n + 1 + (1 if rulings.opening_window == "after_moves" else 0)
+            per_round += n * (windows + 2 * (c.counts.token_cap + c.counts.part_limit + c.counts.project_limit))
+        rounds = self.max_rounds if self.max_rounds is not None else RUNNER_ROUNDS
+        return 200 + rounds * per_round
+
+    # --- protocol -----------------------------------------------------------------------------------
+
+    def state_type(self) -> type[BotFactoryState]:
+        return BotFactoryState
+
+    def round_of(self, state: BotFactoryState) -> int:
+        return state.round
+
+    def validate(self, state: BotFactoryState) -> list[str]:
+        """bgrules.botfactory.validate.problems, which reads only this object's data attributes, its
+        ``chance_outcomes`` and ``_discard_options``."""
+        from bgrules.botfactory.validate import problems
+
+        return problems(self, state)  # type: ignore[arg-type]
+
+    def _discard_options(self, state: BotFactoryState) -> tuple[Any, ...]:
+        return limits.options(self, state)
+
+    def initial_state(self) -> BotFactoryState:
+        """BF-SETUP-TOKENS, BF-SETUP-WHEEL, BF-SETUP-BOARDS (``setup.initial_state``), settled: a chance node."""
+        return self._settle(setup.initial_state(self))
+
+    def to_move(self, state: BotFactoryState) -> Mover:
+        if state.phase is Phase.OVER:
+            return None
+        if state.draws:
+            return CHANCE
+        if state.phase is Phase.DISCARD:
+            return state.discarder
+        if state.phase is Phase.PICK:
+            return setup.picker(state)
+        if state.window:
+            return state.window[0]
+        return state.order[state.index]
+
+    def is_terminal(self, state: BotFactoryState) -> bool:
+        return state.phase is Phase.OVER
+
+    def scores(self, state: BotFactoryState) -> tuple[int, ...]:
+        return ending.scores(self, state)
+
+    def winners(self, state: BotFactoryState) -> tuple[int, ...]:
+        return ending.winners(self, state)
+
+    def chance_outcomes(self, state: BotFactoryState) -> tuple[tuple[Any, Fraction], ...]:
+        if state.phase is Phase.OVER:
+            return ()
+        return draws.outcomes(self, state)
+
+    def legal_actions(self, state: BotFactoryState) -> tuple[Any, ...]:
+        """Every legal player action, in the order of docs/rules/botfactory.md, Engine conventions."""
+        s = state
+        if s.phase is Phase.OVER or s.draws:
+            return ()
+        if s.phase is Phase.DISCARD:
+            return limits.options(self, s)
+        if s.phase is Phase.PICK:
+            return production.top_takes(self, s)
+        seat = self.to_move(s)
+        assert isinstance(seat, int)
+        if s.phase is Phase.MOVE:
+            return moves.worker_moves(self, s, seat)
+        if s.window:
+            return (*additional_options(self, s, seat), EndTurn())
+        turn = s.turn
+        assert turn is not None
+        if turn.prompt:
+            return (*self._prompt_options(s, seat, turn.prompt), Skip())
+        if turn.main in ("share", "extra"):
+            return ((PayShare(),) if s.hands[seat].tokens >= self._fee(s, seat, turn.main) else ()) + (Skip(),)
+        main = self._main_options(s, seat, turn.left) if turn.main == "open" and turn.left > 0 else ()
+        return (*main, *additional_options(self, s, seat), EndTurn())
+
+    def apply(self, state: BotFactoryState, action: Any) -> BotFactoryState:
+        """One action or chance outcome; an action not legal here raises IllegalAction naming its rule and
+        leaves the state as it was."""
+        s = state
+        if s.phase is Phase.OVER:
+            raise IllegalAction("BF-END", "the game is over")
+        if s.draws:
+            if not isinstance(action, DrawPart | DrawProject | DrawContract) or not draws.legal_outcome(
+                self, s, action
+            ):
+                raise IllegalAction("BF-PILE", f"{action!r} is not an outcome of the pending draw {s.draws[0]}")
+            return self._settle(draws.draw(self, s, action))
+        try:
+            legal = action in self.legal_actions(s)
+        except TypeError:
+            legal = False
+        if not legal:
+            rule = self._rule_for(s, action)
+            raise IllegalAction(rule, f"{action!r} is not legal here ({s.phase.value}, round {s.round})")
+        if s.phase is Phase.DISCARD:
+            return self._settle(limits.discard(self, s, action))
+        if s.phase is Phase.PICK:
+            return self._settle(setup.pick(self, s, action))
+        if s.phase is Phase.MOVE:
+            return self._settle(self._move(s, action))
+        if s.window:
+            return self._settle(self._window_action(s, action))
+        return self._settle(self._turn_action(s, action))
+
+    def _rule_for(self, s: BotFactoryState, action: Any) -> str:
+        if s.phase is Phase.DISCARD:
+            return "BF-LIMIT-PARTS" if isinstance(action, DiscardPart) else "BF-LIMIT-PROJECTS"
+        if s.phase is Phase.MOVE:
+            return "BF-MOVE"
+        if s.phase is Phase.PICK:
+            return "BF-SETUP-PARTS"
+        if s.window:
+            return "BF-ADDITIONAL-WINDOW" if s.turn is None and s.index == 0 else "BF-ADDITIONAL"
+        return RULE_OF.get(type(action), "BF-ROUND")
+
+    # --- options ------------------------------------------------------------------------------------
+
+    def _fee(self, s: BotFactoryState, seat: int, main: str) -> int:
+        """BF-SANDRA-SHARE: Sandra's token; BF-ASM-LAST: the last Assembly space's extra token (both at once
+        on her board under ``last_space_toll = "combined"``)."""
+        extra = self.c.boards.assembly_last_extra_cost
+        if main == "extra":
+            return extra
+        on_last = s.workers[seat] == self.last_assembly_space
+        if on_last and self.variant.rulings.last_space_toll == "combined":
+            return (1 if self._sharing(s, seat) else 0) + extra
+        return 1
+
+    def _sharing(self, s: BotFactoryState, seat: int) -> bool:
+        """BF-SANDRA-SHARE: the worker stands on Sandra's board."""
+        space = s.workers[seat]
+        return space is not None and board_of(self, space) == board_of(self, s.sandra)
+
+    def _main_options(self, s: BotFactoryState, seat: int, left: int) -> tuple[Any, ...]:
+        """The main action's steps of the worker's board: BF-ASM, BF-PROD, BF-PROJ, BF-FIN."""
+        space = s.workers[seat]
+        assert space is not None
+        board = board_of(self, space)
+        if board == BOARD_ASSEMBLY:
+            return assembly.placements(self, s, seat)
+        if board == BOARD_PRODUCTION:
+            return (Rotate(), *production.takes(self, s))
+        if board == BOARD_PROJECT:
+            return projects.project_takes(s)
+        return (*finance.raises(self, s, seat, left), *finance.reserves(self, s, seat, left))
+
+    def _prompt_options(self, s: BotFactoryState, seat: int, prompt: tuple[str, ...]) -> tuple[Any, ...]:
+        """The pending optional reward: BF-PROD-MARK / BF-PROJ-LEFT ("place", for a token), BF-FIN-LINE
+        ("place_free", "project"), BF-ASM-ICON ("icon", for a token), BF-PROD-ROTATE ("refill", position)."""
+        kind = prompt[0]
+        tokens = s.hands[seat].tokens
+        if kind == "place":
+            return assembly.placements(self, s, seat) if tokens >= 1 else ()
+        if kind == "place_free":
+            return assembly.placements(self, s, seat)
+        if kind == "icon":
+            return production.top_takes(self, s) if tokens >= 1 else ()
+        if kind == "project":
+            return projects.project_takes(s)
+        return production.refills(self, s, int(prompt[1]))
+
+    # --- set-up and moves ---------------------------------------------------------------------------
+
+    def _move(self, s: BotFactoryState, action: MoveWorker) -> BotFactoryState:
+        """BF-MOVE: the worker to its space; after the last move, BF-SANDRA-MOVE (from round 2) and the action
+        phase (BF-ROUND), opening with the window after the moves (BF-ADDITIONAL-WINDOW)."""
+        seat = s.order[s.index]
+        s = attrs.evolve(s, workers=replace(s.workers, seat, action.space), index=s.index + 1)
+        if s.index < self._players:
+            return s
+        if s.round > 1:
+            s = attrs.evolve(s, sandra=moves.sandra_target(self, s))
+        s = attrs.evolve(s, phase=Phase.ACTION, index=0)
+        if self.variant.rulings.opening_window == "after_moves":
+            w = window(self, s, s.order[1:])
+            if w:
+                return attrs.evolve(s, turn=None, window=w)
+        return self._open_turn(s, 0)
+
+    # --- turns and windows --------------------------------------------------------------------------
+
+    def _open_turn(self, s: BotFactoryState, i: int) -> BotFactoryState:
+        """BF-ORDER: the turn of the i-th player: N actions (the space's count); it opens with Sandra's toll on
+        her board (BF-SANDRA-SHARE), else with the last Assembly space's token (BF-ASM-LAST)."""
+        seat = s.order[i]
+        space = s.workers[seat]
+        assert space is not None
+        combined = self.variant.rulings.last_space_toll == "combined"
+        on_last = space == self.last_assembly_space and self.c.boards.assembly_last_extra_cost > 0
+        if board_of(self, space) == board_of(self, s.sandra) or (combined and on_last):
+            main = "share"  # under "combined" the last space's token is the same one payment
+        elif on_last:
+            main = "extra"
+        else:
+            main = "open"
+        return attrs.evolve(s, index=i, turn=Turn(actions_of(self, space), main), window=())
+
+    def _end_turn(self, s: BotFactoryState) -> BotFactoryState:
+        """BF-ADDITIONAL: the turn ends; a window opens for the players after the next one and before this
+        one (in action order), or, after the last turn, for all but the last player."""
+        n = self._players
+        j = s.index + 1
+        s = attrs.evolve(s, turn=None)
+        if j < n:
+            w = window(self, s, s.order[j + 1 :] + s.order[: j - 1])
+            if w:
+                return attrs.evolve(s, index=j, window=w)
+            return self._open_turn(s, j)
+        w = window(self, s, s.order[: n - 1])
+        if w:
+            return attrs.evolve(s, index=n, window=w)
+        return self._sandra(attrs.evolve(s, index=n))
+
+    def _window_closed(self, s: BotFactoryState) -> BotFactoryState:
+        n = self._players
+        if s.index < n:
+            return self._open_turn(s, s.index)
+        if s.index == n:
+            return self._sandra(s)
+        return self._maintenance(s)
+
+    def _refilter(self, s: BotFactoryState, w: tuple[int, ...]) -> BotFactoryState:
+        """A window goes on from the first seat that has an additional action to take."""
+        w = strip(self, s, w)
+        if w:
+            return attrs.evolve(s, window=w)
+        return self._window_closed(attrs.evolve(s, window=()))
+
+    def _window_action(self, s: BotFactoryState, action: Any) -> BotFactoryState:
+        """BF-ADDITIONAL: in a window, an additional action (then the limits) or EndTurn to pass."""
+        seat = s.window[0]
+        if isinstance(action, EndTurn):
+            return self._refilter(s, s.window[1:])
+        return attrs.evolve(self._additional(s, seat, action), after_discard="action")
+
+    def _additional(self, s: BotFactoryState, seat: int, action: Any) -> BotFactoryState:
+        if isinstance(action, Swap):
+            return assembly.swap(self, s, seat, action)
+        if isinstance(action, Trade):
+            return production.trade(self, s, seat, action)
+        return projects.exchange(self, s, seat, action)
+
+    def _turn_action(self, s: BotFactoryState, action: Any) -> BotFactoryState:
+        """One step of the acting player's turn; the limits are applied once it is resolved."""
+        seat = s.order[s.index]
+        turn = s.turn
+        assert turn is not None
+        if isinstance(action, EndTurn):
+            return self._end_turn(s)
+        if isinstance(action, PayShare):
+            s = pay_tokens(s, seat, self._fee(s, seat, turn.main))
+            if turn.main == "share" and self._sharing(s, seat):
+                s = attrs.evolve(s, paid=tuple(sorted((*s.paid, seat))))
+                separate = self.variant.rulings.last_space_toll == "separate"
+                if (
+                    s.workers[seat] == self.last_assembly_space
+                    and separate
+                    and self.c.boards.assembly_last_extra_cost > 0
+                ):
+                    return attrs.evolve(s, turn=attrs.evolve(turn, main="extra"))
+            return attrs.evolve(s, turn=attrs.evolve(turn, main="open"))
+        if isinstance(action, Skip):
+            if turn.prompt:
+                return self._set_prompt(s, self._after_prompt(s, turn.prompt), "action")
+            if turn.main == "share" and self._sharing(s, seat) and self.variant.rulings.unpaid_share == "nothing":
+                return self._end_turn(s)
+            return attrs.evolve(s, turn=attrs.evolve(turn, main="closed"))
+        if turn.prompt:
+            return self._resolve_prompt(s, seat, turn, action)
+        if isinstance(action, Swap | Trade | Exchange):
+            return attrs.evolve(self._additional(s, seat, action), after_discard="action")
+        s = attrs.evolve(s, turn=attrs.evolve(turn, left=turn.left - 1))
+        if isinstance(action, PlacePart):
+            s, icon = assembly.place(self, s, seat, action)
+            return self._set_prompt(s, ("icon",) if icon else (), "action")
+        if isinstance(action, Rotate):
+            s = production.rotate(s)
+            top = production.first_empty_top(self, s)
+            return self._set_prompt(s, () if top is None else ("refill", str(top)), "action")
+        if isinstance(action, TakeOutput):
+            s, marked = production.take(self, s, seat, action.position)
+            return self._set_prompt(s, ("place",) if marked else (), "action")
+        if isinstance(action, TakeProject):
+            s, left_bottom = projects.take_project(self, s, seat, action)
+            return self._set_prompt(s, ("place",) if left_bottom else (), "action")
+        if isinstance(action, Raise):
+            s, reward = finance.raise_value(self, s, seat, action)
+            prompt = {"part": ("place_free",), "project": ("project",)}.get(reward, ())
+            return self._set_prompt(s, prompt, "action")
+        assert isinstance(action, Reserve)
+        s, cost = finance.reserve(self, s, seat, action.slot)
+        assert s.turn is not None
+        s = attrs.evolve(s, turn=attrs.evolve(s.turn, left=turn.left - cost))
+        return attrs.evolve(s, after_discard="action")
+
+    def _after_prompt(self, s: BotFactoryState, prompt: tuple[str, ...]) -> tuple[str, ...]:
+        """After a refill offer (taken or skipped), the next empty top space's offer (BF-PROD-ROTATE)."""
+        if prompt[0] == "refill":
+            top = production.first_empty_top(self, s, after=int(prompt[1]))
+            return () if top is None else ("refill", str(top))
+        return ()
+
+    def _set_prompt(self, s: BotFactoryState, prompt: tuple[str, ...], resume: str) -> BotFactoryState:
+        assert s.turn is not None
+        return attrs.evolve(s, turn=attrs.evolve(s.turn, prompt=prompt), after_discard=resume)
+
+    def _resolve_prompt(self, s: BotFactoryState, seat: int, turn: Turn, action: Any) -> BotFactoryState:
+        kind = turn.prompt[0]
+        if isinstance(action, PlacePart):
+            if kind == "place":
+                s = pay_tokens(s, seat, 1)  # BF-PROD-MARK / BF-PROJ-LEFT: the placement costs a token
+            s, icon = assembly.place(self, s, seat, action)
+            return self._set_prompt(s, ("icon",) if icon else (), "action")
+        if isinstance(action, TakeTop):  # BF-ASM-ICON
+            s = pay_tokens(s, seat, 1)
+            job: Job = ("part", self.colours.index(action.colour), "hand", seat, 0)
+            s = attrs.evolve(s, draws=(*s.draws, job))
+            return self._set_prompt(s, (), "action")
+        if isinstance(action, TakeProject):  # BF-FIN-LINE: the line-8 reward
+            s, left_bottom = projects.take_project(self, s, seat, action)
+            return self._set_prompt(s, ("place",) if left_bottom else (), "action")
+        assert isinstance(action, Refill)  # BF-PROD-ROTATE
+        job = ("part", self.colours.index(action.colour), "wheel", action.position, 0)
+        s = attrs.evolve(s, draws=(*s.draws, job))
+        return self._set_prompt(s, self._after_prompt(s, turn.prompt), "action")
+
+    # --- Sandra, maintenance, the round's end -------------------------------------------------------
+
+    def _sandra(self, s: BotFactoryState) -> BotFactoryState:
+        """BF-SANDRA-ACT: after every player (round 1: nothing), Sandra's action of her board; then the window
+        before maintenance."""
+        if s.round == 1:
+            return self._maintenance(s)
+        windows = self.variant.rulings.additional_actions == "any_time"
+        if windows:  # the window before maintenance is the one after index n (Engine conventions)
+            s = attrs.evolve(s, index=self._players + 1)
+        s = sandra.act(self, s)
+        if s.draws:
+            return attrs.evolve(s, after_discard="window" if windows else "maintenance")
+        return self._before_maintenance(s)
+
+    def _before_maintenance(self, s: BotFactoryState) -> BotFactoryState:
+        w = window(self, s, s.order)
+        if w:
+            return attrs.evolve(s, window=w)
+        return self._maintenance(s)
+
+    def _maintenance(self, s: BotFactoryState) -> BotFactoryState:
+        return maintenance.maintenance(self, s)
+
+    # --- settling -----------------------------------------------------------------------------------
+
+    def _settle(self, s: BotFactoryState) -> BotFactoryState:
+        """Run the automatic steps: ready the next draw (BF-PILE); with no draw pending, resume where
+        ``after_discard`` says, unless a player is discarding."""
+        while True:
+            if s.draws:
+                s = draws.ready_head(s)
+                if s.draws:
+                    return s
+                continue
+            if s.phase is Phase.DISCARD or not s.after_discard:
+                return s
+            where = s.after_discard
+            s = self._resume(attrs.evolve(s, after_discard=""), where)
+
+    def _resume(self, s: BotFactoryState, where: str) -> BotFactoryState:
+        if where == "setup":
+            return setup.after_setup_draws(s)
+        if where == "pick":
+            return setup.after_pick_draw(self, s)
+        if where == "action" and s.window:  # a window's additional action is resolved
+            s = limits.check(self, s, s.window[0], "action")
+            if s.phase is Phase.DISCARD:
+                return s
+            return self._refilter(s, s.window)
+        if where == "action":
+            return limits.check(self, s, s.order[s.index], "action")
+        if where == "window":  # Sandra's draws are done: the window before maintenance
+            return self._before_maintenance(s)
+        if where == "maintenance":  # Sandra's draws are done (no windows): maintenance
+            return self._maintenance(s)
+        return maintenance.round_end(self, s)
+
+
+__all__ = ["ACTION_TYPES", "RUNNER_ROUNDS", "ReferenceBotFactoryGame"]

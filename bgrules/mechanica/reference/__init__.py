@@ -4,5 +4,6 @@ seed: the fast engine (:mod:`bgrules.mechanica.game`, :mod:`bgrules.mechanica.sa
 component data with the fast engine."""
 
 from bgrules.mechanica.reference.game import ReferenceMechanicaGame
+from bgrules.mechanica.reference.sandbox import ReferenceFactoryGame
 
-__all__ = ["ReferenceMechanicaGame"]
+__all__ = ["ReferenceFactoryGame", "ReferenceMechanicaGame"]

@@ -294,12 +294,14 @@ def successors(factory: Factory, variant: MechanicaVariant, node: Node) -> list[
 
 
 def has_loop(factory: Factory, variant: MechanicaVariant) -> bool:
-    """MC-MOVE-LOOP: is there a cycle of on-floor nodes some bot could follow for some choices?"""
+    """MC-MOVE-LOOP: is there a cycle of on-floor nodes some bot could follow for some choices? (A depth
+    first search over every node of every cell and heading.)"""
     nodes = [(r, c, h) for r in range(ROWS) for c in range(COLS) for h in range(5)]
+    succ = {n: [m for m in successors(factory, variant, n) if on_floor(m[0], m[1])] for n in nodes}
     colour: dict[Node, int] = {}
 
     def visit(start: Node) -> bool:
-        stack = [(start, iter(successors(factory, variant, start)))]
+        stack = [(start, iter(succ[start]))]
         colour[start] = 1
         while stack:
             node, it = stack[-1]
@@ -308,14 +310,12 @@ def has_loop(factory: Factory, variant: MechanicaVariant) -> bool:
                 colour[node] = 2
                 stack.pop()
                 continue
-            if not on_floor(nxt[0], nxt[1]):
-                continue
             state = colour.get(nxt, 0)
             if state == 1:
                 return True
             if state == 0:
                 colour[nxt] = 1
-                stack.append((nxt, iter(successors(factory, variant, nxt))))
+                stack.append((nxt, iter(succ[nxt])))
         return False
 
     return any(colour.get(n, 0) == 0 and visit(n) for n in nodes)

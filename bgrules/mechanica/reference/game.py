@@ -33,8 +33,8 @@ from bgrules.mechanica.variant import MechanicaVariant, load_variant
 from bgrules.mechanica.workday import Change, ChooseOutput, Discard, Fly, Route
 
 ACTION_TYPES: tuple[type, ...] = (
-    Sell, Next, Buy, Place, PlaceFabricator, Recycle, BuyFork, BuyTruck, Complete, Demolish,
-    DemolishFabricator, Fabricate, Gift, Decline, Draw, Reveal, Route, Fly, Discard, Change, ChooseOutput,
+    Route, Fly, Discard, Change, ChooseOutput, Sell, Next, Buy, Place, PlaceFabricator, Recycle, BuyFork, BuyTruck, Complete, Demolish,
+    DemolishFabricator, Fabricate, Gift, Decline, Draw, Reveal,
 )  # fmt: skip
 ANYTIME = (BuyFork, BuyTruck, Complete, Demolish, DemolishFabricator)
 CHANCE_PHASES = (Phase.SETUP_EXTRAS, Phase.SETUP_DEAL, Phase.REVEAL, Phase.DRAW, Phase.EXTRA)

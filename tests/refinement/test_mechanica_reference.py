@@ -134,7 +134,7 @@ def _variant(field: str, value: object) -> MechanicaVariant:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_whole_game_refines_the_reference_under_the_default_rulings(players: int) -> None:
-    for seed in range(3):
+    for seed in range(2):
         final, steps = compare(load_game("mechanica", players=players), ReferenceMechanicaGame(players), seed)
         assert final.phase.name == "OVER" and steps > 100
 
@@ -153,7 +153,9 @@ def test_the_whole_game_refines_the_reference_under_each_switch(field: str, valu
 def test_many_games_refine_the_reference(players: int, field: str, value: object) -> None:
     variant = MechanicaVariant() if field == "default" else _variant(field, value)
     for seed in range(10):
-        compare(load_game("mechanica", players=players, variant=variant), ReferenceMechanicaGame(players, variant), seed)
+        compare(
+            load_game("mechanica", players=players, variant=variant), ReferenceMechanicaGame(players, variant), seed
+        )
 
 
 def test_the_reference_game_is_as_fast_as_a_test_needs() -> None:
@@ -194,27 +196,35 @@ FLIGHT_FACTORY = "hole | . . . . | truck\nbasic[B] | . FK0 FT0 UP0 | truck\nhole
 
 
 def test_the_sandbox_refines_the_reference() -> None:
-    for seed in range(20):
+    for seed in range(10):
         compare(load_game("mechanica-factory", players=1), ReferenceFactoryGame(), seed, probe=False)
 
 
 @pytest.mark.parametrize(
     "rulings",
-    [{}, {"flight": "both_ways"}, {"flight_landing": "any_cell"}, {"flight": "both_ways", "flight_landing": "any_cell"}],
+    [
+        {},
+        {"flight": "both_ways"},
+        {"flight_landing": "any_cell"},
+        {"flight": "both_ways", "flight_landing": "any_cell"},
+    ],
     ids=["default", "both_ways", "any_cell", "both_ways+any_cell"],
 )
 def test_the_sandbox_on_the_flight_example_refines_the_reference(rulings: dict[str, str]) -> None:
     variant = MechanicaVariant(rulings=Rulings(**rulings))  # type: ignore[arg-type]
-    for supply in ([], None):
+    supplies: tuple[list[str] | None, ...] = ([], None)
+    for supply in supplies:
         options: dict[str, Any] = {"variant": variant, "factory": FLIGHT_FACTORY, "supply": supply, "days": 4}
         for seed in range(5):
-            compare(load_game("mechanica-factory", players=1, **options), ReferenceFactoryGame(**options), seed, probe=False)
+            compare(
+                load_game("mechanica-factory", players=1, **options), ReferenceFactoryGame(**options), seed, probe=False
+            )
 
 
 @pytest.mark.parametrize(("field", "value"), SWITCHES, ids=[f"{f}={v}" for f, v in SWITCHES])
 def test_the_sandbox_refines_the_reference_under_each_switch(field: str, value: object) -> None:
-    variant = _variant(field, value)
-    compare(load_game("mechanica-factory", players=1, variant=variant), ReferenceFactoryGame(variant=variant), 7, probe=False)
+    options: dict[str, Any] = {"variant": _variant(field, value), "days": 3}
+    compare(load_game("mechanica-factory", players=1, **options), ReferenceFactoryGame(**options), 7, probe=False)
 
 
 # --- the run on any board ---------------------------------------------------------------------------
@@ -249,7 +259,12 @@ def _random_factory(rng: random.Random, variant: MechanicaVariant) -> Factory:
 
 @pytest.mark.parametrize(
     "rulings",
-    [{}, {"flight": "both_ways"}, {"flight_landing": "any_cell"}, {"flight": "both_ways", "flight_landing": "any_cell"}],
+    [
+        {},
+        {"flight": "both_ways"},
+        {"flight_landing": "any_cell"},
+        {"flight": "both_ways", "flight_landing": "any_cell"},
+    ],
     ids=["default", "both_ways", "any_cell", "both_ways+any_cell"],
 )
 def test_a_run_on_any_board_refines_the_reference(rulings: dict[str, str]) -> None:
@@ -257,7 +272,7 @@ def test_a_run_on_any_board_refines_the_reference(rulings: dict[str, str]) -> No
     bots and stocks, every decision taken at random: the same Run record after every step."""
     variant = MechanicaVariant(rulings=Rulings(**rulings))  # type: ignore[arg-type]
     rng = random.Random(22)
-    for trial in range(400):
+    for trial in range(200):
         factory = _random_factory(rng, variant)
         stock = (rng.randint(0, 3), rng.randint(0, 3), rng.randint(0, 3))
         a = fast_workday.start_run(factory, stock, variant)
@@ -308,7 +323,12 @@ def _strip(ways: tuple[ref_factory.Way, ...]) -> tuple[ref_factory.Way, ...]:
 
 @pytest.mark.parametrize(
     "rulings",
-    [{}, {"flight": "both_ways"}, {"flight_landing": "any_cell"}, {"flight": "both_ways", "flight_landing": "any_cell"}],
+    [
+        {},
+        pytest.param({"flight": "both_ways"}, marks=pytest.mark.heavy),
+        pytest.param({"flight_landing": "any_cell"}, marks=pytest.mark.heavy),
+        {"flight": "both_ways", "flight_landing": "any_cell"},
+    ],
     ids=["default", "both_ways", "any_cell", "both_ways+any_cell"],
 )
 def test_movement_options_the_encodings_read_match_the_reference(rulings: dict[str, str]) -> None:
@@ -322,15 +342,19 @@ def test_movement_options_the_encodings_read_match_the_reference(rulings: dict[s
     for key, kind in sorted(cat.tiles.items()):
         if kind.zone is Zone.FLOOR:
             for rot in range(4):
-                for i in range(12):
-                    boards.append(ref_factory.with_cell(empty, i // 4, i % 4, Placed(key, rot, (), (None,) * len(kind.outputs))))
+                for i in (0, 3, 5, 6, 8, 11):
+                    boards.append(
+                        ref_factory.with_cell(empty, i // 4, i % 4, Placed(key, rot, (), (None,) * len(kind.outputs)))
+                    )
     rng = random.Random(5)
     boards += [_random_factory(rng, variant) for _ in range(100)]
-    nodes = [(r, c, h) for r in range(-1, 4) for c in range(-1, 5) for h in range(5) if r in (-1, 3) or c in (-1, 4) or True]
+    nodes = [(r, c, h) for r in range(-1, 4) for c in range(-1, 5) for h in range(5)]
     for factory in boards:
         for node in nodes:
             steps = movement.options(factory, variant, node)
             mine = _strip(ref_factory.ways(factory, variant, node))
             assert tuple(_as_way(s, len(steps) > 1) for s in steps) == mine, (factory, node)
         for placed in (None, *factory.floor):
-            assert movement.lands_on(variant, None if placed is None else placed.kind) == ref_factory.lands_on(variant, placed)
+            assert movement.lands_on(variant, None if placed is None else placed.kind) == ref_factory.lands_on(
+                variant, placed
+            )

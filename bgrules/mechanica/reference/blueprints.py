@@ -92,17 +92,41 @@ def anytime_actions(rules: Rules, state: MechanicaState) -> list[Anytime]:
     return out
 
 
+def anytime_problem(rules: Rules, state: MechanicaState, action: Anytime) -> tuple[str, str] | None:
+    """The rule ``action`` breaks here, or None (checked on its own, without listing every action)."""
+    seat = seat_of(state)
+    factory = seat.factory
+    if isinstance(action, BuyFork):
+        price = fork_price(rules)
+        if price is None or seat.wallet < price:
+            return ("MC-FORK-BUY", "a Fork costs more than the wallet holds")
+        return board.placement_problem(factory, rules.variant, "fork", action.row, action.col, action.rotation)
+    if isinstance(action, BuyTruck):
+        problem = board.truck_problem(factory, rules.variant, action.kind, action.row)
+        if problem is None and seat.wallet < truck_price(rules, factory, action.kind, action.row):
+            return ("MC-TRUCK-BUY", "the truck costs more than the wallet holds")
+        return problem
+    if isinstance(action, Complete):
+        card = state.bp_top[action.pile] if action.pile in range(PILES) else None
+        if card is not None and card in seat.completed:
+            return ("MC-BP-ONCE", f"card {card} was completed by this player already")
+        if action not in completions(rules, state):
+            return ("MC-BP-COMPLETE", "no face-up card, or not its combination on one's trucks")
+        return None
+    if isinstance(action, Demolish):
+        if not board.on_floor(action.row, action.col) or factory.floor[board.cell(action.row, action.col)] is None:
+            return ("MC-DEMOLISH", f"no floor tile on ({action.row}, {action.col})")
+        return None
+    if action.row not in range(board.ROWS) or rules.variant.catalogue.tile(factory.start[action.row].kind).printed:
+        return ("MC-DEMOLISH", f"no fabricator tile on Start Zone row {action.row}")
+    return None
+
+
 def apply_anytime(rules: Rules, state: MechanicaState, action: Anytime) -> MechanicaState:
     """Apply one action of any time in the turn; the phase does not change."""
-    if action not in anytime_actions(rules, state):
-        rule = {
-            BuyFork: "MC-FORK-BUY",
-            BuyTruck: "MC-TRUCK-BUY",
-            Complete: "MC-BP-COMPLETE",
-            Demolish: "MC-DEMOLISH",
-            DemolishFabricator: "MC-DEMOLISH",
-        }[type(action)]
-        raise IllegalAction(rule, f"{action!r} is not allowed here")
+    problem = anytime_problem(rules, state, action)
+    if problem is not None:
+        raise IllegalAction(*problem)
     seat = seat_of(state)
     factory = seat.factory
     if isinstance(action, BuyFork):
@@ -139,7 +163,10 @@ def complete(rules: Rules, state: MechanicaState, action: Complete) -> Mechanica
         load.remove(bot)
         factory = board.with_truck(factory, row, Truck(truck.kind, tuple(load)))
     seat = attrs.evolve(
-        seat, factory=factory, vault=seat.vault + rules.card(card).value, completed=tuple(sorted((*seat.completed, card)))
+        seat,
+        factory=factory,
+        vault=seat.vault + rules.card(card).value,
+        completed=tuple(sorted((*seat.completed, card))),
     )
     state = with_seat(state, state.current, seat)
     if rules.variant.rulings.blueprint_turn == "both":

@@ -25,7 +25,10 @@ def settle(rules: Rules, state: MechanicaState) -> MechanicaState:
                 return state
             state = attrs.evolve(state, phase=Phase.REVEAL, reveal=0)
         elif state.phase is Phase.REVEAL:
-            pile = next((p for p in range(PILES) if state.bp_top[p] is None and (state.bp_hidden[p] or state.bp_bottom[p])), None)
+            pile = next(
+                (p for p in range(PILES) if state.bp_top[p] is None and (state.bp_hidden[p] or state.bp_bottom[p])),
+                None,
+            )
             if pile is None:
                 state = attrs.evolve(state, phase=Phase.RUN, reveal=0, current=0, run=None)
                 continue
@@ -84,12 +87,12 @@ def end_turn(rules: Rules, state: MechanicaState) -> MechanicaState:
     otherwise a new day: reveals, then the runs."""
     if state.current + 1 < rules.players:
         return attrs.evolve(state, current=state.current + 1, phase=Phase.SELL)
-    bottom = tuple(
-        (*b, state.bp_top[p]) if state.bp_turned[p] and state.bp_top[p] is not None else b
-        for p, b in enumerate(state.bp_bottom)
-    )
+    bottom: list[tuple[int, ...]] = []
+    for p, under in enumerate(state.bp_bottom):
+        card = state.bp_top[p]
+        bottom.append((*under, card) if state.bp_turned[p] and card is not None else under)
     top = tuple(None if state.bp_turned[p] else t for p, t in enumerate(state.bp_top))
-    state = attrs.evolve(state, bp_bottom=bottom, bp_top=top, bp_turned=(False,) * PILES)
+    state = attrs.evolve(state, bp_bottom=tuple(bottom), bp_top=top, bp_turned=(False,) * PILES)
     if sum(state.deck) == 0 and all(t is None for t in state.wheel):
         return attrs.evolve(state, phase=Phase.OVER, current=0)
     state = attrs.evolve(state, day=state.day + 1, current=0, phase=Phase.REVEAL, reveal=0)

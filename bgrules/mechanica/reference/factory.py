@@ -63,9 +63,9 @@ def sides_fit(mine: Edge, theirs: Edge, strict: bool) -> bool:
     return not (theirs is Edge.EXIT and mine is not Edge.ENTRANCE)
 
 
-def placement_problem(factory: Factory, variant: MechanicaVariant, key: str, row: int, col: int, rotation: int) -> (
-    tuple[str, str] | None
-):
+def placement_problem(
+    factory: Factory, variant: MechanicaVariant, key: str, row: int, col: int, rotation: int
+) -> tuple[str, str] | None:
     """The rule a floor installation breaks, with a reason, or None (MC-PLACE-ZONE, MC-PLACE-FREE,
     MC-PLACE-ROT, MC-PLACE-FIT, MC-MOVE-OFF and MC-MOVE-LOOP under their ``forbid`` rulings)."""
     cat = variant.catalogue

@@ -33,8 +33,8 @@ from bgrules.mechanica.variant import MechanicaVariant, load_variant
 from bgrules.mechanica.workday import Change, ChooseOutput, Discard, Fly, Route
 
 ACTION_TYPES: tuple[type, ...] = (
-    Route, Fly, Discard, Change, ChooseOutput, Sell, Next, Buy, Place, PlaceFabricator, Recycle, BuyFork, BuyTruck, Complete, Demolish,
-    DemolishFabricator, Fabricate, Gift, Decline, Draw, Reveal,
+    Route, Fly, Discard, Change, ChooseOutput, Sell, Next, Buy, Place, PlaceFabricator, Recycle, BuyFork,
+    BuyTruck, Complete, Demolish, DemolishFabricator, Fabricate, Gift, Decline, Draw, Reveal,
 )  # fmt: skip
 ANYTIME = (BuyFork, BuyTruck, Complete, Demolish, DemolishFabricator)
 CHANCE_PHASES = (Phase.SETUP_EXTRAS, Phase.SETUP_DEAL, Phase.REVEAL, Phase.DRAW, Phase.EXTRA)
@@ -116,7 +116,7 @@ class ReferenceMechanicaGame:
         """The shared shape check of reachable states (:mod:`bgrules.mechanica.validate`)."""
         from bgrules.mechanica.validate import problems
 
-        return problems(self, state)  # type: ignore[arg-type]
+        return problems(self, state)
 
     def chance_outcomes(self, state: MechanicaState) -> tuple[tuple[Any, Fraction], ...]:
         """MC-CHANCE: the draws (deck or extras) and the Blueprint reveals with exact probabilities."""

@@ -116,10 +116,12 @@ class ReferenceFactoryGame:
     def validate(self, state: SandboxState) -> list[str]:
         from bgrules.mechanica.validate import sandbox_problems
 
-        return sandbox_problems(self, state)  # type: ignore[arg-type]
+        return sandbox_problems(self, state)
 
     def initial_state(self) -> SandboxState:
-        return self._run_on(attrs.evolve(self._start, run=workday.start_run(self._start.factory, self._start.stock, self.variant)))
+        return self._run_on(
+            attrs.evolve(self._start, run=workday.start_run(self._start.factory, self._start.stock, self.variant))
+        )
 
     def _run_on(self, state: SandboxState) -> SandboxState:
         """MC-RUN: a finished run's board, stock, coins and counts become the sandbox's; the turn begins."""
@@ -166,12 +168,55 @@ class ReferenceFactoryGame:
             if zone is Zone.FLOOR:
                 out += [Install(key, r, c, rot) for r, c, rot in board.placements(factory, self.variant, key)]
             elif zone is Zone.START:
-                out += [InstallFabricator(key, r) for r in range(board.ROWS) if board.start_problem(factory, self.variant, key, r) is None]
+                out += [
+                    InstallFabricator(key, r)
+                    for r in range(board.ROWS)
+                    if board.start_problem(factory, self.variant, key, r) is None
+                ]
             else:
-                out += [InstallTruck(key, r) for r in range(board.ROWS) if board.truck_problem(factory, self.variant, key, r) is None]
+                out += [
+                    InstallTruck(key, r)
+                    for r in range(board.ROWS)
+                    if board.truck_problem(factory, self.variant, key, r) is None
+                ]
         out += [Demolish(i // board.COLS, i % board.COLS) for i, p in enumerate(factory.floor) if p is not None]
         out += [DemolishFabricator(r) for r, s in enumerate(factory.start) if not cat.tile(s.kind).printed]
         return out + list(fabrications(self._rules, factory))
+
+    def _problem(self, state: SandboxState, action: Any) -> tuple[str, str] | None:
+        """The rule ``action`` breaks in this turn, or None (MC-TURN-ORDER, MC-SELL, MC-SUPPLY, MC-PLACE-*,
+        MC-DEMOLISH, MC-FAB)."""
+        factory = state.factory
+        if isinstance(action, Sell):
+            if not state.selling:
+                return ("MC-TURN-ORDER", "selling is over for this turn")
+            return (
+                None if action in sells(factory) else ("MC-SELL", f"no {action.bot!r} on the truck of row {action.row}")
+            )
+        if isinstance(action, Install | InstallFabricator | InstallTruck):
+            if action.kind not in state.supply:
+                return ("MC-SUPPLY", f"{action.kind!r} is not in the supply")
+            if isinstance(action, Install):
+                return board.placement_problem(
+                    factory, self.variant, action.kind, action.row, action.col, action.rotation
+                )
+            if isinstance(action, InstallFabricator):
+                return board.start_problem(factory, self.variant, action.kind, action.row)
+            return board.truck_problem(factory, self.variant, action.kind, action.row)
+        if isinstance(action, Demolish):
+            if board.on_floor(action.row, action.col) and factory.floor[board.cell(action.row, action.col)] is not None:
+                return None
+            return ("MC-DEMOLISH", f"no floor tile on ({action.row}, {action.col})")
+        if isinstance(action, DemolishFabricator):
+            if (
+                action.row in range(board.ROWS)
+                and not self.variant.catalogue.tile(factory.start[action.row].kind).printed
+            ):
+                return None
+            return ("MC-DEMOLISH", f"no fabricator tile on Start Zone row {action.row}")
+        if isinstance(action, Fabricate):
+            return None if action in fabrications(self._rules, factory) else ("MC-FAB", "a malformed Fabricate")
+        return ("MC-TURN-ORDER", f"{action!r} is no action of the sandbox's turn")
 
     def apply(self, state: SandboxState, action: Any) -> SandboxState:
         if state.phase is Phase.OVER:
@@ -179,8 +224,9 @@ class ReferenceFactoryGame:
         if state.phase is Phase.RUN:
             assert state.run is not None
             return self._run_on(attrs.evolve(state, run=workday.decide(state.run, self.variant, action)))
-        if action not in self._turn_actions(state):
-            raise IllegalAction(_rule_of(action, state), f"{action!r} is not allowed now")
+        problem = self._problem(state, action)
+        if problem is not None:
+            raise IllegalAction(*problem)
         factory, stock, cat = state.factory, state.stock, self.variant.catalogue
         if isinstance(action, Sell):
             truck = factory.dock[action.row]
@@ -263,15 +309,3 @@ def _fabricate(
             holes[0] = bot
         factory = board.with_start(factory, r, attrs.evolve(factory.start[r], holes=tuple(holes)))
     return factory, stock
-
-
-def _rule_of(action: object, state: SandboxState) -> str:
-    if isinstance(action, Sell):
-        return "MC-TURN-ORDER" if not state.selling else "MC-SELL"
-    if isinstance(action, Install | InstallFabricator | InstallTruck):
-        return "MC-SUPPLY" if action.kind not in state.supply else "MC-PLACE"
-    if isinstance(action, Demolish | DemolishFabricator):
-        return "MC-DEMOLISH"
-    if isinstance(action, Fabricate):
-        return "MC-FAB"
-    return "MC-TURN-ORDER"

@@ -62,13 +62,15 @@ def placements(rules: Rules, state: MechanicaState) -> list[Place | PlaceFabrica
     if kind.zone is Zone.FLOOR:
         out += [Place(r, c, rot) for r, c, rot in board.placements(factory, rules.variant, state.pending)]
     elif kind.zone is Zone.START:
-        out += [PlaceFabricator(r) for r in range(board.ROWS) if board.start_problem(factory, rules.variant, kind.key, r) is None]
+        out += [
+            PlaceFabricator(r)
+            for r in range(board.ROWS)
+            if board.start_problem(factory, rules.variant, kind.key, r) is None
+        ]
     return out + recycles(factory)
 
 
-def recycle_bot(
-    rules: Rules, state: MechanicaState, kind: str, action: Recycle, rule: str
-) -> MechanicaState:
+def recycle_bot(rules: Rules, state: MechanicaState, kind: str, action: Recycle, rule: str) -> MechanicaState:
     """MC-RECYCLE / MC-SHOP-RECYCLE: the tile into the Recycler, its recycle bot into a Start Zone hole."""
     seat = seat_of(state)
     if action not in recycles(seat.factory):

@@ -99,7 +99,11 @@ def gift_options(state: MechanicaState) -> list[Gift | Decline]:
     receiver, declared = state.gifts[0]
     factory = state.seats[receiver].factory
     out: list[Gift | Decline] = [
-        Gift(b, r, h) for b in Bot if b < declared for r, slot in enumerate(factory.start) for h in range(len(slot.holes))
+        Gift(b, r, h)
+        for b in Bot
+        if b < declared
+        for r, slot in enumerate(factory.start)
+        for h in range(len(slot.holes))
     ]
     return [*out, Decline()]
 

@@ -17,10 +17,10 @@ from bgrules.mechanica.reference.factory import (
     Way,
     launches,
     on_floor,
+    ways,
     with_cell,
     with_start,
     with_truck,
-    ways,
 )
 from bgrules.mechanica.variant import MechanicaVariant
 from bgrules.mechanica.workday import Change, ChooseOutput, Discard, Fly, Moving, Route, Run, RunPhase
@@ -59,7 +59,9 @@ def start_run(factory: Factory, stock: Stock, variant: MechanicaVariant) -> Run:
         factory = with_start(factory, r, attrs.evolve(slot, holes=(None,) * len(slot.holes)))
     for i, placed in enumerate(factory.floor):
         if placed is not None and any(b is not None for b in placed.outputs):
-            factory = with_cell(factory, i // COLS, i % COLS, attrs.evolve(placed, outputs=(None,) * len(placed.outputs)))
+            factory = with_cell(
+                factory, i // COLS, i % COLS, attrs.evolve(placed, outputs=(None,) * len(placed.outputs))
+            )
     if not moving:  # nothing sets off: the run is over at once
         return Run(factory=factory, stock=stock, phase=RunPhase.DONE, cursor=ROWS * COLS)
     return advance(Run(factory=factory, stock=stock, moving=moving), variant)
@@ -104,7 +106,9 @@ def _pour(run: Run, variant: MechanicaVariant) -> Run:
         else:
             placed = factory.floor[where]
             assert placed is not None
-            factory = with_cell(factory, where // COLS, where % COLS, attrs.evolve(placed, inputs=tuple(sorted((*placed.inputs, bot)))))
+            factory = with_cell(
+                factory, where // COLS, where % COLS, attrs.evolve(placed, inputs=tuple(sorted((*placed.inputs, bot))))
+            )
     run = attrs.evolve(run, factory=factory, arrived=(), phase=RunPhase.COLLIDE, cursor=0)
     crowded = sum(1 for _r, _c, cap, bots in _bins(run, variant) if len(bots) > cap)
     return attrs.evolve(run, collisions=run.collisions + crowded)
@@ -199,7 +203,7 @@ def _activate(run: Run, variant: MechanicaVariant, i: int, choice: Bot | int | N
     elif kind.effect is Effect.DOWNGRADE:
         bot = inputs[0]
         if bot is Bot.BASIC:
-            outputs[choice if isinstance(choice, int) and choice is not None else 0] = bot
+            outputs[choice if isinstance(choice, int) else 0] = bot
         else:
             stock = give(stock, [bot])
             for j in range(len(outputs)):
@@ -207,14 +211,13 @@ def _activate(run: Run, variant: MechanicaVariant, i: int, choice: Bot | int | N
                 if made:
                     outputs[j] = Bot(bot - 1)
         inputs = ()
-    elif kind.effect is Effect.CHANGE:
-        if len(inputs) >= kind.inputs:
-            assert isinstance(choice, Bot)
-            stock = give(stock, list(inputs))
-            stock, made = take(stock, choice)
-            if made:
-                outputs[0] = choice
-            inputs = ()
+    elif kind.effect is Effect.CHANGE and len(inputs) >= kind.inputs:  # one bot alone waits (MC-ACT-CHANGE)
+        assert isinstance(choice, Bot)
+        stock = give(stock, list(inputs))
+        stock, made = take(stock, choice)
+        if made:
+            outputs[0] = choice
+        inputs = ()
     factory = with_cell(run.factory, i // COLS, i % COLS, attrs.evolve(placed, inputs=inputs, outputs=tuple(outputs)))
     return attrs.evolve(run, factory=factory, stock=stock, cursor=i + 1)
 

@@ -23,10 +23,11 @@ from bgrules.mechanica import workday as fast_workday
 from bgrules.mechanica.board import Factory, Placed, StartSlot, Truck
 from bgrules.mechanica.components import Bot, Dir, Edge, Zone
 from bgrules.mechanica.fabricate import Fabricate, Sell
+from bgrules.mechanica.notation import parse_factory
 from bgrules.mechanica.reference import ReferenceFactoryGame, ReferenceMechanicaGame
 from bgrules.mechanica.reference import factory as ref_factory
 from bgrules.mechanica.reference import workday as ref_workday
-from bgrules.mechanica.state import Buy, BuyFork, Decline, Draw, Next, Place, Recycle, Reveal
+from bgrules.mechanica.state import Buy, BuyFork, Decline, Draw, MechanicaState, Next, Place, Recycle, Reveal
 from bgrules.mechanica.variant import MechanicaVariant, Rulings, default_variant
 from bgrules.mechanica.workday import Discard
 
@@ -85,14 +86,16 @@ def _refusal(game: Any, state: Any, action: Any) -> str | None:
     return None
 
 
-def compare(fast: Any, ref: Any, seed: int, probe: bool = True, max_steps: int = 100_000) -> tuple[Any, int]:
-    """Play one seeded game on both engines side by side, checking everything at every state; returns the
-    final state and the number of actions."""
+def compare(
+    fast: Any, ref: Any, seed: int, probe: bool = True, max_steps: int = 100_000, start: Any = None
+) -> tuple[Any, int]:
+    """Play one seeded game on both engines side by side (from ``start``, else the initial state),
+    checking everything at every state; returns the final state and the number of actions."""
     assert fast.info == ref.info
     assert tuple(fast.action_types()) == tuple(ref.action_types())
     assert fast.state_type() is ref.state_type()
     rng = random.Random(seed)
-    s, t = fast.initial_state(), ref.initial_state()
+    s, t = (fast.initial_state(), ref.initial_state()) if start is None else (start, start)
     steps = 0
     last: Any = None
     while True:
@@ -187,6 +190,55 @@ def test_an_illegal_action_names_its_rule_and_changes_nothing() -> None:
             ref.apply(s, action)
         assert caught.value.rule_id == rule
     assert s == before
+
+
+def rich_state(game: Any) -> MechanicaState:
+    """The first state (before the set-up draws) with seat 0 given two Overactive Fabricators and an
+    Advanced one with bots in them, floor tiles, three loaded trucks of every size and a full wallet, the
+    tiles taken from the deck and the bots from the stock (the shape of a reachable state: the fast engine's
+    validator accepts it). Gifts, replacements, fabricators over fabricators, Blueprints from several trucks
+    and stock shortages follow from it."""
+    s = game.initial_state()
+    text = (
+        "overactive[P] | .       UP0 . DU0 | huge[BBP]\n"
+        "advanced[B.]  | FC0[D/] .   . .   | big[PD]\n"
+        "overactive[D] | .       .   . .   | truck[D]\n"
+    )
+    board = parse_factory(text, game.variant)
+    kinds = list(game.kinds)
+    deck = list(s.deck)
+    for key in ("overactive_fabricator", "overactive_fabricator", "advanced_fabricator", "upgrader", "duplicator"):
+        deck[kinds.index(key)] -= 1
+    deck[kinds.index("function_changer")] -= 1
+    old = s.seats[0].factory.bot_counts()
+    new = board.bot_counts()
+    stock = tuple(s.stock[g] + old[g] - new[g] for g in range(3))
+    seat = attrs.evolve(s.seats[0], factory=board, wallet=40)
+    state: MechanicaState = attrs.evolve(s, seats=(seat, *s.seats[1:]), deck=tuple(deck), stock=stock)
+    assert game.validate(state) == []
+    return state
+
+
+RICH_DEFAULT_RUN = {"default", "fabricator_over_fabricator", "bots_per_grade", "blueprint_match", "shop_recycle"}
+"""The switches a rich position is played under in the default run (every one under ``-m heavy``)."""
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        pytest.param(
+            f, v, id="default" if v is None else f"{f}={v}", marks=() if f in RICH_DEFAULT_RUN else pytest.mark.heavy
+        )
+        for f, v in [("default", None), *SWITCHES]
+    ],
+)
+def test_a_rich_position_refines_the_reference(field: str, value: object) -> None:
+    """From a crafted position full of fabricators, loaded trucks and money, under every switch."""
+    variant = MechanicaVariant() if field == "default" else _variant(field, value)
+    for players in (2, 3, 4):
+        fast = load_game("mechanica", players=players, variant=variant)
+        ref = ReferenceMechanicaGame(players, variant)
+        compare(fast, ref, seed=players, start=rich_state(fast), max_steps=20_000)
 
 
 # --- the sandbox ------------------------------------------------------------------------------------

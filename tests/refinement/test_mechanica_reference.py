@@ -18,6 +18,7 @@ import pytest
 from bgrules.core.errors import IllegalAction
 from bgrules.core.protocol import CHANCE
 from bgrules.core.registry import load_game
+from bgrules.mechanica import factory as fast_factory
 from bgrules.mechanica import movement
 from bgrules.mechanica import workday as fast_workday
 from bgrules.mechanica.board import Factory, Placed, StartSlot, Truck
@@ -410,3 +411,44 @@ def test_movement_options_the_encodings_read_match_the_reference(rulings: dict[s
             assert movement.lands_on(variant, None if placed is None else placed.kind) == ref_factory.lands_on(
                 variant, placed
             )
+
+
+def test_jigsaw_fit_the_loop_search_reads_matches_the_reference() -> None:
+    """factory.edges_fit (read by the loop search's placements, smt_loops) against the reference's
+    sides_fit, for every pair of sides under both jigsaw readings."""
+    for strict in (False, True):
+        for a in Edge:
+            for b in Edge:
+                assert fast_factory.edges_fit(a, b, strict) == ref_factory.sides_fit(a, b, strict), (a, b, strict)
+
+
+@pytest.mark.parametrize(
+    "rulings",
+    [
+        {},
+        {"jigsaw": "strict"},
+        {"off_floor": "forbid"},
+        {"loop": "forbid"},
+        {"flight": "both_ways", "flight_landing": "any_cell"},
+    ],
+    ids=["default", "strict", "off_floor_forbid", "loop_forbid", "both_ways+any_cell"],
+)
+def test_launches_loops_and_board_checks_the_encodings_read_match_the_reference(rulings: dict[str, str]) -> None:
+    """movement.launch_nodes and node_code (the z3 encodings' sources and node numbers), movement.find_loop
+    (the loop search's oracle) and factory.factory_problems (the boards the encodings accept) against the
+    reference's launches, node bits, has_loop and board_problems, on random boards."""
+    variant = MechanicaVariant(rulings=Rulings(**rulings))  # type: ignore[arg-type]
+    rng = random.Random(9)
+    for _ in range(400):
+        factory = _random_factory(rng, variant)
+        factory = attrs.evolve(factory, floor=tuple(p if rng.random() < 0.5 else None for p in factory.floor))
+        fast_launch = movement.launch_nodes(factory, variant)
+        mine = ref_factory.launches(factory, variant)
+        assert [node for _area, _i, _h, node in fast_launch] == [node for _bot, node in mine], factory
+        for _area, _i, _h, (r, c, h) in fast_launch:
+            if ref_factory.on_floor(r, c):
+                assert 1 << movement.node_code((r, c, h)) == ref_workday.node_bit((r, c, h))
+        assert (movement.find_loop(factory, variant) is not None) == ref_factory.has_loop(factory, variant), factory
+        assert bool(fast_factory.factory_problems(factory, variant)) == bool(
+            ref_factory.board_problems(factory, variant)
+        )

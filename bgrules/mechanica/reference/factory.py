@@ -342,3 +342,57 @@ def launches(factory: Factory, variant: MechanicaVariant) -> list[tuple[Bot, Nod
             if bot is not None:
                 out.append((bot, next_node(r, c, sides[j])))
     return out
+
+
+def board_problems(factory: Factory, variant: MechanicaVariant) -> list[str]:
+    """Every way a whole board breaks the board and placement rules (empty: a valid board): MC-PLACE-ZONE,
+    MC-PLACE-FIT between every two touching floor tiles, MC-HOLE, MC-BOARD (the printed Basic Fabricator
+    in row 1 only), and MC-MOVE-OFF / MC-MOVE-LOOP under their ``forbid`` rulings."""
+    cat = variant.catalogue
+    out: list[str] = []
+    strict = variant.rulings.jigsaw == "strict"
+    for i, placed in enumerate(factory.floor):
+        if placed is None:
+            continue
+        r, c = divmod(i, COLS)
+        kind = cat.tiles.get(placed.kind)
+        if kind is None or kind.zone is not Zone.FLOOR or kind.printed:
+            out.append(f"MC-PLACE-ZONE: ({r}, {c}) holds {placed.kind!r}, no floor tile")
+            continue
+        if len(placed.inputs) > kind.inputs or len(placed.outputs) != len(kind.outputs):
+            out.append(f"MC-HOLE: ({r}, {c}) holds more bots than its holes")
+        for side in (Dir.E, Dir.S):
+            dr, dc = STEP[side]
+            if not on_floor(r + dr, c + dc):
+                continue
+            other = factory.floor[cell(r + dr, c + dc)]
+            if other is None or other.kind not in cat.tiles:
+                continue
+            theirs = side_edge(cat.tile(other.kind), other.rotation, Dir((side + 2) % 4))
+            if not sides_fit(side_edge(kind, placed.rotation, side), theirs, strict):
+                out.append(f"MC-PLACE-FIT: ({r}, {c}) and ({r + dr}, {c + dc}) do not fit")
+        if variant.rulings.off_floor == "forbid":
+            for side in sides_of(kind, placed.rotation, Edge.EXIT):
+                dr, dc = STEP[side]
+                if not on_floor(r + dr, c + dc) and not (side is Dir.E and c + dc == TRUCK_COL):
+                    out.append(f"MC-MOVE-OFF: the exit {side.name} of ({r}, {c}) leads off the floor")
+    for r, slot in enumerate(factory.start):
+        kind = cat.tiles.get(slot.kind)
+        if kind is None or kind.zone is not Zone.START:
+            out.append(f"MC-PLACE-ZONE: Start Zone row {r} holds {slot.kind!r}")
+            continue
+        if slot.kind == "basic_fabricator" and r != 1:
+            out.append(f"MC-BOARD: the printed Basic Fabricator is in row 1, not row {r}")
+        if kind.printed and slot.kind != printed_slot(r).kind:
+            out.append(f"MC-BOARD: row {r} shows {slot.kind!r}, not its printed slot")
+        if len(slot.holes) != len(kind.outputs):
+            out.append(f"MC-HOLE: Start Zone row {r} has {len(slot.holes)} holes, not {len(kind.outputs)}")
+    for r, truck in enumerate(factory.dock):
+        kind = cat.tiles.get(truck.kind)
+        if kind is None or kind.zone is not Zone.DOCK:
+            out.append(f"MC-PLACE-ZONE: Loading Dock row {r} holds {truck.kind!r}")
+        elif len(truck.load) > kind.capacity:
+            out.append(f"MC-HOLE: the truck of row {r} holds more than {kind.capacity}")
+    if not out and variant.rulings.loop == "forbid" and has_loop(factory, variant):
+        out.append("MC-MOVE-LOOP: a bot could loop")
+    return out

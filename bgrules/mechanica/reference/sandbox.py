@@ -62,6 +62,9 @@ class ReferenceFactoryGame:
         elif isinstance(factory, str):
             start = parse_factory(factory, self.variant)
         elif isinstance(factory, Factory):
+            problems = board.board_problems(factory, self.variant)
+            if problems:
+                raise InputError("factory", problems[0])
             start = factory
         else:
             raise InputError("factory", "a factory is its notation (text) or a factory board")

@@ -120,7 +120,7 @@ def rotate(rules: Rules, state: MechanicaState) -> MechanicaState:
 def recycle_fallen(rules: Rules, state: MechanicaState, action: Recycle) -> MechanicaState:
     """MC-SHOP-RECYCLE: the fallen tile's bot into the hole the player picks; then the draw."""
     assert state.fallen is not None
-    state = recycle_bot(rules, state, state.fallen, action, "MC-SHOP-RECYCLE")
+    state = recycle_bot(rules, state, state.fallen, action, "MC-RECYCLE")
     return draw_step(rules, attrs.evolve(state, fallen=None))
 
 

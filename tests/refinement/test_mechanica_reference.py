@@ -170,6 +170,28 @@ def test_many_games_refine_the_reference(players: int, field: str, value: object
         )
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_reference_offers_what_callers_read_on_the_fast_game(players: int) -> None:
+    """Every public attribute of the fast game (the figures runners and pictures read) is on the reference,
+    with the same value; the methods answer alike on the initial state."""
+    fast, ref = load_game("mechanica", players=players), ReferenceMechanicaGame(players)
+    for name in dir(fast):
+        if name.startswith("_") or name in ("ACTIONS",):
+            continue
+        theirs = getattr(fast, name)
+        assert hasattr(ref, name), name
+        if not callable(theirs):
+            assert getattr(ref, name) == theirs, name
+    start = fast.initial_state()
+    assert ref.end_trigger(start) == fast.end_trigger(start) is None
+    sandbox, ref_sandbox = load_game("mechanica-factory", players=1), ReferenceFactoryGame()
+    for name in dir(sandbox):
+        if not name.startswith("_") and name != "ACTIONS":
+            assert hasattr(ref_sandbox, name), name
+            if not callable(getattr(sandbox, name)):
+                assert getattr(ref_sandbox, name) == getattr(sandbox, name), name
+
+
 def test_the_reference_game_is_as_fast_as_a_test_needs() -> None:
     """A 4-player random game to its end takes well under seconds on the reference."""
     ref = ReferenceMechanicaGame(4)

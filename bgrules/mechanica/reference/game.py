@@ -1,0 +1,225 @@
+"""The reference whole game of Mechanica: the Game protocol over the plain rule functions of this
+package (docs/rules/mechanica.md; conventions in its section "Engine conventions")."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from bgrules.core.errors import IllegalAction, InputError
+from bgrules.core.protocol import CHANCE, GameInfo, Mover
+from bgrules.mechanica.fabricate import Fabricate, Sell
+from bgrules.mechanica.reference import blueprints, dayend, ending, setup, shop, turn
+from bgrules.mechanica.reference.rules import Rules, seat_of
+from bgrules.mechanica.sandbox import Demolish, DemolishFabricator
+from bgrules.mechanica.state import (
+    Buy,
+    BuyFork,
+    BuyTruck,
+    Complete,
+    Decline,
+    Draw,
+    Gift,
+    MechanicaState,
+    Next,
+    Phase,
+    Place,
+    PlaceFabricator,
+    Recycle,
+    Reveal,
+)
+from bgrules.mechanica.variant import MechanicaVariant, load_variant
+from bgrules.mechanica.workday import Change, ChooseOutput, Discard, Fly, Route
+
+ACTION_TYPES: tuple[type, ...] = (
+    Route, Fly, Discard, Change, ChooseOutput, Sell, Next, Buy, Place, PlaceFabricator, Recycle, BuyFork,
+    BuyTruck, Complete, Demolish, DemolishFabricator, Fabricate, Gift, Decline, Draw, Reveal,
+)  # fmt: skip
+ANYTIME = (BuyFork, BuyTruck, Complete, Demolish, DemolishFabricator)
+CHANCE_PHASES = (Phase.SETUP_EXTRAS, Phase.SETUP_DEAL, Phase.REVEAL, Phase.DRAW, Phase.EXTRA)
+
+
+class ReferenceMechanicaGame:
+    """Mechanica for 2-4 players, the plain reading (same constructor and protocol as ``MechanicaGame``)."""
+
+    def __init__(self, players: int = 4, variant: MechanicaVariant | str | None = None) -> None:
+        if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
+            raise InputError("players", f"mechanica is for 2 to 4 players, not {players!r}")
+        self.variant = load_variant(variant)
+        per = self.variant.rulings.bots_per_grade
+        if per - players < 0:  # MC-STOCK: a Basic bot on each board at set-up
+            raise InputError("variant", f"bots_per_grade {per} is too small for {players} players")
+        self._players = players
+        self.rules = Rules(players, self.variant)
+        self.kinds = self.rules.kinds
+        self.kind_index = {k: i for i, k in enumerate(self.kinds)}
+        self.copies = tuple(self.variant.catalogue.tiles[k].copies for k in self.kinds)
+        self.total_tiles = sum(self.copies)
+        self.prices = self.rules.prices
+        self.cards = {b.id: b for b in self.variant.game.blueprints}
+        self.extras_target = self.rules.extras_target
+        self.double_rotation = players in (2, 3)
+        price = blueprints.fork_price(self.rules)
+        self.fork_price = 1_000_000 if price is None else price
+        self._info = GameInfo(
+            name="mechanica",
+            min_players=2,
+            max_players=4,
+            has_chance=True,
+            max_length=ending.max_length(self.rules),
+            parameters=(("players", "4"),),
+        )
+
+    # --- protocol -----------------------------------------------------------------------------------
+
+    @property
+    def info(self) -> GameInfo:
+        return self._info
+
+    @property
+    def players(self) -> int:
+        return self._players
+
+    def state_type(self) -> type[Any]:
+        return MechanicaState
+
+    def action_types(self) -> Sequence[type[Any]]:
+        return ACTION_TYPES
+
+    def initial_state(self) -> MechanicaState:
+        return dayend.settle(self.rules, setup.first_state(self.rules))
+
+    def to_move(self, state: MechanicaState) -> Mover:
+        if state.phase is Phase.OVER:
+            return None
+        if state.phase in CHANCE_PHASES:
+            return CHANCE
+        if state.phase is Phase.GIFT:
+            return state.gifts[0][0]
+        return state.current
+
+    def is_terminal(self, state: MechanicaState) -> bool:
+        return state.phase is Phase.OVER
+
+    def scores(self, state: MechanicaState) -> tuple[int, ...]:
+        return ending.scores(self.rules, state)
+
+    def winners(self, state: MechanicaState) -> tuple[int, ...]:
+        return ending.winners(self.rules, state)
+
+    def end_trigger(self, state: MechanicaState) -> str | None:
+        """MC-END: the rule that ended a terminal state."""
+        return "MC-END" if state.phase is Phase.OVER else None
+
+    def validate(self, state: MechanicaState) -> list[str]:
+        """The shared shape check of reachable states (:mod:`bgrules.mechanica.validate`)."""
+        from bgrules.mechanica.validate import problems
+
+        return problems(self, state)
+
+    def chance_outcomes(self, state: MechanicaState) -> tuple[tuple[Any, Fraction], ...]:
+        """MC-CHANCE: the draws (deck or extras) and the Blueprint reveals with exact probabilities."""
+        if state.phase in (Phase.SETUP_EXTRAS, Phase.SETUP_DEAL, Phase.DRAW):
+            return setup.draws(self.rules, state.deck)
+        if state.phase is Phase.EXTRA:
+            return setup.draws(self.rules, state.extras)
+        if state.phase is Phase.REVEAL:
+            return tuple((Reveal(c), Fraction(1, len(state.bp_pool))) for c in state.bp_pool)
+        return ()
+
+    def _anytime_here(self, state: MechanicaState) -> bool:
+        """MC-ANYTIME: in the steps 1-3, in the two waits (not under ``steps_1_3``) and at the close of
+        step 4 (only under ``whole_turn``)."""
+        if state.phase in (Phase.SELL, Phase.BUY, Phase.FABRICATE, Phase.TURN_END):
+            return True
+        return state.phase in (Phase.PLACE, Phase.RECYCLE) and self.variant.rulings.anytime != "steps_1_3"
+
+    def legal_actions(self, state: MechanicaState) -> tuple[Any, ...]:
+        """Every legal action: the phase's own first, then the actions of any time in the turn."""
+        phase = state.phase
+        if phase is Phase.OVER:
+            return ()
+        if phase in CHANCE_PHASES:
+            return tuple(o for o, _p in self.chance_outcomes(state))
+        if phase is Phase.RUN:
+            assert state.run is not None
+            from bgrules.mechanica.reference.workday import decisions
+
+            return decisions(state.run, self.variant)
+        if phase is Phase.GIFT:
+            return tuple(turn.gift_options(state))
+        own: list[Any] = []
+        factory = seat_of(state).factory
+        if phase is Phase.SELL:
+            own = [*turn.sells(factory), Next()]
+        elif phase is Phase.BUY:
+            own = [*shop.buys(self.rules, state), Next()]
+        elif phase is Phase.PLACE:
+            own = list(shop.placements(self.rules, state))
+        elif phase is Phase.FABRICATE:
+            own = list(turn.fabrications(self.rules, factory))
+        elif phase is Phase.RECYCLE:
+            own = list(shop.recycles(factory))
+        elif phase is Phase.TURN_END:
+            own = [Next()]
+        if self._anytime_here(state):
+            own += blueprints.anytime_actions(self.rules, state)
+        return tuple(own)
+
+    def apply(self, state: MechanicaState, action: Any) -> MechanicaState:
+        """The state after ``action``; an illegal one raises IllegalAction naming the rule broken."""
+        phase = state.phase
+        rules = self.rules
+        if phase is Phase.OVER:
+            raise IllegalAction("MC-END", "the game is over")
+        if phase in CHANCE_PHASES:
+            if action not in self.legal_actions(state):
+                raise IllegalAction("MC-CHANCE", f"{action!r} is not an outcome of this chance step")
+            if phase is Phase.SETUP_EXTRAS:
+                return dayend.settle(rules, setup.set_aside(rules, state, action.kind))
+            if phase is Phase.SETUP_DEAL:
+                return dayend.settle(rules, setup.deal(rules, state, action.kind))
+            if phase is Phase.REVEAL:
+                return dayend.reveal(rules, state, action.card)
+            if phase is Phase.DRAW:
+                return shop.drawn(rules, state, action.kind)
+            return shop.extra_drawn(rules, state, action.kind)
+        if phase is Phase.RUN:
+            return dayend.run_decision(rules, state, action)
+        if phase is Phase.GIFT:
+            return turn.gift(rules, state, action)
+        if isinstance(action, ANYTIME):
+            if not self._anytime_here(state):
+                rule = {Phase.PLACE: "MC-PLACE", Phase.RECYCLE: "MC-SHOP-RECYCLE"}.get(phase, "MC-ANYTIME")
+                raise IllegalAction(rule, f"{type(action).__name__} is not allowed now")
+            return blueprints.apply_anytime(rules, state, action)
+        if phase is Phase.SELL and isinstance(action, Sell):
+            return turn.sell(rules, state, action)
+        if phase in (Phase.SELL, Phase.BUY) and isinstance(action, Next):
+            return _next_step(state)
+        if phase is Phase.BUY and isinstance(action, Buy):
+            return shop.buy(rules, state, action)
+        if phase is Phase.PLACE:
+            if isinstance(action, Place | PlaceFabricator | Recycle):
+                return shop.place(rules, state, action)
+            raise IllegalAction("MC-PLACE", "the bought tile must be installed or recycled first")
+        if phase is Phase.FABRICATE:
+            if isinstance(action, Fabricate):
+                return turn.fabricate(rules, state, action)
+            if isinstance(action, Next):
+                raise IllegalAction("MC-FAB", "fabricating is compulsory")
+        if phase is Phase.RECYCLE:
+            if isinstance(action, Recycle):
+                return shop.recycle_fallen(rules, state, action)
+            raise IllegalAction("MC-SHOP-RECYCLE", "the fallen tile's bot must be placed first")
+        if phase is Phase.TURN_END and isinstance(action, Next):
+            return dayend.end_turn(rules, state)
+        raise IllegalAction("MC-TURN-ORDER", f"{type(action).__name__} is not a step of phase {phase.name}")
+
+
+def _next_step(state: MechanicaState) -> MechanicaState:
+    """MC-TURN-ORDER: ``Next`` closes selling (to buying) or buying (to fabricating)."""
+    import attrs
+
+    return attrs.evolve(state, phase=Phase.BUY if state.phase is Phase.SELL else Phase.FABRICATE)

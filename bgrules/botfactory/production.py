@@ -65,8 +65,9 @@ class ProductionRoom(Tokens):
         wheel = state.wheel if wheel is None else wheel
         turn = state.turn if turn is None else turn
         assert turn is not None
-        for pos in self.c.wheel.top:
-            if pos > after and wheel[pos] is None:
+        top = self.c.wheel.top  # left first, as the component data lists them
+        for pos in top[top.index(after) + 1 :] if after in top else top:
+            if wheel[pos] is None:
                 return evolve(state, wheel=wheel, turn=_TURN_PROMPT(turn, ("refill", str(pos))), **changes)
         return evolve(state, wheel=wheel, turn=_TURN_PROMPT(turn, ()), **changes)
 

@@ -193,6 +193,12 @@ def _check(c: Components, where: str) -> None:
         raise InputError(f"{where} finance", "each value line has a reward, 'part' or 'project'")
     if not 0 <= f.start_value <= f.track_max or not f.reservation_costs or min(f.reservation_costs) < 1:
         raise InputError(f"{where} finance", "start value on the track; reservation costs at least 1")
+    if len(f.reservation_costs) > 2:  # BF-FIN-CONTRACT: 一個合約最多可以被兩個玩家保留 (seed line 110)
+        raise InputError(
+            f"{where} finance.reservation_costs",
+            "a contract takes at most two reservations (seed line 110), so at most two costs, "
+            f"not {len(f.reservation_costs)}",
+        )
     if any(not 1 <= line <= f.track_max for line in f.lines):
         raise InputError(f"{where} finance.lines", f"value lines are on the track, 1 to {f.track_max}")
     if f.contracts_face_up < 1:

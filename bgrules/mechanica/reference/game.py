@@ -7,10 +7,12 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+import attrs
+
 from bgrules.core.errors import IllegalAction, InputError
 from bgrules.core.protocol import CHANCE, GameInfo, Mover
 from bgrules.mechanica.fabricate import Fabricate, Sell
-from bgrules.mechanica.reference import blueprints, dayend, ending, setup, shop, turn
+from bgrules.mechanica.reference import blueprints, dayend, ending, setup, shop, turn, workday
 from bgrules.mechanica.reference.rules import Rules, seat_of
 from bgrules.mechanica.sandbox import Demolish, DemolishFabricator
 from bgrules.mechanica.state import (
@@ -144,9 +146,7 @@ class ReferenceMechanicaGame:
             return tuple(o for o, _p in self.chance_outcomes(state))
         if phase is Phase.RUN:
             assert state.run is not None
-            from bgrules.mechanica.reference.workday import decisions
-
-            return decisions(state.run, self.variant)
+            return workday.decisions(state.run, self.variant)
         if phase is Phase.GIFT:
             return tuple(turn.gift_options(state))
         own: list[Any] = []
@@ -220,6 +220,4 @@ class ReferenceMechanicaGame:
 
 def _next_step(state: MechanicaState) -> MechanicaState:
     """MC-TURN-ORDER: ``Next`` closes selling (to buying) or buying (to fabricating)."""
-    import attrs
-
     return attrs.evolve(state, phase=Phase.BUY if state.phase is Phase.SELL else Phase.FABRICATE)

@@ -9,6 +9,7 @@ from bgrules.core.errors import IllegalAction
 from bgrules.mechanica.board import Factory
 from bgrules.mechanica.components import Bot, Zone
 from bgrules.mechanica.reference import factory as board
+from bgrules.mechanica.reference.dayend import end_turn
 from bgrules.mechanica.reference.rules import Rules, add, give_bots, seat_of, with_seat
 from bgrules.mechanica.reference.workday import take
 from bgrules.mechanica.state import Buy, MechanicaState, Phase, Place, PlaceFabricator, Recycle
@@ -156,6 +157,4 @@ def step_four_over(rules: Rules, state: MechanicaState) -> MechanicaState:
     turn ends at once."""
     if rules.variant.rulings.anytime == "whole_turn":
         return attrs.evolve(state, phase=Phase.TURN_END)
-    from bgrules.mechanica.reference.dayend import end_turn
-
     return end_turn(rules, state)

@@ -240,7 +240,7 @@ def test_every_holding_spec_catches_a_mutation():
         by_file.setdefault(Path(spec.source.split(" spec[")[0]).name, [])
         if spec.expected == "holds" and spec.id not in caught:
             by_file[Path(spec.source.split(" spec[")[0]).name].append(spec.id)
-    spec_files = {"mechanica-factory.toml", "mechanica.toml", "botfactory.toml"}
+    spec_files = {"mechanica-factory.toml", "mechanica.toml", "botfactory.toml", "botfactory-contracts.toml"}
     assert spec_files <= set(by_file), f"spec files read: {sorted(by_file)}"
     missing = {name: ids for name, ids in by_file.items() if ids}
     assert not missing, f"specs no mutation exercises: {missing}"
@@ -949,6 +949,152 @@ def bf_three_tokens_a_point(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(BotFactoryGame, "scores", scores)
 
 
+# --- Bot Factory's action contracts (specs/botfactory-contracts.toml): each rule's effect broken -------------
+
+
+def bf_swap_free(mp: pytest.MonkeyPatch) -> None:
+    """BF-ASM-SWAP broken: a swap costs nothing (the seed: a token)."""
+    orig = BotFactoryGame._swap
+
+    def swap(self: BotFactoryGame, state: Any, seat: int, action: Any) -> Any:
+        after = orig(self, state, seat, action)
+        return attrs.evolve(self._hand(after, seat, tokens=state.hands[seat].tokens), supply=state.supply)
+
+    mp.setattr(BotFactoryGame, "_swap", swap)
+
+
+def bf_right_tile_pays_nothing(mp: pytest.MonkeyPatch) -> None:
+    """BF-PROJ-RIGHT broken: the right column's bottom tile pays no token."""
+    orig = BotFactoryGame._take_project
+
+    def take(self: BotFactoryGame, state: Any, seat: int, action: Any, turn: Any = None) -> Any:
+        after = orig(self, state, seat, action, turn)
+        if (action.column, action.row) != (1, 0):
+            return after
+        return attrs.evolve(self._hand(after, seat, tokens=state.hands[seat].tokens), supply=state.supply)
+
+    mp.setattr(BotFactoryGame, "_take_project", take)
+
+
+def bf_maintenance_keeps_values(mp: pytest.MonkeyPatch) -> None:
+    """BF-MAINT broken: a completed bot's value does not fall in maintenance."""
+    orig = BotFactoryGame._maintenance
+
+    def maintenance(self: BotFactoryGame, state: Any, **changes: Any) -> Any:
+        return attrs.evolve(orig(self, state, **changes), values=state.values)
+
+    mp.setattr(BotFactoryGame, "_maintenance", maintenance)
+
+
+def bf_wheel_turns_back(mp: pytest.MonkeyPatch) -> None:
+    """BF-PROD-ROTATE broken: the Wheel turns two spaces anticlockwise (p -> p - 2)."""
+    orig = BotFactoryGame._rotate
+
+    def rotate(self: BotFactoryGame, state: Any, turn: Any) -> Any:
+        n = len(state.wheel)
+        return orig(self, attrs.evolve(state, wheel=tuple(state.wheel[(i + 4) % n] for i in range(n))), turn)
+
+    mp.setattr(BotFactoryGame, "_rotate", rotate)
+
+
+def bf_mark_offers_nothing(mp: pytest.MonkeyPatch) -> None:
+    """BF-PROD-MARK broken: taking the marked output space's tile offers no paid placement."""
+    orig = BotFactoryGame._take_output
+
+    def take(self: BotFactoryGame, state: Any, seat: int, turn: Any, action: Any) -> Any:
+        after = orig(self, state, seat, turn, action)
+        return attrs.evolve(after, turn=attrs.evolve(after.turn, prompt=()))
+
+    mp.setattr(BotFactoryGame, "_take_output", take)
+
+
+def bf_trade_keeps_a_part(mp: pytest.MonkeyPatch) -> None:
+    """BF-PROD-TRADE broken: the trade discards two parts only (the seed: three)."""
+    orig = BotFactoryGame._trade
+
+    def trade(self: BotFactoryGame, state: Any, seat: int, action: Any) -> Any:
+        return orig(self, state, seat, attrs.evolve(action, parts=action.parts[:2]))
+
+    mp.setattr(BotFactoryGame, "_trade", trade)
+
+
+def bf_exchange_universal_kept(mp: pytest.MonkeyPatch) -> None:
+    """BF-PROJ-TRADE broken: the Universal part is handed out without leaving its supply."""
+    orig = BotFactoryGame._exchange
+
+    def exchange(self: BotFactoryGame, state: Any, seat: int, action: Any) -> Any:
+        return attrs.evolve(orig(self, state, seat, action), universal=state.universal)
+
+    mp.setattr(BotFactoryGame, "_exchange", exchange)
+
+
+def bf_swap_spare_stays(mp: pytest.MonkeyPatch) -> None:
+    """BF-ASM-SWAP broken: the spare space keeps its part (the hand's part does not take its place)."""
+    orig = BotFactoryGame._swap
+
+    def swap(self: BotFactoryGame, state: Any, seat: int, action: Any) -> Any:
+        return attrs.evolve(orig(self, state, seat, action), spares=state.spares)
+
+    mp.setattr(BotFactoryGame, "_swap", swap)
+
+
+def bf_sandra_from_the_left(mp: pytest.MonkeyPatch) -> None:
+    """BF-SANDRA-MOVE broken: Sandra scans the other boards from 01 (not from the next board to her right)."""
+
+    def target(self: BotFactoryGame, sandra: int, workers: Any) -> int:
+        board = self.spaces[sandra][0]
+        for b in range(4):
+            if b != board:
+                for i in self.board_spaces[b]:
+                    if i not in workers:
+                        return i
+        return sandra
+
+    mp.setattr(BotFactoryGame, "_sandra_target", target)
+
+
+def bf_order_rightmost_first(mp: pytest.MonkeyPatch) -> None:
+    """BF-ORDER broken: the next round's order runs right to left across the spaces."""
+    orig = BotFactoryGame._round_end
+
+    def round_end(self: BotFactoryGame, state: Any) -> Any:
+        after = orig(self, state)
+        if after.phase is BFPhase.MOVE:
+            return attrs.evolve(after, order=tuple(reversed(after.order)))
+        return after
+
+    mp.setattr(BotFactoryGame, "_round_end", round_end)
+
+
+def bf_sandra_refills_anticlockwise(mp: pytest.MonkeyPatch) -> None:
+    """BF-PROD-SANDRA broken: Sandra fills the Wheel's empty spaces anticlockwise."""
+    orig = BotFactoryGame._sandra_production
+
+    def production(self: BotFactoryGame, state: Any, **changes: Any) -> Any:
+        after = orig(self, state, **changes)
+        return attrs.evolve(after, draws=tuple(reversed(after.draws)))
+
+    mp.setattr(BotFactoryGame, "_sandra_production", production)
+
+
+def bf_maintenance_clears_every_bot(mp: pytest.MonkeyPatch) -> None:
+    """BF-MAINT broken: maintenance clears the unfinished bots' parts to the discard as well."""
+    orig = BotFactoryGame._maintenance
+
+    def maintenance(self: BotFactoryGame, state: Any, **changes: Any) -> Any:
+        columns = []
+        for column in state.columns:
+            if None in column:
+                for part in column:
+                    if part is not None:
+                        state = self._discard_part_tile(state, part)
+                column = (None,) * len(column)
+            columns.append(column)
+        return orig(self, attrs.evolve(state, columns=tuple(columns)), **changes)
+
+    mp.setattr(BotFactoryGame, "_maintenance", maintenance)
+
+
 BF_CASES = [
     ("BF-FIG-SEED", bf_first_parts_pay_three, None),
     ("BF-INV-TOKENS-CONSERVED", bf_reserve_paid_twice, BF_RICH),
@@ -998,6 +1144,23 @@ BF_CASES = [
     ("BF-END-WHEN", bf_end_never_fires, None),
     ("BF-END-WHEN-3P", bf_end_never_fires, None),
     ("BF-END-WHEN-2P", bf_end_never_fires, None),
+    ("BF-ACT-ASM-REWARD", bf_first_parts_pay_three, None),
+    ("BF-ACT-COSTS", bf_swap_free, None),
+    ("BF-ACT-PROJ-TAKE", bf_right_tile_pays_nothing, None),
+    ("BF-ACT-FIN-VALUES", bf_maintenance_keeps_values, None),
+    ("BF-ACT-PROD-ROTATE", bf_wheel_turns_back, None),
+    ("BF-ACT-PROD-TAKE", bf_mark_offers_nothing, None),
+    ("BF-ACT-PROD-TRADE", bf_trade_keeps_a_part, None),
+    ("BF-ACT-PROJ-TRADE", bf_exchange_universal_kept, None),
+    ("BF-ACT-ASM-SWAP", bf_swap_spare_stays, None),
+    ("BF-ACT-FIN-CONTRACT", bf_reserve_paid_twice, BF_RICH),
+    ("BF-ACT-MOVE", bf_sandra_from_the_left, None),
+    ("BF-ACT-MOVE-2P", bf_sandra_from_the_left, None),
+    ("BF-ACT-ORDER", bf_order_rightmost_first, None),
+    ("BF-ACT-ORDER-3P", bf_order_rightmost_first, None),
+    ("BF-ACT-ORDER-2P", bf_order_rightmost_first, None),
+    ("BF-ACT-SANDRA", bf_sandra_refills_anticlockwise, None),
+    ("BF-ACT-MAINT", bf_maintenance_clears_every_bot, None),
 ]
 
 BF_MORE_GAMES: dict[tuple[str, str], int] = {("BF-INV-RESERVATIONS-2P", "bf_reserve_twice"): 16}

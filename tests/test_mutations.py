@@ -24,11 +24,12 @@ from bgrules.botfactory.state import Phase as BFPhase
 from bgrules.botfactory.state import PlacePart as BFPlacePart
 from bgrules.botfactory.state import Reserve as BFReserve
 from bgrules.core import specs as spec_runner
+from bgrules.core.errors import IllegalAction
 from bgrules.core.specs import Budget, load_specs, run_spec
 from bgrules.mechanica import workday
 from bgrules.mechanica.components import Bot, Effect
 from bgrules.mechanica.fabricate import Sell
-from bgrules.mechanica.factory import install
+from bgrules.mechanica.factory import check_install_truck, install
 from bgrules.mechanica.game import MechanicaGame
 from bgrules.mechanica.movement import options
 from bgrules.mechanica.notation import parse_factory
@@ -240,7 +241,13 @@ def test_every_holding_spec_catches_a_mutation():
         by_file.setdefault(Path(spec.source.split(" spec[")[0]).name, [])
         if spec.expected == "holds" and spec.id not in caught:
             by_file[Path(spec.source.split(" spec[")[0]).name].append(spec.id)
-    spec_files = {"mechanica-factory.toml", "mechanica.toml", "botfactory.toml", "botfactory-contracts.toml"}
+    spec_files = {
+        "mechanica-factory.toml",
+        "mechanica.toml",
+        "botfactory.toml",
+        "botfactory-contracts.toml",
+        "mechanica-contracts.toml",
+    }
     assert spec_files <= set(by_file), f"spec files read: {sorted(by_file)}"
     missing = {name: ids for name, ids in by_file.items() if ids}
     assert not missing, f"specs no mutation exercises: {missing}"
@@ -577,6 +584,99 @@ def installed_tiles_not_scored(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(MechanicaGame, "scores", scores)
 
 
+# --- Mechanica's action contracts (specs/mechanica-contracts.toml): each rule's effect broken ----------------
+
+
+def start_money_nine(mp: pytest.MonkeyPatch) -> None:
+    """MC-SETUP-SEATS broken: the start player starts with 9 coins (the seed: 5 + 1 + 1 + 1)."""
+    orig = MechanicaGame.initial_state
+
+    def initial(self: MechanicaGame) -> MechanicaState:
+        state = orig(self)
+        return _with_seat(state, 0, wallet=state.seats[0].wallet + 1)
+
+    mp.setattr(MechanicaGame, "initial_state", initial)
+
+
+def shop_charges_the_next_slot(mp: pytest.MonkeyPatch) -> None:
+    """MC-SHOP-BUY broken: a purchase pays the next slot's price (7 -> 5, ..., 2 -> 2)."""
+    orig = MechanicaGame._buy
+
+    def mutated(self, state, action):
+        after = orig(self, state, action)
+        off = self.prices[action.slot] - self.prices[min(action.slot + 1, len(self.prices) - 1)]
+        return _with_seat(after, state.current, wallet=after.seats[state.current].wallet + off)
+
+    mp.setattr(MechanicaGame, "_buy", mutated)
+
+
+def truck_upgrade_full_price(mp: pytest.MonkeyPatch) -> None:
+    """MC-TRUCK-BUY broken: a Huge Truck over a Big one costs the full 5 (the seed: 3)."""
+
+    def price(self, factory, key, row):
+        try:
+            check_install_truck(factory, self.variant, key, row)
+        except IllegalAction:
+            return None
+        return self.variant.catalogue.tiles[key].price
+
+    mp.setattr(MechanicaGame, "_truck_price", price)
+
+
+def plus_bot_sells_for_two(mp: pytest.MonkeyPatch) -> None:
+    """MC-SELL broken: a Plus bot sells for 2 coins (the seed: 4)."""
+    orig = MechanicaGame._sell
+
+    def mutated(self, state, action):
+        after = orig(self, state, action)
+        if action.bot is Bot.PLUS:
+            after = _with_seat(after, state.current, wallet=after.seats[state.current].wallet - 2)
+        return after
+
+    mp.setattr(MechanicaGame, "_sell", mutated)
+
+
+def gifts_offered_backwards(mp: pytest.MonkeyPatch) -> None:
+    """MC-FAB-OVERACTIVE broken: the gifts go round the table the other way (from the previous seat)."""
+    orig = MechanicaGame._fabricate
+
+    def mutated(self, state, action):
+        after = orig(self, state, action)
+        if after.phase is Phase.GIFT:
+            after = attrs.evolve(after, gifts=tuple(reversed(after.gifts)))
+        return after
+
+    mp.setattr(MechanicaGame, "_fabricate", mutated)
+
+
+def shop_skips_a_slot(mp: pytest.MonkeyPatch) -> None:
+    """MC-SHOP-ROTATE broken: the tiles on the two cheapest slots change places as the Shop turns."""
+    orig = MechanicaGame._rotate
+
+    def mutated(self, state):
+        after = orig(self, state)
+        wheel = after.wheel
+        return attrs.evolve(after, wheel=(*wheel[:-2], wheel[-1], wheel[-2]))
+
+    mp.setattr(MechanicaGame, "_rotate", mutated)
+
+
+def no_double_rotation(mp: pytest.MonkeyPatch) -> None:
+    """MC-SHOP-DOUBLE removed: with 2-3 players a wheel left with the price-7 tile alone does not turn again."""
+    mp.setattr(MechanicaGame, "_doubles", lambda self, wheel: False)
+
+
+def selling_skips_buying(mp: pytest.MonkeyPatch) -> None:
+    """MC-TURN-ORDER broken: Next() after selling goes straight to fabricating (no buying step)."""
+    orig = MechanicaGame._next
+
+    def mutated(self, state):
+        after = orig(self, state)
+        return attrs.evolve(after, phase=Phase.FABRICATE) if state.phase is Phase.SELL else after
+
+    mp.setattr(MechanicaGame, "_next", mutated)
+
+
 # (spec id, mutation, variant TOML or None for the seed's figures): each row must turn the spec to violated
 GAME_CASES = [
     ("MC-GAME-MONEY-NONNEGATIVE", forks_beyond_the_wallet, None),
@@ -620,6 +720,18 @@ GAME_CASES = [
     ("MC-GAME-END-WHEN", end_never_fires, None),
     ("MC-GAME-END-WHEN-3P", end_never_fires, None),
     ("MC-GAME-END-WHEN-2P", end_never_fires, None),
+    ("MC-ACT-START-MONEY", start_money_nine, None),
+    ("MC-ACT-SHOP-PRICE", shop_charges_the_next_slot, None),
+    ("MC-ACT-FORK-PRICE", fork_bought_free, None),
+    ("MC-ACT-TRUCK-PRICE", truck_upgrade_full_price, None),
+    ("MC-ACT-TRUCK-PRICE", big_truck_carries_three, None),
+    ("MC-ACT-SELL", plus_bot_sells_for_two, None),
+    ("MC-ACT-BP-REWARD", blueprint_paid_into_wallet, CHEAP_BLUEPRINTS),
+    ("MC-ACT-GIFT", gifts_offered_backwards, None),
+    ("MC-ACT-SHOP-TURN", shop_skips_a_slot, None),
+    ("MC-ACT-SHOP-TURN-3P", no_double_rotation, None),
+    ("MC-ACT-SHOP-TURN-2P", no_double_rotation, RICH),
+    ("MC-ACT-TURN-ORDER", selling_skips_buying, None),
 ]
 
 

@@ -33,7 +33,7 @@ from bgrules.mechanica.factory import check_install_truck, install
 from bgrules.mechanica.game import MechanicaGame
 from bgrules.mechanica.movement import options
 from bgrules.mechanica.notation import parse_factory
-from bgrules.mechanica.sandbox import FactoryGame
+from bgrules.mechanica.sandbox import Demolish, FactoryGame
 from bgrules.mechanica.state import Buy, BuyFork, MechanicaState, Phase
 from bgrules.mechanica.variant import default_variant
 
@@ -677,6 +677,50 @@ def selling_skips_buying(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(MechanicaGame, "_next", mutated)
 
 
+def recycling_makes_no_bot(mp: pytest.MonkeyPatch) -> None:
+    """MC-RECYCLE broken: a recycled tile goes into the Recycler but no bot is made."""
+    orig = MechanicaGame._recycle
+
+    def mutated(self, state, key, action, **changes):
+        after = orig(self, state, key, action, **changes)
+        seat = state.seats[state.current]
+        return attrs.evolve(_with_seat(after, state.current, factory=seat.factory), stock=state.stock)
+
+    mp.setattr(MechanicaGame, "_recycle", mutated)
+
+
+def demolished_tile_to_the_box(mp: pytest.MonkeyPatch) -> None:
+    """MC-DEMOLISH broken: a demolished improvement goes back to the box instead of into the Recycler."""
+    orig = MechanicaGame._anytime
+
+    def mutated(self, state, action):
+        after = orig(self, state, action)
+        return attrs.evolve(after, recycler=state.recycler) if isinstance(action, Demolish) else after
+
+    mp.setattr(MechanicaGame, "_anytime", mutated)
+
+
+def replace_ignored(mp: pytest.MonkeyPatch) -> None:
+    """MC-FAB-REPLACE broken: an occupied making hole is never replaced (the fabricator makes nothing)."""
+    orig = MechanicaGame._fabricate
+
+    def mutated(self, state, action):
+        return orig(self, state, attrs.evolve(action, replace=()))
+
+    mp.setattr(MechanicaGame, "_fabricate", mutated)
+
+
+def turned_blueprints_stay(mp: pytest.MonkeyPatch) -> None:
+    """MC-BP-DAYEND broken: the Blueprints turned sideways stay on top, turned, through the day's end."""
+    orig = MechanicaGame._end_day
+
+    def mutated(self, state):
+        after = orig(self, state)
+        return attrs.evolve(after, bp_top=state.bp_top, bp_bottom=state.bp_bottom, bp_turned=state.bp_turned)
+
+    mp.setattr(MechanicaGame, "_end_day", mutated)
+
+
 # (spec id, mutation, variant TOML or None for the seed's figures): each row must turn the spec to violated
 GAME_CASES = [
     ("MC-GAME-MONEY-NONNEGATIVE", forks_beyond_the_wallet, None),
@@ -732,6 +776,10 @@ GAME_CASES = [
     ("MC-ACT-SHOP-TURN-3P", no_double_rotation, None),
     ("MC-ACT-SHOP-TURN-2P", no_double_rotation, RICH),
     ("MC-ACT-TURN-ORDER", selling_skips_buying, None),
+    ("MC-ACT-PLACE", recycling_makes_no_bot, None),
+    ("MC-ACT-DEMOLISH", demolished_tile_to_the_box, None),
+    ("MC-ACT-FAB", replace_ignored, None),
+    ("MC-ACT-DAY-END", turned_blueprints_stay, CHEAP_BLUEPRINTS),
 ]
 
 

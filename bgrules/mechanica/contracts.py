@@ -26,6 +26,7 @@ from bgrules.mechanica.components import Bot
 from bgrules.mechanica.fabricate import Fabricate, Sell
 from bgrules.mechanica.figures import FIGURES
 from bgrules.mechanica.game import MechanicaGame
+from bgrules.mechanica.sandbox import Demolish, DemolishFabricator
 from bgrules.mechanica.state import (
     Buy,
     BuyFork,
@@ -37,6 +38,9 @@ from bgrules.mechanica.state import (
     MechanicaState,
     Next,
     Phase,
+    Place,
+    PlaceFabricator,
+    Recycle,
 )
 
 _SEED = {f.name: f.seed for f in FIGURES}
@@ -365,6 +369,151 @@ def turn_steps(game: MechanicaGame, before: MechanicaState, action: Any, after: 
     return None
 
 
+def _put(stock: tuple[int, ...], old: Bot | None, bot: Bot) -> tuple[tuple[int, ...], Bot | None]:
+    """MC-FAB-REPLACE, MC-STOCK: a bot made into a hole holding ``old``: the old bot back to the stock, then
+    the new one from it if the stock has one (else the hole stays empty)."""
+    s = list(stock)
+    if old is not None:
+        s[old] += 1
+    if s[bot] > 0:
+        s[bot] -= 1
+        return tuple(s), bot
+    return tuple(s), None
+
+
+def placement(game: MechanicaGame, before: MechanicaState, action: Any, after: MechanicaState) -> str | None:
+    """MC-PLACE, MC-PLACE-ROT, MC-PLACE-START, MC-RECYCLE, MC-SHOP-RECYCLE: the bought tile is installed where
+    and as turned as chosen (a fabricator tile on its Start Zone row), or recycled: the tile into the
+    Recycler and one bot of its recycle grade (``recycle`` in the component data) from the stock into the
+    chosen Start Zone hole, a bot already there back to the stock; a tile fallen from the Shop is recycled
+    alike by the current player."""
+    if before.phase not in (Phase.PLACE, Phase.RECYCLE) or not isinstance(action, Place | PlaceFabricator | Recycle):
+        return None
+    seat = before.current
+    key = before.pending if before.phase is Phase.PLACE else before.fallen
+    assert key is not None
+    factory = after.seats[seat].factory
+    if after.pending is not None or after.fallen is not None:
+        return f"{action!r}: the {key} should no longer wait (pending {after.pending}, fallen {after.fallen})"
+    if isinstance(action, Place):
+        cell = factory.at(action.row, action.col)
+        if cell is None or (cell.kind, cell.rotation) != (key, action.rotation):
+            where = f"({action.row}, {action.col})"
+            return f"{action!r}: the {key} turned {action.rotation} should stand at {where}, not {cell}"
+        return None
+    if isinstance(action, PlaceFabricator):
+        if factory.start[action.row].kind != key:
+            there = factory.start[action.row].kind
+            return f"{action!r}: the {key} should stand on Start Zone row {action.row}, not {there}"
+        return None
+    bot = Bot[game.variant.catalogue.tiles[key].recycle.upper()]
+    old = before.seats[seat].factory.start[action.row].holes[action.hole]
+    stock, hole = _put(before.stock, old, bot)
+    recycler = list(before.recycler)
+    recycler[game.kinds.index(key)] += 1
+    got = factory.start[action.row].holes[action.hole]
+    if (after.stock, got, after.recycler) != (stock, hole, tuple(recycler)):
+        return (
+            f"{action!r}: recycling the {key} makes a {bot.name.title()} bot into hole ({action.row}, {action.hole}) "
+            f"(holding {old}): expected the hole {hole}, stock {stock}, Recycler {recycler}; got {got}, "
+            f"{after.stock}, {list(after.recycler)}"
+        )
+    return None
+
+
+def demolition(game: MechanicaGame, before: MechanicaState, action: Any, after: MechanicaState) -> str | None:
+    """MC-DEMOLISH: a demolished tile leaves the board, an improvement into the Recycler (a Fork back to the
+    box), its bots destroyed back to the stock."""
+    if not isinstance(action, Demolish | DemolishFabricator):
+        return None
+    seat = before.current
+    old, new = before.seats[seat].factory, after.seats[seat].factory
+    if isinstance(action, Demolish):
+        placed = old.at(action.row, action.col)
+        assert placed is not None
+        kind, bots = placed.kind, [*placed.inputs, *(b for b in placed.outputs if b is not None)]
+        if new.at(action.row, action.col) is not None:
+            return f"{action!r}: ({action.row}, {action.col}) should be empty, not {new.at(action.row, action.col)}"
+    else:
+        slot = old.start[action.row]
+        kind, bots = slot.kind, [b for b in slot.holes if b is not None]
+        if new.start[action.row].kind == kind:
+            return f"{action!r}: the {kind} should leave Start Zone row {action.row}"
+    stock = tuple(n + sum(1 for b in bots if b == g) for g, n in enumerate(before.stock))
+    recycler = list(before.recycler)
+    if kind in game.kinds:
+        recycler[game.kinds.index(kind)] += 1
+    if (after.stock, after.recycler) != (stock, tuple(recycler)):
+        return (
+            f"{action!r}: the {kind}'s bots {bots} back to the stock {stock} and the tile to the Recycler "
+            f"{recycler}; got {after.stock} and {list(after.recycler)}"
+        )
+    return None
+
+
+def fabrication(game: MechanicaGame, before: MechanicaState, action: Any, after: MechanicaState) -> str | None:
+    """MC-FAB, MC-FAB-REPLACE: every fabricator, top row first, takes one bot of its grade from the stock into
+    its making hole (製作機すべてについて，ストックからボットを１つ取って): Basic for the Basic and Advanced
+    Fabricators, the declared grade for an Overactive one; an occupied making hole makes nothing unless
+    its row is replaced (its bot back to the stock first); a grade the stock lacks is not made."""
+    if not isinstance(action, Fabricate) or before.phase is not Phase.FABRICATE:
+        return None
+    cat = game.variant.catalogue
+    old, new = before.seats[before.current].factory, after.seats[before.current].factory
+    stock: tuple[int, ...] = before.stock
+    declared = iter(action.declare)
+    holes = []
+    for row, slot in enumerate(old.start):
+        makes = cat.tile(slot.kind).makes
+        if not makes:
+            holes.append(slot.holes[0] if slot.holes else None)
+            continue
+        bot = next(declared) if makes == "any" else Bot[makes.upper()]
+        hole = slot.holes[0]
+        if hole is None or row in action.replace:
+            stock, hole = _put(stock, hole, bot)
+        holes.append(hole)
+    got = [s.holes[0] if s.holes else None for s in new.start]
+    if (got, after.stock) != (holes, stock):
+        return (
+            f"{action!r}: the making holes {[s.holes[:1] for s in old.start]} should hold {holes} with the stock "
+            f"{stock}; they hold {got} with {after.stock}"
+        )
+    return None
+
+
+def day_end(game: MechanicaGame, before: MechanicaState, action: Any, after: MechanicaState) -> str | None:
+    """MC-BP-DAYEND, MC-END, MC-DAY: at the end of a day (after the last turn) every Blueprint turned sideways
+    goes under its own pile (横に倒れている設計図カードを設計図の山のボトムに戻し) and none stays turned; the game
+    ends then if the deck and the Shop are empty, and only then; otherwise a new day begins."""
+    ended = after.phase is Phase.OVER and before.phase is not Phase.OVER
+    if not ended and after.day == before.day:
+        return None
+    empty = not sum(after.deck) and all(w is None for w in after.wheel)  # neither changes at the day's end
+    if ended != empty:
+        return f"day {before.day} ends with the deck {list(after.deck)} and the Shop {list(after.wheel)}: " + (
+            "the game should end" if empty else "the game should go on"
+        )
+    if any(after.bp_turned):
+        return f"after day {before.day} no Blueprint should stay turned: {list(after.bp_turned)}"
+    for pile, (top, turned) in enumerate(zip(before.bp_top, before.bp_turned, strict=True)):
+        bottom = (*before.bp_bottom[pile], top) if turned and top is not None else before.bp_bottom[pile]
+        kept = after.bp_top[pile] if not (turned and top is not None) else None
+        came_up = after.bp_top[pile] is not None and bottom[:1] == (after.bp_top[pile],)
+        if (turned and top is not None) and not (
+            (after.bp_bottom[pile], after.bp_top[pile]) == (bottom, None)
+            or (came_up and after.bp_bottom[pile] == bottom[1:])
+            or (after.bp_bottom[pile] == bottom and after.bp_top[pile] is not None)
+        ):
+            return (
+                f"after day {before.day} the turned Blueprint {top} should go under pile {pile}: "
+                f"{list(bottom)}; the pile shows {after.bp_top[pile]} over {list(after.bp_bottom[pile])}"
+            )
+        if not (turned and top is not None) and (after.bp_bottom[pile], kept) != (before.bp_bottom[pile], top):
+            return f"after day {before.day} pile {pile}'s untouched Blueprint {top} should stay on top"
+    return None
+
+
 # --- what each contract reads (bgrules.core.observe) -------------------------------------------------------
 
 
@@ -403,5 +552,9 @@ for _pred, _reader in (
     (gift_receivers, _reads_shop),
     (shop_turn, _reads_shop),
     (turn_steps, _reads_shop),
+    (placement, _reads_shop),
+    (demolition, _reads_shop),
+    (fabrication, _reads_shop),
+    (day_end, _reads_shop),
 ):
     observes(_reader)(_pred)

@@ -1255,6 +1255,37 @@ def bf_maintenance_clears_every_bot(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(BotFactoryGame, "_maintenance", maintenance)
 
 
+def bf_extra_token_to_the_first(mp: pytest.MonkeyPatch) -> None:
+    """BF-SETUP-TOKENS broken: the extra token goes to round 1's first player (the seed: the last)."""
+    orig = BotFactoryGame.initial_state
+
+    def initial(self: BotFactoryGame) -> Any:
+        state = orig(self)
+        n = self.players
+        hands = list(state.hands)
+        supply = list(state.supply)
+        hands[0] = attrs.evolve(hands[0], tokens=hands[0].tokens + 1)
+        hands[n - 1] = attrs.evolve(hands[n - 1], tokens=hands[n - 1].tokens - 1)
+        supply[0] -= 1
+        supply[n - 1] += 1
+        return attrs.evolve(state, hands=tuple(hands), supply=tuple(supply))
+
+    mp.setattr(BotFactoryGame, "initial_state", initial)
+
+
+def bf_line_rewards_swapped(mp: pytest.MonkeyPatch) -> None:
+    """BF-FIN-LINE broken: each value line offers the other line's reward."""
+    orig = BotFactoryGame._raise
+    other = {("place_free",): ("project",), ("project",): ("place_free",)}
+
+    def mutated(self: BotFactoryGame, state: Any, seat: int, turn: Any, action: Any) -> Any:
+        after = orig(self, state, seat, turn, action)
+        prompt = other.get(after.turn.prompt)
+        return after if prompt is None else attrs.evolve(after, turn=attrs.evolve(after.turn, prompt=prompt))
+
+    mp.setattr(BotFactoryGame, "_raise", mutated)
+
+
 BF_CASES = [
     ("BF-FIG-SEED", bf_first_parts_pay_three, None),
     ("BF-INV-TOKENS-CONSERVED", bf_reserve_paid_twice, BF_RICH),
@@ -1321,6 +1352,9 @@ BF_CASES = [
     ("BF-ACT-ORDER-2P", bf_order_rightmost_first, None),
     ("BF-ACT-SANDRA", bf_sandra_refills_anticlockwise, None),
     ("BF-ACT-MAINT", bf_maintenance_clears_every_bot, None),
+    ("BF-ACT-SETUP-TOKENS", bf_extra_token_to_the_first, None),
+    ("BF-ACT-SETUP-TOKENS-2P", bf_extra_token_to_the_first, None),
+    ("BF-ACT-FIN-LINE", bf_line_rewards_swapped, BF_RICH),
 ]
 
 BF_MORE_GAMES: dict[tuple[str, str], int] = {("BF-INV-RESERVATIONS-2P", "bf_reserve_twice"): 16}

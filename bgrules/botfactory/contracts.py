@@ -75,6 +75,10 @@ LAST_SPACE_EXTRA = 1
 """BF-ASM-LAST: 最後一個行動格需要額外支付一個話語指示物 (one extra token; seed line 50)."""
 SANDRA_SPARES = 2
 """BF-ASM-SANDRA: 執行兩次 (two draws refill the spares; seed line 62)."""
+START_TOKENS = 1
+"""BF-SETUP-TOKENS: 玩家拿取一個話語指示物 (each player takes one token; seed line 6)."""
+LAST_PLAYER_EXTRA = 1
+"""BF-SETUP-TOKENS: 首回合尾家多拿一個話語指示物 (round 1's last player takes one more; seed line 7)."""
 
 _SEED = {f.name: f.seed for f in FIGURES}
 
@@ -653,6 +657,47 @@ def maintenance(game: BotFactoryGame, before: BotFactoryState, action: Any, afte
     return None
 
 
+def setup_tokens(game: BotFactoryGame, before: BotFactoryState, action: Any, after: BotFactoryState) -> str | None:
+    """BF-SETUP-TOKENS: at set-up every player holds one token of their colour and round 1's last player (the
+    last seat clockwise) one more, the rest of each colour in the supply: checked on every step of the set-up
+    (the chance draws and the first picks, before any token is gained)."""
+    if before.phase not in (Phase.SETUP, Phase.PICK) or before.round != 1:
+        return None
+    c = game.c.counts
+    start = _figure(game, START_TOKENS, c.start_tokens)
+    extra = _figure(game, LAST_PLAYER_EXTRA, c.last_player_extra_token)
+    n = game.players
+    want = [start + (extra if seat == n - 1 else 0) for seat in range(n)]
+    held = [h.tokens for h in before.hands]
+    supply = [c.tokens_per_colour - (want[i] if i < n else 0) for i in range(len(before.supply))]
+    if held != want or list(before.supply) != supply:
+        return (
+            f"at set-up the players should hold {want} tokens with {supply} in the supply; "
+            f"they hold {held} with {list(before.supply)}"
+        )
+    return None
+
+
+def raise_lines(game: BotFactoryGame, before: BotFactoryState, action: Any, after: BotFactoryState) -> str | None:
+    """BF-FIN-LINE: a raise that crosses a value line (``[finance] lines``) offers that line's reward
+    (``line_rewards``: a free placement for "part", a Project tile for "project"); a raise crossing none
+    offers nothing (如果價值跨越獎勵線，可以獲得對應獎勵)."""
+    if not isinstance(action, Raise) or after.phase is not Phase.ACTION or after.turn is None:
+        return None
+    old = before.values[game.colours.index(action.colour)]
+    f = game.c.finance
+    prompt: tuple[str, ...] = ()
+    for line, reward in zip(f.lines, f.line_rewards, strict=True):
+        if old < line <= old + RAISE_STEP:
+            prompt = ("place_free",) if reward == "part" else ("project",)
+    if after.turn.prompt != prompt:
+        return (
+            f"{action!r} from {old}: the lines {list(f.lines)} should offer {prompt or 'nothing'}, "
+            f"the turn offers {after.turn.prompt or 'nothing'}"
+        )
+    return None
+
+
 # --- what each contract reads (bgrules.core.observe) -------------------------------------------------------
 
 
@@ -729,5 +774,7 @@ for _pred, _reader in (
     (turn_order, _reads_round),
     (sandra_actions, _reads_round),
     (maintenance, _reads_round),
+    (setup_tokens, _reads_tokens),
+    (raise_lines, _reads_values),
 ):
     observes(_reader)(_pred)

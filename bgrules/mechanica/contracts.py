@@ -313,19 +313,24 @@ def shop_turn(game: MechanicaGame, before: MechanicaState, action: Any, after: M
     if turned:
         wheel = (None, *before.wheel[:-1])
         fallen = before.wheel[-1]
-        if after.phase is Phase.RECYCLE:
-            if (after.wheel, after.fallen) != (wheel, fallen) or game.variant.rulings.shop_recycle != "current":
-                return f"{action!r}: the Shop {list(before.wheel)} should turn to {list(wheel)}, {fallen} falling"
-        elif after.phase is Phase.DRAW or (after.wheel == wheel and after.phase in _STEP_FOUR):
-            if after.wheel != wheel or (fallen is not None and game.variant.rulings.shop_recycle == "current"):
+        if fallen is not None and game.variant.rulings.shop_recycle == "current":
+            if (after.phase, after.wheel, after.fallen) != (Phase.RECYCLE, wheel, fallen):
                 return (
-                    f"{action!r}: the Shop {list(before.wheel)} should turn to {list(wheel)}, not {list(after.wheel)}"
+                    f"{action!r}: the Shop {list(before.wheel)} should turn to {list(wheel)}, the {fallen} falling "
+                    f"for the player to recycle; it is {list(after.wheel)}, phase {after.phase.value}"
                 )
-            recycler = list(before.recycler)
-            if fallen is not None:
-                recycler[game.kinds.index(fallen)] += 1
-            if tuple(recycler) != after.recycler:
-                return f"{action!r}: the Recycler {list(after.recycler)} should be {recycler} ({fallen} fell)"
+            return None
+        recycler = list(before.recycler)
+        if fallen is not None:
+            recycler[game.kinds.index(fallen)] += 1
+        draw = bool(sum(before.deck))  # with an empty deck nothing is drawn and price 7 stays empty
+        if after.wheel != wheel or (draw and after.phase is not Phase.DRAW):
+            return (
+                f"{action!r}: the Shop {list(before.wheel)} should turn to {list(wheel)}"
+                f"{', then the draw' if draw else ''}; it is {list(after.wheel)}, phase {after.phase.value}"
+            )
+        if tuple(recycler) != after.recycler:
+            return f"{action!r}: the Recycler {list(after.recycler)} should be {recycler} ({fallen} fell)"
         return None
     if isinstance(action, Draw) and before.phase is Phase.DRAW:
         wheel = (action.kind, *before.wheel[1:])

@@ -24,15 +24,16 @@ from bgrules.botfactory.state import Phase as BFPhase
 from bgrules.botfactory.state import PlacePart as BFPlacePart
 from bgrules.botfactory.state import Reserve as BFReserve
 from bgrules.core import specs as spec_runner
+from bgrules.core.errors import IllegalAction
 from bgrules.core.specs import Budget, load_specs, run_spec
 from bgrules.mechanica import workday
 from bgrules.mechanica.components import Bot, Effect
 from bgrules.mechanica.fabricate import Sell
-from bgrules.mechanica.factory import install
+from bgrules.mechanica.factory import check_install_truck, install
 from bgrules.mechanica.game import MechanicaGame
 from bgrules.mechanica.movement import options
 from bgrules.mechanica.notation import parse_factory
-from bgrules.mechanica.sandbox import FactoryGame
+from bgrules.mechanica.sandbox import Demolish, FactoryGame
 from bgrules.mechanica.state import Buy, BuyFork, MechanicaState, Phase
 from bgrules.mechanica.variant import default_variant
 
@@ -240,7 +241,13 @@ def test_every_holding_spec_catches_a_mutation():
         by_file.setdefault(Path(spec.source.split(" spec[")[0]).name, [])
         if spec.expected == "holds" and spec.id not in caught:
             by_file[Path(spec.source.split(" spec[")[0]).name].append(spec.id)
-    spec_files = {"mechanica-factory.toml", "mechanica.toml", "botfactory.toml"}
+    spec_files = {
+        "mechanica-factory.toml",
+        "mechanica.toml",
+        "botfactory.toml",
+        "botfactory-contracts.toml",
+        "mechanica-contracts.toml",
+    }
     assert spec_files <= set(by_file), f"spec files read: {sorted(by_file)}"
     missing = {name: ids for name, ids in by_file.items() if ids}
     assert not missing, f"specs no mutation exercises: {missing}"
@@ -577,6 +584,143 @@ def installed_tiles_not_scored(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(MechanicaGame, "scores", scores)
 
 
+# --- Mechanica's action contracts (specs/mechanica-contracts.toml): each rule's effect broken ----------------
+
+
+def start_money_nine(mp: pytest.MonkeyPatch) -> None:
+    """MC-SETUP-SEATS broken: the start player starts with 9 coins (the seed: 5 + 1 + 1 + 1)."""
+    orig = MechanicaGame.initial_state
+
+    def initial(self: MechanicaGame) -> MechanicaState:
+        state = orig(self)
+        return _with_seat(state, 0, wallet=state.seats[0].wallet + 1)
+
+    mp.setattr(MechanicaGame, "initial_state", initial)
+
+
+def shop_charges_the_next_slot(mp: pytest.MonkeyPatch) -> None:
+    """MC-SHOP-BUY broken: a purchase pays the next slot's price (7 -> 5, ..., 2 -> 2)."""
+    orig = MechanicaGame._buy
+
+    def mutated(self, state, action):
+        after = orig(self, state, action)
+        off = self.prices[action.slot] - self.prices[min(action.slot + 1, len(self.prices) - 1)]
+        return _with_seat(after, state.current, wallet=after.seats[state.current].wallet + off)
+
+    mp.setattr(MechanicaGame, "_buy", mutated)
+
+
+def truck_upgrade_full_price(mp: pytest.MonkeyPatch) -> None:
+    """MC-TRUCK-BUY broken: a Huge Truck over a Big one costs the full 5 (the seed: 3)."""
+
+    def price(self, factory, key, row):
+        try:
+            check_install_truck(factory, self.variant, key, row)
+        except IllegalAction:
+            return None
+        return self.variant.catalogue.tiles[key].price
+
+    mp.setattr(MechanicaGame, "_truck_price", price)
+
+
+def plus_bot_sells_for_two(mp: pytest.MonkeyPatch) -> None:
+    """MC-SELL broken: a Plus bot sells for 2 coins (the seed: 4)."""
+    orig = MechanicaGame._sell
+
+    def mutated(self, state, action):
+        after = orig(self, state, action)
+        if action.bot is Bot.PLUS:
+            after = _with_seat(after, state.current, wallet=after.seats[state.current].wallet - 2)
+        return after
+
+    mp.setattr(MechanicaGame, "_sell", mutated)
+
+
+def gifts_offered_backwards(mp: pytest.MonkeyPatch) -> None:
+    """MC-FAB-OVERACTIVE broken: the gifts go round the table the other way (from the previous seat)."""
+    orig = MechanicaGame._fabricate
+
+    def mutated(self, state, action):
+        after = orig(self, state, action)
+        if after.phase is Phase.GIFT:
+            after = attrs.evolve(after, gifts=tuple(reversed(after.gifts)))
+        return after
+
+    mp.setattr(MechanicaGame, "_fabricate", mutated)
+
+
+def shop_skips_a_slot(mp: pytest.MonkeyPatch) -> None:
+    """MC-SHOP-ROTATE broken: the tiles on the two cheapest slots change places as the Shop turns."""
+    orig = MechanicaGame._rotate
+
+    def mutated(self, state):
+        after = orig(self, state)
+        wheel = after.wheel
+        return attrs.evolve(after, wheel=(*wheel[:-2], wheel[-1], wheel[-2]))
+
+    mp.setattr(MechanicaGame, "_rotate", mutated)
+
+
+def no_double_rotation(mp: pytest.MonkeyPatch) -> None:
+    """MC-SHOP-DOUBLE removed: with 2-3 players a wheel left with the price-7 tile alone does not turn again."""
+    mp.setattr(MechanicaGame, "_doubles", lambda self, wheel: False)
+
+
+def selling_skips_buying(mp: pytest.MonkeyPatch) -> None:
+    """MC-TURN-ORDER broken: Next() after selling goes straight to fabricating (no buying step)."""
+    orig = MechanicaGame._next
+
+    def mutated(self, state):
+        after = orig(self, state)
+        return attrs.evolve(after, phase=Phase.FABRICATE) if state.phase is Phase.SELL else after
+
+    mp.setattr(MechanicaGame, "_next", mutated)
+
+
+def recycling_makes_no_bot(mp: pytest.MonkeyPatch) -> None:
+    """MC-RECYCLE broken: a recycled tile goes into the Recycler but no bot is made."""
+    orig = MechanicaGame._recycle
+
+    def mutated(self, state, key, action, **changes):
+        after = orig(self, state, key, action, **changes)
+        seat = state.seats[state.current]
+        return attrs.evolve(_with_seat(after, state.current, factory=seat.factory), stock=state.stock)
+
+    mp.setattr(MechanicaGame, "_recycle", mutated)
+
+
+def demolished_tile_to_the_box(mp: pytest.MonkeyPatch) -> None:
+    """MC-DEMOLISH broken: a demolished improvement goes back to the box instead of into the Recycler."""
+    orig = MechanicaGame._anytime
+
+    def mutated(self, state, action):
+        after = orig(self, state, action)
+        return attrs.evolve(after, recycler=state.recycler) if isinstance(action, Demolish) else after
+
+    mp.setattr(MechanicaGame, "_anytime", mutated)
+
+
+def replace_ignored(mp: pytest.MonkeyPatch) -> None:
+    """MC-FAB-REPLACE broken: an occupied making hole is never replaced (the fabricator makes nothing)."""
+    orig = MechanicaGame._fabricate
+
+    def mutated(self, state, action):
+        return orig(self, state, attrs.evolve(action, replace=()))
+
+    mp.setattr(MechanicaGame, "_fabricate", mutated)
+
+
+def turned_blueprints_stay(mp: pytest.MonkeyPatch) -> None:
+    """MC-BP-DAYEND broken: the Blueprints turned sideways stay on top, turned, through the day's end."""
+    orig = MechanicaGame._end_day
+
+    def mutated(self, state):
+        after = orig(self, state)
+        return attrs.evolve(after, bp_top=state.bp_top, bp_bottom=state.bp_bottom, bp_turned=state.bp_turned)
+
+    mp.setattr(MechanicaGame, "_end_day", mutated)
+
+
 # (spec id, mutation, variant TOML or None for the seed's figures): each row must turn the spec to violated
 GAME_CASES = [
     ("MC-GAME-MONEY-NONNEGATIVE", forks_beyond_the_wallet, None),
@@ -620,6 +764,22 @@ GAME_CASES = [
     ("MC-GAME-END-WHEN", end_never_fires, None),
     ("MC-GAME-END-WHEN-3P", end_never_fires, None),
     ("MC-GAME-END-WHEN-2P", end_never_fires, None),
+    ("MC-ACT-START-MONEY", start_money_nine, None),
+    ("MC-ACT-SHOP-PRICE", shop_charges_the_next_slot, None),
+    ("MC-ACT-FORK-PRICE", fork_bought_free, None),
+    ("MC-ACT-TRUCK-PRICE", truck_upgrade_full_price, None),
+    ("MC-ACT-TRUCK-PRICE", big_truck_carries_three, None),
+    ("MC-ACT-SELL", plus_bot_sells_for_two, None),
+    ("MC-ACT-BP-REWARD", blueprint_paid_into_wallet, CHEAP_BLUEPRINTS),
+    ("MC-ACT-GIFT", gifts_offered_backwards, None),
+    ("MC-ACT-SHOP-TURN", shop_skips_a_slot, None),
+    ("MC-ACT-SHOP-TURN-3P", no_double_rotation, None),
+    ("MC-ACT-SHOP-TURN-2P", no_double_rotation, RICH),
+    ("MC-ACT-TURN-ORDER", selling_skips_buying, None),
+    ("MC-ACT-PLACE", recycling_makes_no_bot, None),
+    ("MC-ACT-DEMOLISH", demolished_tile_to_the_box, None),
+    ("MC-ACT-FAB", replace_ignored, None),
+    ("MC-ACT-DAY-END", turned_blueprints_stay, CHEAP_BLUEPRINTS),
 ]
 
 
@@ -949,6 +1109,183 @@ def bf_three_tokens_a_point(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(BotFactoryGame, "scores", scores)
 
 
+# --- Bot Factory's action contracts (specs/botfactory-contracts.toml): each rule's effect broken -------------
+
+
+def bf_swap_free(mp: pytest.MonkeyPatch) -> None:
+    """BF-ASM-SWAP broken: a swap costs nothing (the seed: a token)."""
+    orig = BotFactoryGame._swap
+
+    def swap(self: BotFactoryGame, state: Any, seat: int, action: Any) -> Any:
+        after = orig(self, state, seat, action)
+        return attrs.evolve(self._hand(after, seat, tokens=state.hands[seat].tokens), supply=state.supply)
+
+    mp.setattr(BotFactoryGame, "_swap", swap)
+
+
+def bf_right_tile_pays_nothing(mp: pytest.MonkeyPatch) -> None:
+    """BF-PROJ-RIGHT broken: the right column's bottom tile pays no token."""
+    orig = BotFactoryGame._take_project
+
+    def take(self: BotFactoryGame, state: Any, seat: int, action: Any, turn: Any = None) -> Any:
+        after = orig(self, state, seat, action, turn)
+        if (action.column, action.row) != (1, 0):
+            return after
+        return attrs.evolve(self._hand(after, seat, tokens=state.hands[seat].tokens), supply=state.supply)
+
+    mp.setattr(BotFactoryGame, "_take_project", take)
+
+
+def bf_maintenance_keeps_values(mp: pytest.MonkeyPatch) -> None:
+    """BF-MAINT broken: a completed bot's value does not fall in maintenance."""
+    orig = BotFactoryGame._maintenance
+
+    def maintenance(self: BotFactoryGame, state: Any, **changes: Any) -> Any:
+        return attrs.evolve(orig(self, state, **changes), values=state.values)
+
+    mp.setattr(BotFactoryGame, "_maintenance", maintenance)
+
+
+def bf_wheel_turns_back(mp: pytest.MonkeyPatch) -> None:
+    """BF-PROD-ROTATE broken: the Wheel turns two spaces anticlockwise (p -> p - 2)."""
+    orig = BotFactoryGame._rotate
+
+    def rotate(self: BotFactoryGame, state: Any, turn: Any) -> Any:
+        n = len(state.wheel)
+        return orig(self, attrs.evolve(state, wheel=tuple(state.wheel[(i + 4) % n] for i in range(n))), turn)
+
+    mp.setattr(BotFactoryGame, "_rotate", rotate)
+
+
+def bf_mark_offers_nothing(mp: pytest.MonkeyPatch) -> None:
+    """BF-PROD-MARK broken: taking the marked output space's tile offers no paid placement."""
+    orig = BotFactoryGame._take_output
+
+    def take(self: BotFactoryGame, state: Any, seat: int, turn: Any, action: Any) -> Any:
+        after = orig(self, state, seat, turn, action)
+        return attrs.evolve(after, turn=attrs.evolve(after.turn, prompt=()))
+
+    mp.setattr(BotFactoryGame, "_take_output", take)
+
+
+def bf_trade_keeps_a_part(mp: pytest.MonkeyPatch) -> None:
+    """BF-PROD-TRADE broken: the trade discards two parts only (the seed: three)."""
+    orig = BotFactoryGame._trade
+
+    def trade(self: BotFactoryGame, state: Any, seat: int, action: Any) -> Any:
+        return orig(self, state, seat, attrs.evolve(action, parts=action.parts[:2]))
+
+    mp.setattr(BotFactoryGame, "_trade", trade)
+
+
+def bf_exchange_universal_kept(mp: pytest.MonkeyPatch) -> None:
+    """BF-PROJ-TRADE broken: the Universal part is handed out without leaving its supply."""
+    orig = BotFactoryGame._exchange
+
+    def exchange(self: BotFactoryGame, state: Any, seat: int, action: Any) -> Any:
+        return attrs.evolve(orig(self, state, seat, action), universal=state.universal)
+
+    mp.setattr(BotFactoryGame, "_exchange", exchange)
+
+
+def bf_swap_spare_stays(mp: pytest.MonkeyPatch) -> None:
+    """BF-ASM-SWAP broken: the spare space keeps its part (the hand's part does not take its place)."""
+    orig = BotFactoryGame._swap
+
+    def swap(self: BotFactoryGame, state: Any, seat: int, action: Any) -> Any:
+        return attrs.evolve(orig(self, state, seat, action), spares=state.spares)
+
+    mp.setattr(BotFactoryGame, "_swap", swap)
+
+
+def bf_sandra_from_the_left(mp: pytest.MonkeyPatch) -> None:
+    """BF-SANDRA-MOVE broken: Sandra scans the other boards from 01 (not from the next board to her right)."""
+
+    def target(self: BotFactoryGame, sandra: int, workers: Any) -> int:
+        board = self.spaces[sandra][0]
+        for b in range(4):
+            if b != board:
+                for i in self.board_spaces[b]:
+                    if i not in workers:
+                        return i
+        return sandra
+
+    mp.setattr(BotFactoryGame, "_sandra_target", target)
+
+
+def bf_order_rightmost_first(mp: pytest.MonkeyPatch) -> None:
+    """BF-ORDER broken: the next round's order runs right to left across the spaces."""
+    orig = BotFactoryGame._round_end
+
+    def round_end(self: BotFactoryGame, state: Any) -> Any:
+        after = orig(self, state)
+        if after.phase is BFPhase.MOVE:
+            return attrs.evolve(after, order=tuple(reversed(after.order)))
+        return after
+
+    mp.setattr(BotFactoryGame, "_round_end", round_end)
+
+
+def bf_sandra_refills_anticlockwise(mp: pytest.MonkeyPatch) -> None:
+    """BF-PROD-SANDRA broken: Sandra fills the Wheel's empty spaces anticlockwise."""
+    orig = BotFactoryGame._sandra_production
+
+    def production(self: BotFactoryGame, state: Any, **changes: Any) -> Any:
+        after = orig(self, state, **changes)
+        return attrs.evolve(after, draws=tuple(reversed(after.draws)))
+
+    mp.setattr(BotFactoryGame, "_sandra_production", production)
+
+
+def bf_maintenance_clears_every_bot(mp: pytest.MonkeyPatch) -> None:
+    """BF-MAINT broken: maintenance clears the unfinished bots' parts to the discard as well."""
+    orig = BotFactoryGame._maintenance
+
+    def maintenance(self: BotFactoryGame, state: Any, **changes: Any) -> Any:
+        columns = []
+        for column in state.columns:
+            if None in column:
+                for part in column:
+                    if part is not None:
+                        state = self._discard_part_tile(state, part)
+                column = (None,) * len(column)
+            columns.append(column)
+        return orig(self, attrs.evolve(state, columns=tuple(columns)), **changes)
+
+    mp.setattr(BotFactoryGame, "_maintenance", maintenance)
+
+
+def bf_extra_token_to_the_first(mp: pytest.MonkeyPatch) -> None:
+    """BF-SETUP-TOKENS broken: the extra token goes to round 1's first player (the seed: the last)."""
+    orig = BotFactoryGame.initial_state
+
+    def initial(self: BotFactoryGame) -> Any:
+        state = orig(self)
+        n = self.players
+        hands = list(state.hands)
+        supply = list(state.supply)
+        hands[0] = attrs.evolve(hands[0], tokens=hands[0].tokens + 1)
+        hands[n - 1] = attrs.evolve(hands[n - 1], tokens=hands[n - 1].tokens - 1)
+        supply[0] -= 1
+        supply[n - 1] += 1
+        return attrs.evolve(state, hands=tuple(hands), supply=tuple(supply))
+
+    mp.setattr(BotFactoryGame, "initial_state", initial)
+
+
+def bf_line_rewards_swapped(mp: pytest.MonkeyPatch) -> None:
+    """BF-FIN-LINE broken: each value line offers the other line's reward."""
+    orig = BotFactoryGame._raise
+    other = {("place_free",): ("project",), ("project",): ("place_free",)}
+
+    def mutated(self: BotFactoryGame, state: Any, seat: int, turn: Any, action: Any) -> Any:
+        after = orig(self, state, seat, turn, action)
+        prompt = other.get(after.turn.prompt)
+        return after if prompt is None else attrs.evolve(after, turn=attrs.evolve(after.turn, prompt=prompt))
+
+    mp.setattr(BotFactoryGame, "_raise", mutated)
+
+
 BF_CASES = [
     ("BF-FIG-SEED", bf_first_parts_pay_three, None),
     ("BF-INV-TOKENS-CONSERVED", bf_reserve_paid_twice, BF_RICH),
@@ -998,6 +1335,26 @@ BF_CASES = [
     ("BF-END-WHEN", bf_end_never_fires, None),
     ("BF-END-WHEN-3P", bf_end_never_fires, None),
     ("BF-END-WHEN-2P", bf_end_never_fires, None),
+    ("BF-ACT-ASM-REWARD", bf_first_parts_pay_three, None),
+    ("BF-ACT-COSTS", bf_swap_free, None),
+    ("BF-ACT-PROJ-TAKE", bf_right_tile_pays_nothing, None),
+    ("BF-ACT-FIN-VALUES", bf_maintenance_keeps_values, None),
+    ("BF-ACT-PROD-ROTATE", bf_wheel_turns_back, None),
+    ("BF-ACT-PROD-TAKE", bf_mark_offers_nothing, None),
+    ("BF-ACT-PROD-TRADE", bf_trade_keeps_a_part, None),
+    ("BF-ACT-PROJ-TRADE", bf_exchange_universal_kept, None),
+    ("BF-ACT-ASM-SWAP", bf_swap_spare_stays, None),
+    ("BF-ACT-FIN-CONTRACT", bf_reserve_paid_twice, BF_RICH),
+    ("BF-ACT-MOVE", bf_sandra_from_the_left, None),
+    ("BF-ACT-MOVE-2P", bf_sandra_from_the_left, None),
+    ("BF-ACT-ORDER", bf_order_rightmost_first, None),
+    ("BF-ACT-ORDER-3P", bf_order_rightmost_first, None),
+    ("BF-ACT-ORDER-2P", bf_order_rightmost_first, None),
+    ("BF-ACT-SANDRA", bf_sandra_refills_anticlockwise, None),
+    ("BF-ACT-MAINT", bf_maintenance_clears_every_bot, None),
+    ("BF-ACT-SETUP-TOKENS", bf_extra_token_to_the_first, None),
+    ("BF-ACT-SETUP-TOKENS-2P", bf_extra_token_to_the_first, None),
+    ("BF-ACT-FIN-LINE", bf_line_rewards_swapped, BF_RICH),
 ]
 
 BF_MORE_GAMES: dict[tuple[str, str], int] = {("BF-INV-RESERVATIONS-2P", "bf_reserve_twice"): 16}

@@ -1350,6 +1350,7 @@ def _adequacy_table(result: dict[str, Any]) -> Table:
 @main.command()
 @click.option("--game", "game_name", default=None, help=_GAME_HELP + " [default: both games]")
 @click.option("--rule", "rules", multiple=True, metavar="ID", help="only the mutants of this rule ID (repeatable)")
+@click.option("--mutant", "mutants", multiple=True, metavar="ID", help="only this mutant, by its id (repeatable)")
 @click.option(
     "--max-mutants",
     type=int,
@@ -1393,12 +1394,20 @@ def _adequacy_table(result: dict[str, Any]) -> Table:
     default=None,
     help=_DIR_HELP["clarifications"],
 )
+@click.option(
+    "--checker",
+    "checkers",
+    multiple=True,
+    type=click.Choice(["sampled", "searched", "proved", "clarified"]),
+    help="only the checks of this verify checker (repeatable) [default: every checker]",
+)
 @_timeout_option
 @click.option("--json", "as_json", is_flag=True, help="print the report as JSON (docs/adequacy.md)")
 @_guard
 def adequacy(
     game_name: str | None,
     rules: tuple[str, ...],
+    mutants: tuple[str, ...],
     max_mutants: int | None,
     seconds: float,
     jobs: int | None,
@@ -1408,6 +1417,7 @@ def adequacy(
     specs_dir: Path | None,
     proofs_dir: Path | None,
     clarifications_dir: Path | None,
+    checkers: tuple[str, ...],
     timeout_ms: int,
     as_json: bool,
 ) -> None:
@@ -1436,6 +1446,7 @@ def adequacy(
         result = run_adequacy(
             game_name,
             rules=rules,
+            mutants=mutants,
             max_mutants=max_mutants,
             seconds=seconds,
             jobs=check_jobs(jobs) if engine == "local" else 1,
@@ -1446,6 +1457,7 @@ def adequacy(
             proofs_dir=proofs_dir,
             clarifications_dir=clarifications_dir,
             timeout_ms=timeout_ms,
+            checkers=checkers,
             progress=show,
             warn=warn,
         )

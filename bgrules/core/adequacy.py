@@ -541,6 +541,8 @@ class Workspace:
     games: tuple[str, ...]
     timeout_ms: int
     cwd: str
+    checkers: tuple[str, ...] = ("sampled", "searched", "proved", "clarified")
+    """verify's checkers whose checks are run (``--checker``)."""
     """The caller's directory (put last on the checks' import path, for a spec's own predicate module)."""
 
 
@@ -551,6 +553,7 @@ def make_workspace(
     clarifications: Path,
     games: Sequence[str],
     timeout_ms: int,
+    checkers: Sequence[str] = ("sampled", "searched", "proved", "clarified"),
 ) -> Workspace:
     """A temporary directory holding a copy of ``package`` (``clean/<name>``) and of the three directories;
     an AdequacyError when something cannot be copied."""
@@ -574,6 +577,7 @@ def make_workspace(
         tuple(games),
         timeout_ms,
         os.getcwd(),
+        tuple(checkers),
     )
 
 
@@ -602,6 +606,7 @@ def run_checks(ws: Workspace, copy: Path, select: Sequence[str] | None, seconds:
         "timeout_ms": ws.timeout_ms,
         "select": None if select is None else list(select),
         "cwd": ws.cwd,
+        "checkers": list(ws.checkers),
     }
     env = {k: v for k, v in os.environ.items() if k not in ("BGRULES_COVERAGE_FILE", "PYTHONSTARTUP")}
     env["PYTHONPATH"] = str(copy) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
@@ -696,7 +701,7 @@ def _units(request: Mapping[str, Any]) -> list[tuple[list[str], Callable[[], lis
     specs; each reports what it would alone)."""
     from bgrules.core.clarify import check_clarification, load_clarification
     from bgrules.core.specs import Budget
-    from bgrules.core.verify import CHECKERS, group_rows, plan, proof_rows
+    from bgrules.core.verify import group_rows, plan, proof_rows
 
     select = None if request["select"] is None else set(request["select"])
     budget = Budget(games=100, examples=40, max_steps=200)  # verify's default run
@@ -705,7 +710,7 @@ def _units(request: Mapping[str, Any]) -> list[tuple[list[str], Callable[[], lis
         Path(request["proofs"]),
         Path(request["clarifications"]),
         budget,
-        CHECKERS,
+        tuple(request["checkers"]),
         None,
         int(request["timeout_ms"]),
         games=request["games"],
@@ -845,6 +850,7 @@ def run_adequacy(
     game: str | None = None,
     *,
     rules: Sequence[str] = (),
+    mutants: Sequence[str] = (),
     max_mutants: int | None = None,
     seconds: float = DEFAULT_SECONDS,
     jobs: int = 1,
@@ -855,6 +861,7 @@ def run_adequacy(
     proofs_dir: Path | None = None,
     clarifications_dir: Path | None = None,
     timeout_ms: int | None = None,
+    checkers: Sequence[str] = (),
     progress: Callable[[str, int, int], None] | None = None,
     warn: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
@@ -891,6 +898,12 @@ def run_adequacy(
         problem = too_large("--jobs", jobs)
         if problem is not None:
             raise InputError("--jobs", problem)
+    from bgrules.core.verify import CHECKERS
+
+    for c in checkers:
+        if c not in CHECKERS:
+            raise InputError("--checker", f"{c!r} is not one of verify's checkers ({', '.join(CHECKERS)})")
+    checkers = tuple(c for c in CHECKERS if c in checkers) or CHECKERS
     timeout_ms = DEFAULT_TIMEOUT_MS if timeout_ms is None else timeout_ms
     _check_figure(timeout_ms, "--timeout", 86_400_000, True)
     documented = coverage.documented_rules()
@@ -914,6 +927,13 @@ def run_adequacy(
     pool = [m for m in every if not wanted or m.rule in wanted]
     for r in sorted(wanted - {m.rule for m in pool}):
         raise InputError("--rule", f"{r}: no rule code cites it, so there is nothing to mutate")
+    if mutants:
+        ids = {m.id for m in pool}
+        for mutant_id in mutants:
+            if mutant_id not in ids:
+                scope = f" of {', '.join(sorted(wanted))}" if wanted else (f" of {game}" if game else "")
+                raise InputError("--mutant", f"{mutant_id!r} is not a mutant{scope} (--json lists their ids)")
+        pool = [m for m in pool if m.id in set(mutants)]
     equivalent_here = [m for m in pool if m.id in equivalents]
     pool = [m for m in pool if m.id not in equivalents]
     chosen = pool if max_mutants is None else spread(pool, max_mutants)
@@ -936,6 +956,7 @@ def run_adequacy(
         default_dir("clarifications") if clarifications_dir is None else clarifications_dir,
         played,
         timeout_ms,
+        checkers,
     )
     try:
         if progress is not None:

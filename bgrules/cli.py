@@ -1437,6 +1437,8 @@ def adequacy(
 
         def show(label: str, done: int, total: int) -> None:
             progress.update(bar, description=f"bgrules adequacy: {label}", completed=done, total=total)
+            if not err_console.is_terminal and label != "done":  # a CI log: one plain line a step
+                click.echo(f"[{done}/{total}] {label}", err=True)
 
         def warn(line: str) -> None:
             from rich.markup import escape

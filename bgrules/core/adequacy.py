@@ -1007,10 +1007,12 @@ def run_adequacy(
         done_count = [1]
 
         def finished(done: Any) -> None:
-            results[done.value["id"]] = done.value
+            value = done.value
+            results[value["id"]] = value
             done_count[0] += 1
             if progress is not None:
-                progress(done.value["id"], done_count[0], len(chosen) + 1)
+                verdict = f"caught by {', '.join(value['by'])}" if value["caught"] else "survived"
+                progress(f"{value['id']}: {verdict} ({value['seconds']:.1f} s)", done_count[0], len(chosen) + 1)
 
         if engine == "ray":
             from bgrules.integrations import ray_engine

@@ -318,3 +318,15 @@ def test_a_spread_of_mutants_over_both_games_runs_to_the_end() -> None:
     result = json.loads(out)
     assert result["mutants"] == 6 and 0 <= result["caught"] <= 6
     assert sum(r["mutants"] for r in result["rules"]) == 6
+
+
+@pytest.mark.heavy
+def test_the_ray_engine_gives_the_local_verdicts(tmp_path: Path) -> None:
+    fewer, more = _reward_mutants()
+    args = ["adequacy", "--game", "botfactory", "--checker", "clarified", "--clarifications", str(_token_cap(tmp_path))]
+    mutants = ["--mutant", fewer, "--mutant", more]
+    local = json.loads(run(*args, *mutants, "--jobs", "1", "--json")[1])
+    ray = json.loads(run(*args, *mutants, "--engine", "ray", "--json")[1])
+    assert [(r["id"], r["caught"], r["by"]) for r in ray["results"]] == [
+        (r["id"], r["caught"], r["by"]) for r in local["results"]
+    ]

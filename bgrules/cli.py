@@ -1328,6 +1328,156 @@ def _coverage_of_verify(
 # --- games ----------------------------------------------------------------------------------------
 
 
+# --- adequacy ----------------------------------------------------------------------------------------
+
+
+def _adequacy_table(result: dict[str, Any]) -> Table:
+    from rich.markup import escape
+
+    table = Table(title=f"bgrules adequacy: {result['game'] or 'both games'}")
+    for col in ("rule", "mutants", "caught", "survivors", "caught by"):
+        table.add_column(col, overflow="fold")
+    for r in result["rules"]:
+        survivors = len(r["survivors"])
+        style = "green" if not survivors else ("bold red" if not r["caught"] else "yellow")
+        top = ", ".join(f"{check} ({n})" for check, n in list(r["by"].items())[:3])
+        more = len(r["by"]) - 3
+        by = escape(top + (f" +{more} more" if more > 0 else ""))
+        table.add_row(f"[{style}]{r['id']}[/]", str(r["mutants"]), str(r["caught"]), str(survivors), by)
+    return table
+
+
+@main.command()
+@click.option("--game", "game_name", default=None, help=_GAME_HELP + " [default: both games]")
+@click.option("--rule", "rules", multiple=True, metavar="ID", help="only the mutants of this rule ID (repeatable)")
+@click.option("--mutant", "mutants", multiple=True, metavar="ID", help="only this mutant, by its id (repeatable)")
+@click.option(
+    "--max-mutants",
+    type=int,
+    default=None,
+    help="try at most N mutants, spread evenly over the rules [default: every mutant]",
+)
+@click.option(
+    "--seconds",
+    type=float,
+    default=120.0,
+    show_default=True,
+    help="wall budget of one mutant's checks: a mutant over it counts as caught",
+)
+@_jobs_option
+@click.option(
+    "--engine",
+    type=click.Choice(("local", "ray")),
+    default="local",
+    show_default=True,
+    help="where the mutants run: local worker processes (--jobs) or Ray tasks (--address)",
+)
+@click.option(
+    "--address",
+    default=None,
+    metavar="ADDR",
+    help="--engine ray: the Ray cluster's address (host:port, ray://host:port or auto) [default: start a local Ray]",
+)
+@click.option(
+    "--equivalent",
+    "equivalent_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="the reviewed equivalent mutants [default: adequacy-equivalent.toml of the specs directory]",
+)
+@click.option("--specs", "specs_dir", type=click.Path(path_type=Path), default=None, help=_DIR_HELP["specs"])
+@click.option("--proofs", "proofs_dir", type=click.Path(path_type=Path), default=None, help=_DIR_HELP["proofs"])
+@click.option(
+    "--clarifications",
+    "clarifications_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help=_DIR_HELP["clarifications"],
+)
+@click.option(
+    "--checker",
+    "checkers",
+    multiple=True,
+    type=click.Choice(["sampled", "searched", "proved", "clarified"]),
+    help="only the checks of this verify checker (repeatable) [default: every checker]",
+)
+@_timeout_option
+@click.option("--json", "as_json", is_flag=True, help="print the report as JSON (docs/adequacy.md)")
+@_guard
+def adequacy(
+    game_name: str | None,
+    rules: tuple[str, ...],
+    mutants: tuple[str, ...],
+    max_mutants: int | None,
+    seconds: float,
+    jobs: int | None,
+    engine: str,
+    address: str | None,
+    equivalent_path: Path | None,
+    specs_dir: Path | None,
+    proofs_dir: Path | None,
+    clarifications_dir: Path | None,
+    checkers: tuple[str, ...],
+    timeout_ms: int,
+    as_json: bool,
+) -> None:
+    """How many plausible rule bugs verify's checks catch: small edits (mutants) of the rule code, each
+    checked, in a copy of the package, by the checks whose run reaches its rule; exit 0 when the run
+    completed, whatever the score (docs/adequacy.md)."""
+    from bgrules.core.adequacy import run_adequacy
+    from bgrules.core.jobs import check_jobs
+
+    _check_engine(engine, jobs, address)
+    if engine == "ray":
+        from bgrules.integrations import ray_engine
+
+        ray_engine.connect(address)  # a missing extra or an unreachable address: one line, before anything runs
+    with Progress(*_BAR, console=err_console, transient=True, disable=not err_console.is_terminal) as progress:
+        bar = progress.add_task("bgrules adequacy", total=None)
+
+        def show(label: str, done: int, total: int) -> None:
+            progress.update(bar, description=f"bgrules adequacy: {label}", completed=done, total=total)
+            if not err_console.is_terminal and label != "done":  # a CI log: one plain line a step
+                click.echo(f"[{done}/{total}] {label}", err=True)
+
+        def warn(line: str) -> None:
+            from rich.markup import escape
+
+            progress.console.print(f"[yellow]warning:[/] {escape(line)}", highlight=False, soft_wrap=True)
+
+        result = run_adequacy(
+            game_name,
+            rules=rules,
+            mutants=mutants,
+            max_mutants=max_mutants,
+            seconds=seconds,
+            jobs=check_jobs(jobs) if engine == "local" else 1,
+            engine=engine,
+            address=address,
+            equivalent=equivalent_path,
+            specs_dir=specs_dir,
+            proofs_dir=proofs_dir,
+            clarifications_dir=clarifications_dir,
+            timeout_ms=timeout_ms,
+            checkers=checkers,
+            progress=show,
+            warn=warn,
+        )
+    if as_json:
+        click.echo(json.dumps(result, indent=2))
+        return
+    console.print(_adequacy_table(result))
+    for r in result["rules"]:
+        for s in r["survivors"]:
+            click.echo(f"\nsurvivor {s['id']} ({r['id']}):\n{s['diff'].rstrip()}")
+    share = 100.0 * result["caught"] / result["mutants"]
+    click.echo(
+        f"\nbgrules adequacy: {result['caught']} of {result['mutants']} mutants caught ({share:.1f}%), "
+        f"{result['equivalent']} equivalent not counted; {result['selection']}; {result['checks']} checks; "
+        f"{result['seconds']:.1f} s"
+    )
+
+
 @main.command()
 @click.option("--json", "as_json", is_flag=True, help="print a JSON list of games")
 @_guard

@@ -20,6 +20,7 @@ MAXIMA: dict[str, tuple[int, str]] = {
     "--depth": (10_000, "actions in the searched sequence"),
     "--nodes": (100_000_000, "positions searched"),
     "--jobs": (4096, "worker processes"),
+    "--max-mutants": (1_000_000, "mutants in one run"),
 }
 """Option -> (its maximum, what it counts)."""
 

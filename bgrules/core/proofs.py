@@ -7,6 +7,7 @@ lists every obligation's id with its expected verdict::
     id = "MC-PROOF-COLLIDE-FORK-SPLIT"
     module = "mechanica_collision"
     expected = "holds"
+    proves = "SPEC-ID"          # optional: the spec whose invariant it proves (bgrules verify checks it exists)
 
 Verdicts: ``holds`` (the negation is unsatisfiable, or every sample compared agreed), ``violated`` (a
 witness was found; it is reported), ``unknown`` (the solver gave up, timed out or failed: never reported

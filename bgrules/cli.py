@@ -454,7 +454,10 @@ def _quiet_option(fn: Callable[..., None]) -> Callable[..., None]:
 )
 @_timeout_option
 @click.option(
-    "--checker", "checkers", multiple=True, type=click.Choice(["sampled", "searched", "explored", "proved", "clarified"])
+    "--checker",
+    "checkers",
+    multiple=True,
+    type=click.Choice(["sampled", "searched", "explored", "proved", "clarified"]),
 )
 @click.option("--only", default=None, help="only ids containing this text")
 @click.option("--thorough", is_flag=True, help="each spec's and proof's thorough budget (several times the default)")

@@ -90,7 +90,7 @@ def test_a_spec_file_with_a_bad_depth_is_one_line_and_exit_2(tmp_path: Path) -> 
     shutil.copy(ROOT / "specs" / "botfactory.toml", specs / "botfactory.toml")
     text = (specs / "botfactory.toml").read_text()
     (specs / "botfactory.toml").write_text(text.replace("depth = 4,", "depth = 0,", 1))
-    code, out, err = run("verify", "--specs", str(specs), "--checker", "explored", "--only", "BF-INV-LIMITS")
+    code, _out, err = run("verify", "--specs", str(specs), "--checker", "explored", "--only", "BF-INV-LIMITS")
     assert code == 2
     assert "botfactory.toml spec[0] budget.depth: a whole number from 1" in err and len(err.strip().splitlines()) == 1
 

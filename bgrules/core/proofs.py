@@ -218,7 +218,9 @@ def load_proves(directory: Path) -> dict[str, tuple[str, str]]:
 _PROVES: dict[str, dict[str, tuple[str, str]]] = {}
 
 
-def _read_manifest(path: Path, out: dict[str, tuple[str, str]], proves: dict[str, tuple[str, str]] | None = None) -> None:
+def _read_manifest(
+    path: Path, out: dict[str, tuple[str, str]], proves: dict[str, tuple[str, str]] | None = None
+) -> None:
     data = read_toml(path)
     entries = data.get("obligation")
     if not isinstance(entries, list):

@@ -64,7 +64,9 @@ SPEC_VERDICTS = ("sampled", "searched", "explored", "proved")
 """The verdicts :func:`by_spec` gathers under each spec."""
 
 
-def by_spec(rows: Sequence[Mapping[str, Any]], specs: Sequence[Any], run: Sequence[str] = SPEC_VERDICTS) -> list[dict[str, Any]]:
+def by_spec(
+    rows: Sequence[Mapping[str, Any]], specs: Sequence[Any], run: Sequence[str] = SPEC_VERDICTS
+) -> list[dict[str, Any]]:
     """The rows of a run grouped under each spec (in the specs' order): per checker of
     :data:`SPEC_VERDICTS` its rows (a spec's own rows, one per player count; for ``proved`` the rows of the
     obligations whose ``proves`` names it), or the reason there are none: ``not in checkers`` (the spec
@@ -92,9 +94,9 @@ def _cell(checker: str, found: Sequence[Mapping[str, Any]]) -> str:
         who = str(r["id"]) if checker == "proved" else (str(r["players"]) if r.get("players") is not None else "")
         groups.setdefault((str(r["verdict"]), bool(r["ok"])), []).append(who)
     parts = []
-    for (verdict, ok), who in groups.items():
+    for (verdict, ok), names in groups.items():
         words = verdict if ok else f"FAIL {verdict}"
-        named = [w for w in who if w]
+        named = [w for w in names if w]
         if checker == "proved":
             parts.append(f"{words} ({', '.join(named)})")
         elif named:

@@ -138,7 +138,7 @@ def _grouped_html(grouped: Sequence[Mapping[str, Any]]) -> str:
                 items.append(f"{esc(mark)} {esc(r['verdict'])}" + (f" <small>{esc(who)}</small>" if who else ""))
             cells.append("<td>" + "<br>".join(items) + "</td>")
         cls = ' class="bad"' if bad else ""
-        lines.append(f'<tr{cls}><td><code>{esc(entry["id"])}</code></td>{"".join(cells)}</tr>')
+        lines.append(f"<tr{cls}><td><code>{esc(entry['id'])}</code></td>{''.join(cells)}</tr>")
     return (
         '<h2 id="by-spec">By spec</h2><table class="by-spec"><tr><th>spec</th>'
         + head

@@ -34,7 +34,7 @@ import functools
 import importlib
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -794,7 +794,9 @@ def check_searched_together(specs: list[Spec], game: Game, budget: Budget) -> li
 
     preds = [guarded(resolve_predicate(spec.predicate, spec.source)) for spec in specs]
     aims = sorted({spec.target for spec in specs if spec.target is not None})
-    goals = [(name, resolve_predicate(name, f"{specs[0].source} target")) for name in aims]
+    goals: list[tuple[str, Callable[..., Any]]] = [
+        (name, resolve_predicate(name, f"{specs[0].source} target")) for name in aims
+    ]
     start = time.perf_counter()
     found: dict[int, list[Any]] = {}
     replayed: set[int] = set()
@@ -988,7 +990,9 @@ def check_explored_together(specs: list[Spec], game: Game, budget: Budget) -> li
                 assert path is not None  # every state expanded was reached
                 actions = [*path, step]
                 detail = f"depth {len(actions)} (a shortest trace): {msg}"
-            out.append(_violated(spec, "explored", share, detail, actions, game, preds[k], crashed=isinstance(msg, Crash)))
+            out.append(
+                _violated(spec, "explored", share, detail, actions, game, preds[k], crashed=isinstance(msg, Crash))
+            )
             continue
         what = "states" if spec.kind == "state" else f"states, {edges} edges"
         guarantee = (
@@ -1096,20 +1100,20 @@ __all__ = [
     "Crash",
     "Report",
     "Spec",
-    "check_sampled",
-    "check_sampled_together",
     "check_explored",
     "check_explored_together",
+    "check_sampled",
+    "check_sampled_together",
     "check_searched",
     "check_searched_together",
     "find_spec",
-    "parts",
-    "select",
     "load_specs",
+    "parts",
     "run_group",
     "run_spec",
     "sample_chance",
     "sampled_groups",
+    "select",
     "spec_budget",
     "usable_specs",
 ]

@@ -192,8 +192,9 @@ def read_trace(path: Path, game_name: str | None = None) -> tuple[str | None, di
 
 def file_names(rows: Sequence[Mapping[str, Any]]) -> list[str | None]:
     """The file name ``--trace-dir`` gives each row's trace (None: the row has none): ``<id>-<checker>.json``
-    (``<id>-<checker>-<n>p.json`` when one spec has traces at several player counts) with ``/`` as ``_`` (a clarification's witness, ``CL-X/name``), and anything a file name cannot hold (a
-    control character, ``\\``, a name past 200 bytes) replaced, with a digest of the id so that the names
+    (``<id>-<checker>-<n>p.json`` when one spec has traces at several player counts) with ``/`` as ``_`` (a
+    clarification's witness, ``CL-X/name``), and anything a file name cannot hold (a control character,
+    ``\\``, a name past 200 bytes) replaced, with a digest of the id so that the names
     stay apart. Two rows never get one name: a name already given gets the row's digest, so a trace never
     overwrites another, whatever the ids."""
     import hashlib

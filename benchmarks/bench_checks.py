@@ -123,7 +123,7 @@ def main() -> None:
     specs = [
         s
         for s in load_specs(ROOT / "specs")
-        if s.game == args.game and s.players == 4 and s.kind in ("state", "transition")
+        if s.game == args.game and s.players is not None and 4 in s.players and s.kind in ("state", "transition")
     ]
     seeds = range(100_000, 100_000 + args.games)
     start = time.process_time()

@@ -195,7 +195,8 @@ def _head(row: dict[str, Any]) -> str:
         verdict = "violated, the expected counterexample"
     elif not row["ok"]:
         verdict = f"{verdict}, expected {row['expected']}"
-    return f"{status} {row['id']} [{row['checker']}] {verdict} ({row['seconds']:.2f} s): {row['guarantee']}"
+    players = f" ({row['players']} players)" if row.get("players") is not None else ""
+    return f"{status} {row['id']} [{row['checker']}]{players} {verdict} ({row['seconds']:.2f} s): {row['guarantee']}"
 
 
 def _body(row: dict[str, Any]) -> list[str]:
@@ -394,9 +395,17 @@ def _emit(
 
 
 def _spec_order(rows: list[dict[str, Any]], specs: list[Any]) -> list[dict[str, Any]]:
-    """Spec rows in the specs' order (each spec's checkers in its own order), whatever the groups."""
+    """Spec rows in the specs' order (each spec's checkers in its own order, each checker's player counts
+    in the spec's order), whatever the groups."""
     rank = {(s.id, c): (i, j) for i, s in enumerate(specs) for j, c in enumerate(s.checkers)}
-    return sorted(rows, key=lambda r: rank.get((r["id"], r["checker"]), (len(rank), 0)))
+    counts = {s.id: list(s.players or ()) for s in specs}
+
+    def key(r: dict[str, Any]) -> tuple[int, int, int]:
+        i, j = rank.get((r["id"], r["checker"]), (len(rank), 0))
+        listed = counts.get(r["id"], [])
+        return i, j, listed.index(r["players"]) if r.get("players") in listed else 0
+
+    return sorted(rows, key=key)
 
 
 def _jobs_option(fn: Callable[..., None]) -> Callable[..., None]:
@@ -444,7 +453,12 @@ def _quiet_option(fn: Callable[..., None]) -> Callable[..., None]:
     "--max-steps", type=int, default=None, help="steps per game for both checkers [default: the spec's, or 200]"
 )
 @_timeout_option
-@click.option("--checker", "checkers", multiple=True, type=click.Choice(["sampled", "searched", "proved", "clarified"]))
+@click.option(
+    "--checker",
+    "checkers",
+    multiple=True,
+    type=click.Choice(["sampled", "searched", "explored", "proved", "clarified"]),
+)
 @click.option("--only", default=None, help="only ids containing this text")
 @click.option("--thorough", is_flag=True, help="each spec's and proof's thorough budget (several times the default)")
 @_jobs_option
@@ -465,6 +479,12 @@ def _quiet_option(fn: Callable[..., None]) -> Callable[..., None]:
 @_quiet_option
 @click.option("--json", "as_json", is_flag=True, help="print a JSON list of results (progress goes to stderr)")
 @click.option("--junit-xml", type=click.Path(path_type=Path), default=None)
+@click.option(
+    "--no-database",
+    is_flag=True,
+    help="searched checker: no example database (by default .bgrules/hypothesis in the current directory keeps "
+    "the counterexamples found and replays them first next time)",
+)
 @click.option(
     "--trace-dir",
     type=click.Path(path_type=Path),
@@ -502,6 +522,7 @@ def verify(
     quiet: bool,
     as_json: bool,
     junit_xml: Path | None,
+    no_database: bool,
     trace_dir: Path | None,
     coverage_json: Path | None,
     html_dir: Path | None,
@@ -528,9 +549,9 @@ def verify(
     used = _dirs_used(given, specs=specs_dir, proofs=proofs_dir, clarifications=clarifications_dir)
     if engine == "ray":  # the workers read the files at the paths the driver gives, on any node
         specs_dir, proofs_dir, clarifications_dir = (d.resolve() for d in (specs_dir, proofs_dir, clarifications_dir))
-    chosen = checkers or ("sampled", "searched", "proved", "clarified")
+    chosen = checkers or ("sampled", "searched", "explored", "proved", "clarified")
     started = time.perf_counter()
-    budget = _verify_budget(games, examples, max_steps, thorough)
+    budget = _verify_budget(games, examples, max_steps, thorough, database=not no_database)
     labels = {"specs": source_label("specs", specs_dir, given["specs"])}
     labels["proofs"] = source_label("proofs", proofs_dir, given["proofs"])
     tasks, specs = plan(
@@ -541,7 +562,7 @@ def verify(
     spec_rows = _spec_order([r for r in values if r["kind"] == "spec"], specs)
     proof_rows = [r for r in values if r["kind"] == "proof"] if "proved" in chosen else None
     rows = spec_rows + (proof_rows or []) + [r for r in values if r["kind"] not in ("spec", "proof")]
-    complete = only is None and set(chosen) == {"sampled", "searched", "proved", "clarified"}
+    complete = only is None and set(chosen) == {"sampled", "searched", "explored", "proved", "clarified"}
     covered = coverage.verify_row(
         collected,
         proof_rows,
@@ -556,6 +577,8 @@ def verify(
         from bgrules.core.report_html import write_report
 
         selection = [f"checkers {', '.join(chosen)}"] + ([f"ids containing {only!r}"] if only else [])
+        from bgrules.core.report import by_spec
+
         index = write_report(
             html_dir,
             rows + ([covered] if complete else []),
@@ -563,9 +586,15 @@ def verify(
             coverage=covered["coverage"],
             complete=complete,
             meta=[("bgrules", __version__), ("selection", "; ".join(selection))],
+            grouped=by_spec(rows, specs, chosen),
         )
         click.echo(f"report: {index}", err=True)
     click.echo(f"bgrules verify used {used}", err=True)
+    if not quiet:
+        from bgrules.core.report import by_spec, by_spec_lines
+
+        for line in by_spec_lines(by_spec(rows, specs, chosen)):
+            click.echo(line, err=as_json)
     _emit(
         rows,
         "bgrules verify",
@@ -587,13 +616,21 @@ def _dirs_used(given: dict[str, bool], **dirs: Path) -> str:
     return "; ".join(describe_dir(kind, path, given[kind]) for kind, path in dirs.items())
 
 
-def _verify_budget(games: int | None, examples: int | None, max_steps: int | None, thorough: bool) -> Any:
-    """verify's budget: the specs' own unless a figure is given (``bgrules coverage`` runs the default)."""
-    from bgrules.core.specs import Budget
+def _verify_budget(
+    games: int | None, examples: int | None, max_steps: int | None, thorough: bool, *, database: bool = True
+) -> Any:
+    """verify's budget: the specs' own unless a figure is given (``bgrules coverage`` runs the default);
+    ``database``: the searched checker's example database (:data:`bgrules.core.specs.DATABASE`)."""
+    from bgrules.core.specs import DATABASE, Budget
 
     forced = games is not None or examples is not None or max_steps is not None
     return Budget(
-        games=games or 100, examples=examples or 40, max_steps=max_steps or 200, forced=forced, thorough=thorough
+        games=games or 100,
+        examples=examples or 50,
+        max_steps=max_steps or 200,
+        forced=forced,
+        thorough=thorough,
+        database=DATABASE if database else None,
     )
 
 

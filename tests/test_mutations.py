@@ -25,7 +25,7 @@ from bgrules.botfactory.state import PlacePart as BFPlacePart
 from bgrules.botfactory.state import Reserve as BFReserve
 from bgrules.core import specs as spec_runner
 from bgrules.core.errors import IllegalAction
-from bgrules.core.specs import Budget, load_specs, run_spec
+from bgrules.core.specs import Budget, find_spec, load_specs, part_label, parts, run_spec
 from bgrules.mechanica import workday
 from bgrules.mechanica.components import Bot, Effect
 from bgrules.mechanica.fabricate import Sell
@@ -38,7 +38,11 @@ from bgrules.mechanica.state import Buy, BuyFork, MechanicaState, Phase
 from bgrules.mechanica.variant import default_variant
 
 ROOT = Path(__file__).resolve().parents[1]
-SPECS = {s.id: s for s in load_specs(ROOT / "specs")}
+_LOADED = load_specs(ROOT / "specs")
+SPECS = {part_label(p): p for s in _LOADED for p in parts(s)}
+"""Each spec's part per player count, by its label (``BF-INV-LIMITS-3P``); a spec of several counts also
+under its bare id, as its 4-player part (the id the 4-player copy had before the counts were merged)."""
+SPECS.update({s.id: find_spec(_LOADED, f"{s.id}-4P") or s for s in _LOADED})
 BUDGET = Budget(games=20, examples=20, max_steps=300)
 V = default_variant()
 
@@ -185,6 +189,7 @@ SALES = lines("hole | . . . . | truck[B]", "basic[B] | . . . . | big[PD]")
 
 # (spec id, mutation, game options): each row must turn the spec's verdict to violated
 CASES = [
+    ("MC-FACTORY-REFINES-REFERENCE", upgrader_keeps_input_bot_from_stock, {"factory": UPGRADE, "supply": ["fork"]}),
     ("MC-INV-ONE-BOT-PER-HOLE", collisions_unresolved, {"factory": COLLIDE_TRUCK, "supply": ["fork"]}),
     ("MC-INV-BOTS-CONSERVED", upgrader_keeps_input_bot_from_stock, {"factory": UPGRADE, "supply": ["fork"]}),
     ("MC-INV-INPUTS-EMPTY", upgrader_leaves_its_input, {"factory": UPGRADE, "supply": ["fork"]}),
@@ -233,20 +238,22 @@ def test_mutation_is_caught(spec_id, mutation, game_options, monkeypatch):
 def test_every_holding_spec_catches_a_mutation():
     # a row counts only for the game its runner plays: CASES the factory sandbox, GAME_CASES the whole game,
     # BF_CASES Bot Factory
-    caught = {s for s, _m, _o in CASES if SPECS[s].game == "mechanica-factory"}
-    caught |= {s for s, _m, _v in GAME_CASES if SPECS[s].game == "mechanica"}
-    caught |= {s for s, _m, _v in BF_CASES if SPECS[s].game == "botfactory"}
+    # (each player count of a spec on its own: its part's label, BF-INV-LIMITS-3P)
+    caught = {part_label(SPECS[s]) for s, _m, _o in CASES if SPECS[s].game == "mechanica-factory"}
+    caught |= {part_label(SPECS[s]) for s, _m, _v in GAME_CASES if SPECS[s].game == "mechanica"}
+    caught |= {part_label(SPECS[s]) for s, _m, _v in BF_CASES if SPECS[s].game == "botfactory"}
     by_file: dict[str, list[str]] = {}
     for spec in SPECS.values():
         by_file.setdefault(Path(spec.source.split(" spec[")[0]).name, [])
-        if spec.expected == "holds" and spec.id not in caught:
-            by_file[Path(spec.source.split(" spec[")[0]).name].append(spec.id)
+        if spec.expected == "holds" and part_label(spec) not in caught:
+            by_file[Path(spec.source.split(" spec[")[0]).name].append(part_label(spec))
     spec_files = {
         "mechanica-factory.toml",
         "mechanica.toml",
         "botfactory.toml",
         "botfactory-contracts.toml",
         "mechanica-contracts.toml",
+        "refinement.toml",
     }
     assert spec_files <= set(by_file), f"spec files read: {sorted(by_file)}"
     missing = {name: ids for name, ids in by_file.items() if ids}
@@ -723,6 +730,9 @@ def turned_blueprints_stay(mp: pytest.MonkeyPatch) -> None:
 
 # (spec id, mutation, variant TOML or None for the seed's figures): each row must turn the spec to violated
 GAME_CASES = [
+    ("MC-REFINES-REFERENCE", fork_bought_free, None),
+    ("MC-REFINES-REFERENCE-3P", fork_bought_free, None),
+    ("MC-REFINES-REFERENCE-2P", fork_bought_free, None),
     ("MC-GAME-MONEY-NONNEGATIVE", forks_beyond_the_wallet, None),
     ("MC-GAME-MONEY-NONNEGATIVE", shop_buys_beyond_the_wallet, None),
     ("MC-GAME-WALLET-CHANGES", fork_bought_free, None),
@@ -1288,6 +1298,9 @@ def bf_line_rewards_swapped(mp: pytest.MonkeyPatch) -> None:
 
 BF_CASES = [
     ("BF-FIG-SEED", bf_first_parts_pay_three, None),
+    ("BF-REFINES-REFERENCE", bf_first_parts_pay_three, None),
+    ("BF-REFINES-REFERENCE-3P", bf_first_parts_pay_three, None),
+    ("BF-REFINES-REFERENCE-2P", bf_first_parts_pay_three, None),
     ("BF-INV-TOKENS-CONSERVED", bf_reserve_paid_twice, BF_RICH),
     ("BF-INV-PROJECTS-CONSERVED", bf_project_kept, None),
     ("BF-INV-PROJECTS-CONSERVED", bf_project_discard_lost, None),

@@ -31,7 +31,7 @@ import attrs
 
 from bgrules.core.defaults import default_dir
 
-CHECKERS = ("sampled", "searched", "witness", "proved", "simulate", "tests")
+CHECKERS = ("sampled", "searched", "explored", "witness", "proved", "simulate", "tests")
 """The checkers a rule may be reached by, in the order the table lists them."""
 NOT_RULES = ("-INV-", "-Q-", "-PROOF-", "-GAME-")
 """Markers of IDs that name invariants, questions, proofs or games, not rules (as tests/test_docs.py)."""

@@ -50,7 +50,7 @@ class Exploration:
     ``distinct`` counts the keys seen (states, or canonical keys when ``symmetric``); ``levels`` counts
     them per depth of first reach; ``complete`` is True only when nothing was left unexplored (the
     frontier emptied: every state seen was expanded, or was terminal); ``stopped`` names the budget that
-    ended the run (``"depth"``, ``"max_states"``, ``"seconds"``) or is None when the run was complete.
+    ended the run (``"depth"``, ``"max_states"``, ``"seconds"``, ``"visit"``) or is None when the run was complete.
     """
 
     distinct: int
@@ -101,6 +101,7 @@ def explore(
     max_states: int | None = None,
     seconds: float | None = None,
     start: Any = None,
+    visit: Callable[[Any, Any, Any, bool], bool] | None = None,
 ) -> Exploration:
     """Explore breadth-first from ``start`` (default: ``game.initial_state()``).
 
@@ -108,6 +109,11 @@ def explore(
     not is explored state by state: check :func:`has_symmetry` to require it). Budgets, each None for
     none: ``depth`` (plies from the start), ``max_states`` (the keys kept: ``distinct`` never exceeds
     it), ``seconds`` (wall time). A budget of zero or less raises :class:`InputError`.
+
+    ``visit(state, step, child, new)``, when given, is called on every edge expanded, in the order of the
+    exploration (``new``: ``child``'s key was not seen before); its True ends the run (``stopped``
+    ``"visit"``, so it is not complete). The checker of specs (:func:`bgrules.core.specs.check_explored`)
+    checks its predicates there.
     """
     _budget("depth", depth, int)
     _budget("max_states", max_states, int)
@@ -142,12 +148,18 @@ def explore(
                 child = game.apply(state, step)
                 k = key(child)
                 if k in parents:
+                    if visit is not None and visit(state, step, child, False):
+                        stopped = "visit"
+                        break
                     continue
                 if max_states is not None and len(parents) >= max_states:
                     stopped = "max_states"
                     break
                 parents[k] = (at, step)
                 fresh.append((k, child))
+                if visit is not None and visit(state, step, child, True):
+                    stopped = "visit"
+                    break
             if stopped is not None:
                 break
         level += 1

@@ -7,6 +7,7 @@ lists every obligation's id with its expected verdict::
     id = "MC-PROOF-COLLIDE-FORK-SPLIT"
     module = "mechanica_collision"
     expected = "holds"
+    proves = "SPEC-ID"          # optional: the spec whose invariant it proves (bgrules verify checks it exists)
 
 Verdicts: ``holds`` (the negation is unsatisfiable, or every sample compared agreed), ``violated`` (a
 witness was found; it is reported), ``unknown`` (the solver gave up, timed out or failed: never reported
@@ -201,7 +202,25 @@ def load_manifest(directory: Path) -> dict[str, tuple[str, str]]:
     return out
 
 
-def _read_manifest(path: Path, out: dict[str, tuple[str, str]]) -> None:
+def load_proves(directory: Path) -> dict[str, tuple[str, str]]:
+    """Obligation id -> (the spec id its ``proves`` names, where: the manifest and the obligation), for
+    the obligations of ``directory``'s manifests that name the spec they prove (read once per process)."""
+    key = str(directory.resolve())
+    found = _PROVES.get(key)
+    if found is None:
+        found = {}
+        for path in [directory / "manifest.toml", *sorted(directory.glob("*.manifest.toml"))]:
+            _read_manifest(path, {}, found)
+        _PROVES[key] = found
+    return found
+
+
+_PROVES: dict[str, dict[str, tuple[str, str]]] = {}
+
+
+def _read_manifest(
+    path: Path, out: dict[str, tuple[str, str]], proves: dict[str, tuple[str, str]] | None = None
+) -> None:
     data = read_toml(path)
     entries = data.get("obligation")
     if not isinstance(entries, list):
@@ -212,9 +231,11 @@ def _read_manifest(path: Path, out: dict[str, tuple[str, str]]) -> None:
         where = f"{path} obligation[{i}]"
         if not isinstance(entry, dict) or not {"id", "module", "expected"} <= set(entry):
             raise InputError(where, "each obligation needs id, module and expected")
-        unknown = sorted(str(k) for k in set(entry) - {"id", "module", "expected"})
+        unknown = sorted(str(k) for k in set(entry) - {"id", "module", "expected", "proves"})
         if unknown:
-            raise InputError(where, f"unknown key(s) {', '.join(unknown)}; an obligation has id, module, expected")
+            raise InputError(
+                where, f"unknown key(s) {', '.join(unknown)}; an obligation has id, module, expected, proves"
+            )
         ob_id = identifier(entry["id"], f"{where} id")
         _module_file(path.parent, entry["module"], where)
         if entry["expected"] not in ("holds", "violated"):
@@ -222,6 +243,10 @@ def _read_manifest(path: Path, out: dict[str, tuple[str, str]]) -> None:
         if ob_id in out:
             raise InputError(f"{where} id", f"duplicate id {ob_id!r}")
         out[ob_id] = (str(entry["module"]), str(entry["expected"]))
+        if "proves" in entry:
+            spec_id = identifier(entry["proves"], f"{where} proves")
+            if proves is not None:
+                proves[ob_id] = (spec_id, where)
 
 
 def collect(directory: Path) -> list[tuple[Obligation, str]]:

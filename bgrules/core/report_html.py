@@ -32,10 +32,12 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 """
 
 
-def trace_name(row: Mapping[str, Any]) -> str:
-    """The file name of a row's trace page: ``<id>-<checker>.html`` with anything but letters, digits,
-    ``.``, ``_`` and ``-`` replaced by ``_`` (as ``--trace-dir`` names its JSON files, made safe)."""
-    return _SAFE.sub("_", f"{row['id']}-{row['checker']}") + ".html"
+def trace_name(row: Mapping[str, Any], with_players: bool = False) -> str:
+    """The file name of a row's trace page: ``<id>-<checker>.html`` (``with_players``: ``<id>-<checker>-<n>p``,
+    for a spec with traces at several player counts) with anything but letters, digits, ``.``, ``_`` and
+    ``-`` replaced by ``_`` (as ``--trace-dir`` names its JSON files, made safe)."""
+    players = f"-{row['players']}p" if with_players and row.get("players") is not None else ""
+    return _SAFE.sub("_", f"{row['id']}-{row['checker']}{players}") + ".html"
 
 
 def status(row: Mapping[str, Any]) -> str:
@@ -71,10 +73,13 @@ def _row_html(row: Mapping[str, Any], link: str | None) -> str:
     else:
         steps = "the proof's witness"
     trace = f'<a href="{esc(link)}">step through ({esc(steps)})</a>' if link else ""
-    anchor = esc(_SAFE.sub("_", f"{row['id']}-{row['checker']}"))
+    players = f"-{row['players']}p" if row.get("players") is not None else ""
+    anchor = esc(_SAFE.sub("_", f"{row['id']}-{row['checker']}{players}"))
+    who = f" ({row['players']} players)" if row.get("players") is not None else ""
     return (
         f'<tr class="{cls}" id="{anchor}"><td class="status">{esc(mark)}</td><td><code>{esc(row["id"])}</code>'
-        f"{_details(row)}</td><td>{esc(row['kind'])}</td><td>{esc(row['checker'])}</td><td>{esc(row['verdict'])}</td>"
+        f"{_details(row)}</td><td>{esc(row['kind'])}</td><td>{esc(row['checker'] + who)}</td>"
+        f"<td>{esc(row['verdict'])}</td>"
         f"<td>{esc(row['expected'])}</td><td>{esc(row['guarantee'])}</td>"
         f'<td class="num">{float(row["seconds"]):.2f}</td><td>{trace}</td></tr>'
     )
@@ -110,6 +115,39 @@ def _coverage_html(table: Mapping[str, Any], complete: bool) -> str:
     )
 
 
+def _grouped_html(grouped: Sequence[Mapping[str, Any]]) -> str:
+    """The verdicts under each spec (:func:`bgrules.core.report.by_spec`): per checker each row's verdict
+    (its player count, or the obligation), or why there is none."""
+    from bgrules.core.report import SPEC_VERDICTS
+
+    head = "".join(f"<th>{esc(c)}</th>" for c in SPEC_VERDICTS)
+    lines = []
+    for entry in grouped:
+        cells = []
+        bad = False
+        for checker in SPEC_VERDICTS:
+            got = entry[checker]
+            if not got["rows"]:
+                cells.append(f'<td class="muted">- ({esc(got["reason"])})</td>')
+                continue
+            items = []
+            for r in got["rows"]:
+                who = r["id"] if checker == "proved" else (f"{r['players']}p" if r.get("players") is not None else "")
+                mark = status(r)
+                bad = bad or mark == "FAIL"
+                items.append(f"{esc(mark)} {esc(r['verdict'])}" + (f" <small>{esc(who)}</small>" if who else ""))
+            cells.append("<td>" + "<br>".join(items) + "</td>")
+        cls = ' class="bad"' if bad else ""
+        lines.append(f"<tr{cls}><td><code>{esc(entry['id'])}</code></td>{''.join(cells)}</tr>")
+    return (
+        '<h2 id="by-spec">By spec</h2><table class="by-spec"><tr><th>spec</th>'
+        + head
+        + "</tr>"
+        + "".join(lines)
+        + "</table>"
+    )
+
+
 def report_html(
     rows: Sequence[Mapping[str, Any]],
     links: Mapping[int, str],
@@ -119,6 +157,7 @@ def report_html(
     coverage: Mapping[str, Any] | None = None,
     complete: bool = False,
     meta: Sequence[tuple[str, str]] = (),
+    grouped: Sequence[Mapping[str, Any]] | None = None,
 ) -> str:
     """The index page: ``links`` maps a row's index to its trace page's relative address; ``complete``: the
     run checked everything (its coverage table is held to reaching every rule)."""
@@ -141,6 +180,7 @@ def report_html(
         *lines,
         summary,
         '<p><a href="#results">results</a>'
+        + (' &middot; <a href="#by-spec">by spec</a>' if grouped else "")
         + (' &middot; <a href="#coverage">rule coverage</a>' if coverage else "")
         + "</p>",
         '<h2 id="results">Specs, proofs and clarifications</h2>',
@@ -149,6 +189,8 @@ def report_html(
         *(_row_html(r, links.get(i)) for i, r in enumerate(rows)),
         "</table>",
     ]
+    if grouped:
+        body.append(_grouped_html(grouped))
     if coverage:
         body.append(_coverage_html(coverage, complete))
     return page(f"{title}: {verdict}", "\n".join(body), css=_EXTRA_CSS)
@@ -212,24 +254,29 @@ def write_report(
     complete: bool = False,
     meta: Sequence[tuple[str, str]] = (),
     draw: Draw | None = None,
+    grouped: Sequence[Mapping[str, Any]] | None = None,
 ) -> Path:
     """Write ``directory/index.html`` and a trace page per row with a trace; return the index's path."""
     directory.mkdir(parents=True, exist_ok=True)
     traces = directory / "traces"
     links: dict[int, str] = {}
     used: set[str] = set()
+    shared: dict[tuple[Any, Any], int] = {}
+    for row in rows:
+        shared[(row.get("id"), row.get("checker"))] = shared.get((row.get("id"), row.get("checker")), 0) + 1
     for i, row in enumerate(rows):
         trace = row.get("trace")
         proof = witness_track(row.get("witness")) if row.get("verdict") == "violated" else None
         if isinstance(trace, Mapping) and (trace.get("actions") or trace.get("initial")):
-            text, _track = trace_html(trace, f"{row['id']} [{row['checker']}]", back="../index.html", draw=draw)
+            label = f"{row['id']} [{row['checker']}]" + (f" ({row['players']} players)" if row.get("players") else "")
+            text, _track = trace_html(trace, label, back="../index.html", draw=draw)
         elif proof is not None:
             about = [("statement", str(row.get("statement", ""))), ("guarantee", str(row.get("guarantee", "")))]
             about.append(("states", "the proof's abstract state: counts per place, not a game state"))
             text = tracks_page(f"{row['id']} [{row['checker']}]", [proof], about, back="../index.html", checks=True)
         else:
             continue
-        name = trace_name(row)
+        name = trace_name(row, with_players=shared[(row.get("id"), row.get("checker"))] > 1)
         while name in used:  # two rows of one id and checker (never in verify's output; kept apart all the same)
             name = name[: -len(".html")] + "_.html"
         used.add(name)
@@ -238,7 +285,8 @@ def write_report(
         links[i] = "traces/" + quote(name)
     index = directory / "index.html"
     index.write_text(
-        report_html(rows, links, seconds=seconds, coverage=coverage, complete=complete, meta=meta), encoding="utf-8"
+        report_html(rows, links, seconds=seconds, coverage=coverage, complete=complete, meta=meta, grouped=grouped),
+        encoding="utf-8",
     )
     return index
 

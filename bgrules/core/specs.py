@@ -10,12 +10,18 @@ A spec::
     predicate = "bgrules.mechanica.invariants:bots_conserved"
     kind = "state"            # or "transition"
     expected = "holds"        # or "violated" (a counterexample is expected)
-    checkers = ["sampled", "searched"]
+    checkers = ["sampled", "searched", "explored"]
     options = { days = 6 }    # game options, optional
     variant = "path.toml"     # optional, relative to the spec file
+    players = [2, 3, 4]       # optional: a player count, or a list of them (one verdict per count)
+    target = "module:function" # optional: a number from a state the searched checker steers toward
 
 Checkers: ``sampled`` plays random legal games from seeds 0..N-1 and checks every state (or
-transition); ``searched`` lets hypothesis choose the actions and shrinks a failure to a short trace.
+transition); ``searched`` lets hypothesis choose the actions (steered by the spec's ``target``) and
+shrinks a failure to a short trace; ``explored`` visits every state reachable within ``depth`` plies
+(:func:`bgrules.core.explore.explore`) and checks each one (a transition spec: each edge). A spec with a
+list of player counts is one spec with a verdict per checker and count: its parts are
+:func:`parts` (``ID-3P`` selects the 3-player part, :func:`select`).
 A verdict is ``holds`` only for what was checked; the report says how much (its guarantee), and how many
 sampled games the runner truncated (its step bound, or its round cap for games that count rounds: budget
 ``max_rounds``, default the game's ``runner_rounds``; see ``bgrules.core.playout.round_cap``).
@@ -28,7 +34,7 @@ import functools
 import importlib
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -42,9 +48,18 @@ from bgrules.core.protocol import CHANCE, Game
 from bgrules.core.registry import load_game
 from bgrules.core.report import Report
 
-CHECKERS = ("sampled", "searched")
+CHECKERS = ("sampled", "searched", "explored")
 MIX_LABELS = ("random", "greedy", "greedy-vs-random")
 AGENT_MIX_DEFAULT: tuple[tuple[str, int], ...] = (("random", 1), ("greedy", 2), ("greedy-vs-random", 2))
+
+
+def player_counts(value: Any) -> tuple[int, ...] | None:
+    """A spec's ``players`` as a tuple of counts (an int is one count; None: the game's default)."""
+    if value is None:
+        return None
+    if isinstance(value, int):
+        return (value,)
+    return tuple(value)
 
 
 @attrs.frozen
@@ -59,13 +74,23 @@ class Spec:
     checkers: tuple[str, ...]
     options: dict[str, Any] = attrs.field(factory=dict)
     variant: str | None = None
-    players: int | None = None
+    players: tuple[int, ...] | None = attrs.field(default=None, converter=player_counts)
+    """The player counts the spec is checked at, each its own verdicts (an int given is one count; None:
+    the game's default count)."""
     budget: dict[str, Any] = attrs.field(factory=dict)
-    """Per-spec budget (games, examples, max_steps; max_steps "game" = the game's maximum length), used
-    unless the caller forces its own."""
+    """Per-spec budget (games, examples, max_steps, search_steps, depth, max_states, max_rounds; max_steps
+    "game" = the game's maximum length), used unless the caller forces its own."""
     source: str = ""
     thorough: dict[str, Any] = attrs.field(factory=dict)
     """The budget of a ``--thorough`` run, over ``budget`` (the same keys)."""
+    target: str | None = None
+    """``module:function`` giving a number from ``(game, state)``: the searched checker steers its
+    examples toward its highest values (``hypothesis.target``)."""
+
+    @property
+    def count(self) -> int | None:
+        """The player count of a spec of one count (None: the game's default, or several counts)."""
+        return self.players[0] if self.players is not None and len(self.players) == 1 else None
 
 
 @attrs.frozen
@@ -76,6 +101,15 @@ class Budget:
     examples: int = 40
     max_steps: int = 400
     seed: int = 0
+    search_steps: int | None = None
+    """The searched checker's steps per example (None: ``max_steps``)."""
+    depth: int = 2
+    """The explored checker's depth (plies from the initial state)."""
+    max_states: int = 20_000
+    """The explored checker's bound on the distinct states kept."""
+    database: str | None = None
+    """The searched checker's example database (a directory; None: none): a counterexample found is saved
+    there and replayed first the next time (:data:`DATABASE`; ``bgrules verify --no-database``)."""
     max_rounds: int | None = None
     """The runner's round cap for games that count rounds (None: the game's default, ``runner_rounds``)."""
     forced: bool = False
@@ -99,7 +133,7 @@ def _spec_from(entry: Any, where: str) -> Spec:
     missing = [k for k in required if k not in entry]
     if missing:
         raise InputError(where, f"missing {', '.join(missing)}")
-    unknown = sorted(set(entry) - {*required, "options", "variant", "players", "budget", "thorough"})
+    unknown = sorted(set(entry) - {*required, "options", "variant", "players", "budget", "thorough", "target"})
     if unknown:
         raise InputError(where, f"unknown key(s) {', '.join(unknown)}")
     spec_id = identifier(entry["id"], f"{where} id")
@@ -115,15 +149,25 @@ def _spec_from(entry: Any, where: str) -> Spec:
     bad = [c for c in checkers if c not in CHECKERS]
     if bad or not checkers:
         raise InputError(f"{where} checkers", f"among {', '.join(CHECKERS)}, not {show(bad or 'none')}")
-    if entry["kind"] == "game" and "searched" in checkers:
+    if entry["kind"] == "game" and ("searched" in checkers or "explored" in checkers):
         raise InputError(where, "a 'game' spec (checked on whole games) takes the sampled checker only")
     options = table(entry.get("options", {}), f"{where} options")
     variant = entry.get("variant")
     if variant is not None and (not isinstance(variant, str) or not variant.strip()):
         raise InputError(f"{where} variant", f"the path of a variant file (text), not {show(variant)}")
     players = entry.get("players")
-    if players is not None:
+    if isinstance(players, list):
+        if not players:
+            raise InputError(f"{where} players", "a player count or a list of them, not an empty list")
+        for i, n in enumerate(players):
+            whole(n, f"{where} players[{i}]", 1, 64)
+        if len(set(players)) != len(players):
+            raise InputError(f"{where} players", f"each count once, not {show(players)}")
+    elif players is not None:
         whole(players, f"{where} players", 1, 64)
+    target = entry.get("target")
+    if target is not None:
+        target = predicate_name(target, f"{where} target")
     budget = _budget_table(entry.get("budget", {}), "budget", where)
     thorough = _budget_table(entry.get("thorough", {}), "thorough", where)
     return Spec(
@@ -141,16 +185,20 @@ def _spec_from(entry: Any, where: str) -> Spec:
         variant=variant,
         players=players,
         source=where,
+        target=target,
     )
 
 
+BUDGET_KEYS = ("games", "examples", "max_steps", "search_steps", "max_rounds", "depth", "max_states")
+
+
 def _budget_table(table: Any, name: str, where: str) -> dict[str, Any]:
-    if not isinstance(table, dict) or set(table) - {"games", "examples", "max_steps", "max_rounds"}:
-        raise InputError(where, f"{name} is a table of games, examples, max_steps, max_rounds")
+    if not isinstance(table, dict) or set(table) - set(BUDGET_KEYS):
+        raise InputError(where, f"{name} is a table of {', '.join(BUDGET_KEYS)}")
     from bgrules.core.limits import MAXIMA
 
     for key, value in table.items():
-        most = MAXIMA["--" + key.replace("_", "-")][0]
+        most = MAXIMA[_LIMIT_OF.get(key, "--" + key.replace("_", "-"))][0]
         if isinstance(value, bool) or (
             not (isinstance(value, int) and 0 < value <= most) and not (key == "max_steps" and value == "game")
         ):
@@ -159,6 +207,55 @@ def _budget_table(table: Any, name: str, where: str) -> dict[str, Any]:
                 f"a whole number from 1 to {most:,}" + (' or "game"' if key == "max_steps" else ""),
             )
     return dict(table)
+
+
+_LIMIT_OF = {"search_steps": "--max-steps", "depth": "--depth", "max_states": "--nodes"}
+"""The maximum of a budget key that has no command-line option of its own."""
+
+
+def parts(spec: Spec) -> list[Spec]:
+    """The spec once per player count (each with that one count), in the order the spec lists them; a
+    spec of one count (or of the game's default) is its own only part."""
+    if spec.players is None or len(spec.players) == 1:
+        return [spec]
+    return [attrs.evolve(spec, players=(n,)) for n in spec.players]
+
+
+def part_label(spec: Spec) -> str:
+    """The id that selects this part alone: ``ID-3P`` for the 3-player part (the spec's id when it has no
+    player count)."""
+    return spec.id if spec.count is None else f"{spec.id}-{spec.count}P"
+
+
+def select(specs: list[Spec], only: str | None) -> list[Spec]:
+    """The specs whose id contains ``only``, whole, and the parts of the others whose label (``ID-3P``,
+    :func:`part_label`) contains it: ``--only BF-INV-LIMITS-3P`` selects that spec's 3-player part (the
+    id the 3-player copy had before the counts were merged), ``--only 3P`` every spec's 3-player part."""
+    if not only:
+        return list(specs)
+    out = []
+    for spec in specs:
+        if only in spec.id:
+            out.append(spec)
+            continue
+        if spec.players is None:
+            continue
+        counts = tuple(n for n in spec.players if only in f"{spec.id}-{n}P")
+        if counts:
+            out.append(attrs.evolve(spec, players=counts))
+    return out
+
+
+def find_spec(specs: list[Spec], label: str) -> Spec | None:
+    """The spec whose id is ``label``, or the part ``label`` names (``ID-3P``), or None."""
+    for spec in specs:
+        if spec.id == label:
+            return spec
+    for spec in specs:
+        for n in spec.players or ():
+            if f"{spec.id}-{n}P" == label:
+                return attrs.evolve(spec, players=(n,))
+    return None
 
 
 def load_specs(directory: Path) -> list[Spec]:
@@ -211,7 +308,7 @@ def default_invariants(
     for spec in load_specs(specs_dir):
         if (
             spec.game == game_name
-            and spec.players in (None, players)
+            and (spec.players is None or players in spec.players)
             and spec.expected == "holds"
             and spec.variant is None
             and not spec.options
@@ -287,7 +384,9 @@ def guarded(pred: Callable[..., str | None]) -> Callable[..., str | None]:
 
 
 def make_game(spec: Spec) -> Game:
-    return load_game(spec.game, players=spec.players, variant=spec.variant, **spec.options)
+    """The spec's game, at its first player count (a part of :func:`parts` has one)."""
+    players = spec.players[0] if spec.players else None
+    return load_game(spec.game, players=players, variant=spec.variant, **spec.options)
 
 
 def _check_step(
@@ -608,27 +707,112 @@ def shrink_trace(
     return actions, message
 
 
+DATABASE = ".bgrules/hypothesis"
+"""The searched checker's example database in a ``bgrules verify`` run, relative to the working directory
+(``--no-database``: none). It only ever adds replays of counterexamples found before: a spec that holds
+gets the same verdict and guarantee whatever the database holds."""
+
+
 def check_searched(spec: Spec, game: Game, budget: Budget) -> Report:
-    """Hypothesis chooses the actions (derandomized, so reports repeat); a failing trace is then
-    shrunk by :func:`shrink_trace` within a fixed number of replays."""
+    """Hypothesis chooses the actions (derandomized, so reports repeat), steered by the spec's
+    ``target``; a failing trace is then shrunk by :func:`shrink_trace` within a fixed number of replays."""
     (report,) = check_searched_together([spec], game, budget)
     return report
 
 
+def _choose(data: Any, n: int) -> int:
+    """An index below ``n``, drawn as booleans, most significant first. Hypothesis's integer draws
+    sometimes take a constant of the "local" modules the process has imported, so they would differ
+    between processes with other import histories (a forked worker and a fresh one, an editable install
+    and a wheel); its booleans never do, and shrink toward index 0 (the first legal action) all the same."""
+    from hypothesis import strategies as st
+
+    if n <= 1:
+        return 0
+    value = 0
+    for _ in range((n - 1).bit_length()):
+        value = 2 * value + int(data.draw(st.booleans()))
+    return value - n if value >= n else value
+
+
+def _database(budget: Budget) -> Any:
+    if budget.database is None:
+        return None
+    from hypothesis.database import DirectoryBasedExampleDatabase
+
+    return DirectoryBasedExampleDatabase(budget.database)
+
+
+def _database_key(spec: Spec, game: Game) -> bytes:
+    import json
+
+    options = json.dumps(sorted(spec.options.items()), default=str)
+    return f"bgrules-searched\0{spec.id}\0{spec.game}\0{game.players}\0{spec.variant}\0{options}".encode()
+
+
+def _replayed(db: Any, spec: Spec, pred: Callable[..., str | None], game: Game) -> list[Any] | None:
+    """The first counterexample saved for ``spec`` (in the order of their bytes) that still fails when
+    replayed: its actions up to the failure; saved ones that no longer fail are deleted."""
+    import json
+
+    from bgrules.core.trace import parse_actions
+
+    key = _database_key(spec, game)
+    for value in sorted(db.fetch(key)):
+        try:
+            actions = parse_actions(game, json.loads(value.decode("utf-8")), "database")
+        except Exception:  # another format, another version of the game's actions
+            db.delete(key, value)
+            continue
+        first = _first_failure(spec, pred, game, actions)
+        if first is not None:
+            return actions[: first[0]]
+        db.delete(key, value)
+    return None
+
+
+def _save(db: Any, spec: Spec, game: Game, actions: list[Any]) -> None:
+    import json
+
+    from bgrules.core.codec import action_to_data
+
+    db.save(_database_key(spec, game), json.dumps([action_to_data(a) for a in actions], sort_keys=True).encode())
+
+
 def check_searched_together(specs: list[Spec], game: Game, budget: Budget) -> list[Report]:
-    """:func:`check_searched` of several specs of one game on the same hypothesis examples, every spec's
-    predicate checked at each step. The examples hypothesis draws depend on the legal actions alone (never
-    on a predicate), so each spec meets the examples it would meet alone, up to its first failure, and
-    reports what it would report alone; a spec that failed is no longer checked. Each report's
-    ``seconds`` is the search's time shared evenly, plus its own shrinking."""
-    from hypothesis import HealthCheck, Phase, given, settings
+    """:func:`check_searched` of several specs of one game (and one ``target``) on the same hypothesis
+    examples, every spec's predicate checked at each step. The examples hypothesis draws depend on the
+    legal actions and the target alone (never on a predicate), so each spec meets the examples it would
+    meet alone, up to its first failure, and reports what it would report alone; a spec that failed is no
+    longer checked. Public hypothesis only: ``@given`` with its own derandomized ``settings``, the
+    actions drawn as booleans (:func:`_choose`), ``hypothesis.target`` on the highest value of the
+    target over each example's states. A counterexample saved in the example database
+    (``budget.database``) is replayed first. Each report's ``seconds`` is the search's time shared
+    evenly, plus its own shrinking."""
+    from hypothesis import HealthCheck, Phase, given, settings, target
     from hypothesis import strategies as st
 
     preds = [guarded(resolve_predicate(spec.predicate, spec.source)) for spec in specs]
+    aims = sorted({spec.target for spec in specs if spec.target is not None})
+    goals: list[tuple[str, Callable[..., Any]]] = [
+        (name, resolve_predicate(name, f"{specs[0].source} target")) for name in aims
+    ]
     start = time.perf_counter()
     found: dict[int, list[Any]] = {}
+    replayed: set[int] = set()
+    db = _database(budget)
+    if db is not None:
+        for k, spec in enumerate(specs):
+            if spec.kind in ("state", "transition"):
+                again = _replayed(db, spec, preds[k], game)
+                if again is not None:
+                    found[k] = again
+                    replayed.add(k)
     cap = round_cap(game, budget.max_rounds)
+    steps_per = budget.search_steps or budget.max_steps
     examples = 0
+    walked = 0
+    highest: dict[str, float] = {}
 
     @settings(
         max_examples=budget.examples,
@@ -637,15 +821,16 @@ def check_searched_together(specs: list[Spec], game: Game, budget: Budget) -> li
         derandomize=True,
         suppress_health_check=list(HealthCheck),
         print_blob=False,
-        phases=(Phase.generate,),
+        phases=(Phase.generate, Phase.target) if goals else (Phase.generate,),
     )
     @given(st.data())
     def search(data: Any) -> None:
-        nonlocal examples
+        nonlocal examples, walked
         examples += 1
         live = [k for k in range(len(specs)) if k not in found]
         state = game.initial_state()
         actions: list[Any] = []
+        best = [float(fn(game, state)) for _name, fn in goals]
         for k in live:
             if specs[k].kind == "state" and preds[k](game, state):
                 found[k] = []
@@ -656,94 +841,168 @@ def check_searched_together(specs: list[Spec], game: Game, budget: Budget) -> li
         # The draws must not depend on which specs failed before (hypothesis notices a prefix it has seen
         # drawing less): an example goes on while any spec is live, and the search ends at once (not as a
         # failing example, which hypothesis would replay) when every spec has its counterexample.
-        for _ in range(budget.max_steps):
-            if game.is_terminal(state) or past_cap(game, state, cap):
-                break
-            if game.to_move(state) is CHANCE:
-                outcomes = game.chance_outcomes(state)
-                action = data.draw(st.sampled_from([a for a, _p in outcomes]))
-            else:
-                action = data.draw(st.sampled_from(game.legal_actions(state)))
-            try:
-                after = game.apply(state, action)
-            except Exception:
-                if failed_here:  # past a spec's counterexample the state may be one the rules cannot go on from
-                    return
-                raise
-            actions.append(action)
-            failed = [k for k in live if _check_step(specs[k].kind, preds[k], game, state, action, after)]
-            for k in failed:
-                found[k] = list(actions)
-            if failed:
-                failed_here = True
-                live = [k for k in live if k not in found]
-                if len(found) == len(specs):
-                    raise _AllFound
-            state = after
+        try:
+            for _ in range(steps_per):
+                if game.is_terminal(state) or past_cap(game, state, cap):
+                    break
+                if game.to_move(state) is CHANCE:
+                    choices = [a for a, _p in game.chance_outcomes(state)]
+                else:
+                    choices = list(game.legal_actions(state))
+                action = choices[_choose(data, len(choices))]
+                try:
+                    after = game.apply(state, action)
+                except Exception:
+                    if failed_here:  # past a counterexample the state may be one the rules cannot go on from
+                        return
+                    raise
+                actions.append(action)
+                walked += 1
+                failed = [k for k in live if _check_step(specs[k].kind, preds[k], game, state, action, after)]
+                for k in failed:
+                    found[k] = list(actions)
+                if failed:
+                    failed_here = True
+                    live = [k for k in live if k not in found]
+                    if len(found) == len(specs):
+                        raise _AllFound
+                state = after
+                for i, (_name, fn) in enumerate(goals):
+                    best[i] = max(best[i], float(fn(game, state)))
+        finally:
+            for (name, _fn), value in zip(goals, best, strict=True):
+                highest[name] = max(highest.get(name, value), value)
+        for (name, _fn), value in zip(goals, best, strict=True):
+            target(value, label=name)
 
-    with contextlib.suppress(_AllFound), _without_local_constants():
-        search()
+    if len(found) < len(specs):
+        with contextlib.suppress(_AllFound):
+            search()
     share = (time.perf_counter() - start) / max(1, len(specs))
     out: list[Report] = []
     for k, spec in enumerate(specs):
         if k in found:
             began = time.perf_counter()
             actions, message = shrink_trace(spec, preds[k], game, found[k])
-            out.append(
-                _violated(
-                    spec,
-                    "searched",
-                    share + time.perf_counter() - began,
-                    f"shrunk to {len(actions)} step(s): {message}",
-                    actions,
-                    game,
-                    preds[k],
-                    crashed=isinstance(message, Crash),
-                )
+            if db is not None and not isinstance(message, Crash):
+                _save(db, spec, game, actions)
+            report = _violated(
+                spec,
+                "searched",
+                share + time.perf_counter() - began,
+                f"shrunk to {len(actions)} step(s): {message}",
+                actions,
+                game,
+                preds[k],
+                crashed=isinstance(message, Crash),
             )
+            if k in replayed:
+                report = attrs.evolve(report, guarantee=report.guarantee + " (replayed from the example database)")
+            out.append(report)
             continue
         if not examples:
             raise InputError("budget", "the search ran no example; that is not a check")
-        guarantee = f"searched: {budget.examples} hypothesis examples of up to {budget.max_steps} steps" + (
+        guarantee = f"searched: {examples} hypothesis examples of up to {steps_per} steps" + (
             f" within {cap} rounds" if cap is not None else ""
         )
+        guarantee += f"; {walked} steps checked"
+        if spec.target is not None:
+            guarantee += f"; target {spec.target.rpartition(':')[2]}: highest {_number(highest[spec.target])}"
         out.append(
             Report(spec.id, "spec", spec.statement, spec.rules, "searched", "holds", spec.expected, guarantee, share)
         )
     return out
 
 
-@contextlib.contextmanager
-def _without_local_constants() -> Iterator[None]:
-    """Hypothesis draws some values from the constants of the "local" (not installed) modules the process
-    has imported, so the searched checker's examples would depend on what the process imported before
-    (a forked worker against a fresh one, an editable install against a wheel; docs/verify.md). Within a
-    search it sees none: the examples depend on the spec, the game and the budget alone. Hypothesis's
-    own constants stay. (Its internals: if they are not where this expects, the search runs as before.)"""
-    try:
-        from hypothesis.internal.conjecture import providers
-        from hypothesis.internal.constants_ast import Constants
-    except ImportError:  # pragma: no cover - another hypothesis layout
-        yield
-        return
-    found = getattr(providers, "_get_local_constants", None)
-    cache = getattr(getattr(providers, "CONSTANTS_CACHE", None), "cache", None)
-    if found is None or cache is None:  # pragma: no cover - another hypothesis layout
-        yield
-        return
-    empty = Constants()
-    cache.clear()  # the permitted constants of each kind of draw, computed with the local ones
-    providers._get_local_constants = lambda: empty
-    try:
-        yield
-    finally:
-        providers._get_local_constants = found
-        cache.clear()
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:.3g}"
 
 
 class _AllFound(BaseException):
     """Every spec of a search has its counterexample: the search stops. A BaseException, so hypothesis
     lets it through at once instead of treating it as a failing example to replay."""
+
+
+def check_explored(spec: Spec, game: Game, budget: Budget) -> Report:
+    """Every state reachable within ``budget.depth`` plies checked (:func:`check_explored_together`)."""
+    (report,) = check_explored_together([spec], game, budget)
+    return report
+
+
+def check_explored_together(specs: list[Spec], game: Game, budget: Budget) -> list[Report]:
+    """The explored checker: :func:`bgrules.core.explore.explore` breadth-first from the initial state to
+    ``budget.depth`` plies (at most ``budget.max_states`` distinct states, every state itself: no
+    symmetry), each spec's predicate checked on every distinct state (a state spec) or on every edge
+    expanded (a transition spec: every action and chance outcome of every state expanded). The first
+    violation found is at the least depth, and its trace the explorer's shortest path to the state it
+    came from, then the step; it is not shrunk further. The guarantee names the depth, the distinct
+    states and whether the exploration was complete (nothing left unexplored)."""
+    from bgrules.core.explore import explore
+
+    for spec in specs:
+        if spec.kind not in ("state", "transition"):
+            raise InputError(spec.source, "the explored checker takes state and transition specs")
+    preds = [guarded(resolve_predicate(spec.predicate, spec.source)) for spec in specs]
+    start = time.perf_counter()
+    initial = game.initial_state()
+    failed: dict[int, tuple[Any, Any, str]] = {}
+    """spec -> (the state the failing step came from, the step, the message); (None, None, msg) at the start."""
+    for k, spec in enumerate(specs):
+        if spec.kind == "state":
+            msg = preds[k](game, initial)
+            if msg:
+                failed[k] = (None, None, msg)
+    live = [k for k in range(len(specs)) if k not in failed]
+    edges = 0
+
+    def visit(state: Any, step: Any, child: Any, new: bool) -> bool:
+        nonlocal live, edges
+        edges += 1
+        hit = False
+        for k in live:
+            if specs[k].kind == "state":
+                if not new:
+                    continue
+                msg = preds[k](game, child)
+            else:
+                msg = preds[k](game, state, step, child)
+            if msg:
+                failed[k] = (state, step, msg)
+                hit = True
+        if hit:
+            live = [k for k in live if k not in failed]
+        return not live
+
+    found = explore(
+        game, depth=budget.depth, symmetry=False, max_states=budget.max_states, visit=visit if live else None
+    )
+    share = (time.perf_counter() - start) / max(1, len(specs))
+    how = "complete" if found.complete else f"incomplete (stopped by {found.stopped})"
+    out: list[Report] = []
+    for k, spec in enumerate(specs):
+        if k in failed:
+            state, step, msg = failed[k]
+            if state is None:
+                actions: list[Any] = []
+                detail = f"initial state: {msg}"
+            else:
+                path = found.path_to(state)
+                assert path is not None  # every state expanded was reached
+                actions = [*path, step]
+                detail = f"depth {len(actions)} (a shortest trace): {msg}"
+            out.append(
+                _violated(spec, "explored", share, detail, actions, game, preds[k], crashed=isinstance(msg, Crash))
+            )
+            continue
+        what = "states" if spec.kind == "state" else f"states, {edges} edges"
+        guarantee = (
+            f"explored: every state within {budget.depth} plies of the initial state ({found.distinct} distinct "
+            f"{what}; max_states {budget.max_states}), {how}"
+        )
+        out.append(
+            Report(spec.id, "spec", spec.statement, spec.rules, "explored", "holds", spec.expected, guarantee, share)
+        )
+    return out
 
 
 def _game_of(spec: Spec) -> Game:
@@ -766,42 +1025,74 @@ def spec_budget(spec: Spec, game: Game, budget: Budget) -> Budget:
     return attrs.evolve(budget, **changes) if changes else budget
 
 
+def _checker(checker: str) -> Callable[[list[Spec], Game, Budget], list[Report]]:
+    """The function that checks a group of specs with ``checker``."""
+    if checker == "sampled":
+        return check_sampled_together
+    if checker == "searched":
+        return check_searched_together
+    return check_explored_together
+
+
+def _with_players(reports: list[Report], spec: Spec, game: Game) -> list[Report]:
+    """The reports of a spec that names its player counts carry the count they were checked at."""
+    if spec.players is None:
+        return reports
+    return [attrs.evolve(r, players=game.players) for r in reports]
+
+
 def run_spec(spec: Spec, budget: Budget, checkers: tuple[str, ...] | None = None) -> list[Report]:
-    game = _game_of(spec)
-    budget = spec_budget(spec, game, budget)
+    """Every checker of ``spec`` (of ``checkers``, when given) at each of its player counts: per checker,
+    its reports in the order of the spec's counts."""
     out = []
+    games = [(part, _game_of(part)) for part in parts(spec)]
     for checker in spec.checkers:
         if checkers is not None and checker not in checkers:
             continue
-        with coverage.recording(checker):  # rule coverage of this checker (bgrules.core.coverage)
-            if checker == "sampled":
-                out.append(check_sampled(spec, game, budget))
-            else:
-                out.append(check_searched(spec, game, budget))
+        for part, game in games:
+            b = spec_budget(part, game, budget)
+            with coverage.recording(checker):  # rule coverage of this checker (bgrules.core.coverage)
+                out += _with_players(_checker(checker)([part], game, b), spec, game)
     return out
 
 
+def _key_budget(b: Budget, checker: str) -> Budget:
+    """The figures of ``b`` the checker reads (the others zeroed: they differ harmlessly)."""
+    if checker == "sampled":
+        return attrs.evolve(b, examples=0, search_steps=None, depth=0, max_states=0, database=None)
+    if checker == "searched":
+        return attrs.evolve(
+            b, games=0, mix=(), max_steps=0, search_steps=b.search_steps or b.max_steps, depth=0, max_states=0
+        )
+    return attrs.evolve(
+        b, games=0, mix=(), examples=0, max_steps=0, search_steps=None, max_rounds=None, database=None, seed=0
+    )
+
+
 def sampled_groups(specs: list[Spec], budget: Budget, checker: str = "sampled") -> list[list[Spec]]:
-    """The specs of ``checker`` that play the same games (same game, players, variant, options and
-    budget), in the order of their first member: each group is checked by one :func:`run_group`."""
+    """The specs of ``checker`` that play the same games (same game, player count, variant, options and
+    budget; for the searched checker the same target too), in the order of their first member, one part
+    per player count (:func:`parts`): each group is checked by one :func:`run_group`."""
     groups: dict[tuple[Any, ...], list[Spec]] = {}
-    for spec in specs:
-        if checker not in spec.checkers:
+    for whole_spec in specs:
+        if checker not in whole_spec.checkers:
             continue
-        game = _game_of(spec)
-        b = spec_budget(spec, game, budget)  # the figures the checker reads (the others differ harmlessly)
-        b = attrs.evolve(b, examples=0) if checker == "sampled" else attrs.evolve(b, games=0, mix=())
-        key = (spec.game, game.players, spec.variant, repr(sorted(spec.options.items())), b)
-        groups.setdefault(key, []).append(spec)
+        for spec in parts(whole_spec):
+            game = _game_of(spec)
+            b = _key_budget(spec_budget(spec, game, budget), checker)
+            aim = spec.target if checker == "searched" else None
+            key = (spec.game, game.players, spec.variant, repr(sorted(spec.options.items())), b, aim)
+            groups.setdefault(key, []).append(spec)
     return list(groups.values())
 
 
 def run_group(specs: list[Spec], budget: Budget, checker: str = "sampled") -> list[Report]:
     """``checker`` on a group of :func:`sampled_groups`, one report per spec, in order."""
     game = _game_of(specs[0])
-    check = check_sampled_together if checker == "sampled" else check_searched_together
+    check = _checker(checker)
     with coverage.recording(checker):
-        return check(specs, game, spec_budget(specs[0], game, budget))
+        reports = check(specs, game, spec_budget(specs[0], game, budget))
+    return [r for spec, report in zip(specs, reports, strict=True) for r in _with_players([report], spec, game)]
 
 
 __all__ = [
@@ -809,15 +1100,20 @@ __all__ = [
     "Crash",
     "Report",
     "Spec",
+    "check_explored",
+    "check_explored_together",
     "check_sampled",
     "check_sampled_together",
     "check_searched",
     "check_searched_together",
+    "find_spec",
     "load_specs",
+    "parts",
     "run_group",
     "run_spec",
     "sample_chance",
     "sampled_groups",
+    "select",
     "spec_budget",
     "usable_specs",
 ]

@@ -192,8 +192,9 @@ def read_trace(path: Path, game_name: str | None = None) -> tuple[str | None, di
 
 def file_names(rows: Sequence[Mapping[str, Any]]) -> list[str | None]:
     """The file name ``--trace-dir`` gives each row's trace (None: the row has none): ``<id>-<checker>.json``
-    with ``/`` as ``_`` (a clarification's witness, ``CL-X/name``), and anything a file name cannot hold (a
-    control character, ``\\``, a name past 200 bytes) replaced, with a digest of the id so that the names
+    (``<id>-<checker>-<n>p.json`` when one spec has traces at several player counts) with ``/`` as ``_`` (a
+    clarification's witness, ``CL-X/name``), and anything a file name cannot hold (a control character,
+    ``\\``, a name past 200 bytes) replaced, with a digest of the id so that the names
     stay apart. Two rows never get one name: a name already given gets the row's digest, so a trace never
     overwrites another, whatever the ids."""
     import hashlib
@@ -201,6 +202,11 @@ def file_names(rows: Sequence[Mapping[str, Any]]) -> list[str | None]:
 
     out: list[str | None] = []
     used: set[str] = set()
+    shared: dict[tuple[str, str], int] = {}
+    for row in rows:
+        if row.get("trace"):
+            pair = (str(row.get("id", "")), str(row.get("checker", "")))
+            shared[pair] = shared.get(pair, 0) + 1
     for row in rows:
         if not row.get("trace"):
             out.append(None)
@@ -208,6 +214,8 @@ def file_names(rows: Sequence[Mapping[str, Any]]) -> list[str | None]:
         rid, checker = str(row.get("id", "")), str(row.get("checker", ""))
         digest = hashlib.sha256(f"{row.get('kind')}\0{rid}\0{checker}".encode()).hexdigest()[:10]
         stem = f"{rid}-{checker}".replace("/", "_")
+        if shared[(rid, checker)] > 1 and row.get("players") is not None:  # one spec's rows per player count
+            stem += f"-{row['players']}p"
         safe = re.sub(r"[\x00-\x1f\x7f\\:*?\"<>|]", "_", stem)
         if safe != stem or len(safe.encode()) > 200 or safe.startswith("."):
             safe = safe.encode()[:150].decode("utf-8", "ignore").lstrip(".") + "~" + digest

@@ -15,7 +15,7 @@ from typing import Any
 
 from bgrules.core.errors import InputError
 from bgrules.core.jobs import Task
-from bgrules.core.specs import Budget, Spec, load_specs, run_group, sampled_groups, usable_specs
+from bgrules.core.specs import Budget, Spec, load_specs, part_label, run_group, sampled_groups, select, usable_specs
 
 Rows = list[dict[str, Any]]
 
@@ -28,21 +28,26 @@ def spec_tasks(
     games: Sequence[str] | None = None,
     loaded: Sequence[Spec] | None = None,
 ) -> tuple[list[Task], list[Spec]]:
-    """The sampled groups and searched specs of ``specs_dir`` (``loaded``: its specs, already read) whose id
-    contains ``only`` (of ``games`` only, when given)."""
+    """The sampled, searched and explored groups of ``specs_dir`` (``loaded``: its specs, already read) whose
+    id contains ``only``, or the parts of them whose label does (``ID-3P``: :func:`bgrules.core.specs.
+    select`), of ``games`` only, when given."""
     every = load_specs(specs_dir) if loaded is None else loaded
-    specs = [s for s in every if (not only or only in s.id) and (games is None or s.game in games)]
+    specs = [s for s in select(list(every), only) if games is None or s.game in games]
     tasks: list[Task] = []
-    for checker in ("sampled", "searched"):
+    for checker in SPEC_CHECKERS:
         if checker not in checkers:
             continue
         for group in sampled_groups(specs, budget, checker):
-            names = group[0].id if len(group) == 1 else f"{group[0].id} and {len(group) - 1} more"
+            first = part_label(group[0])
+            names = first if len(group) == 1 else f"{first} and {len(group) - 1} more"
             tasks.append(Task(f"{names} [{checker}]", "bgrules.core.verify:group_rows", (group, budget, checker)))
     return tasks, specs
 
 
-CHECKERS = ("sampled", "searched", "proved", "clarified")
+SPEC_CHECKERS = ("sampled", "searched", "explored")
+"""The checkers of specs, in the order a spec's verdicts are reported."""
+
+CHECKERS = ("sampled", "searched", "explored", "proved", "clarified")
 """``bgrules verify``'s checkers (``--checker``), all of them in a whole run."""
 
 
@@ -65,9 +70,10 @@ def plan(
     error names the ``"specs"`` and ``"proofs"`` directories (:func:`bgrules.core.defaults.source_label`);
     a specs directory with no spec of a known game never stands in for the shipped specs."""
     labels = labels or {}
-    spec_checkers = tuple(c for c in checkers if c in ("sampled", "searched"))
+    spec_checkers = tuple(c for c in checkers if c in SPEC_CHECKERS)
     tasks: list[Task] = []
     specs: list[Spec] = []
+    loaded: list[Spec] | None = None
     if spec_checkers:
         loaded = usable_specs(specs_dir, labels.get("specs", str(specs_dir)))
         tasks, specs = spec_tasks(specs_dir, budget, spec_checkers, only, games, loaded)
@@ -75,6 +81,9 @@ def plan(
         prefixes = None if games is None else tuple({_PREFIX[g] for g in games if g in _PREFIX})
         try:
             found = proof_tasks(proofs_dir, timeout_ms, only, thorough)
+            if loaded is None and specs_dir.is_dir():
+                loaded = load_specs(specs_dir)
+            check_proves(proofs_dir, loaded)
         except InputError as exc:
             label = labels.get("proofs", str(proofs_dir))
             if label == str(proofs_dir):
@@ -126,6 +135,20 @@ def _obligations(proofs_dir: Path) -> dict[str, tuple[Any, str]]:
     return found
 
 
+def check_proves(proofs_dir: Path, specs: Sequence[Spec] | None) -> None:
+    """Every ``proves`` of the manifests of ``proofs_dir`` names a spec of ``specs`` (every spec of the specs
+    directory, whatever ``--only``), else an InputError naming the manifest, the obligation and the id.
+    ``specs`` None (no specs directory): nothing to check against."""
+    from bgrules.core.proofs import load_proves
+
+    if specs is None:
+        return
+    known = {s.id for s in specs}
+    for ob_id, (spec_id, where) in load_proves(proofs_dir).items():
+        if spec_id not in known:
+            raise InputError(f"{where} proves", f"obligation {ob_id} names no spec of the specs directory: {spec_id!r}")
+
+
 def proof_tasks(proofs_dir: Path, timeout_ms: int, only: str | None, thorough: bool = False) -> list[Task]:
     """One task per obligation of ``proofs_dir`` whose id contains ``only`` (all loaded first, so a bad
     manifest stops the run before anything is checked)."""
@@ -142,8 +165,13 @@ def proof_rows(proofs_dir: Path, ob_id: str, timeout_ms: int, thorough: bool = F
     ob, expected = _obligations(proofs_dir)[ob_id]
     run: Any = proofs.run_obligation
     if "thorough" in inspect.signature(run).parameters:
-        return [run(ob, expected, timeout_ms, thorough=thorough).to_json()]
-    return [run(ob, expected, timeout_ms).to_json()]
+        row = run(ob, expected, timeout_ms, thorough=thorough).to_json()
+    else:
+        row = run(ob, expected, timeout_ms).to_json()
+    proves = proofs.load_proves(proofs_dir).get(ob_id)
+    if proves is not None:
+        row["proves"] = proves[0]
+    return [row]
 
 
 def clarification_tasks(
@@ -189,6 +217,8 @@ def _matching(c: Any, only: str) -> Any:
 
 __all__ = [
     "CHECKERS",
+    "SPEC_CHECKERS",
+    "check_proves",
     "clarification_rows",
     "clarification_tasks",
     "group_rows",

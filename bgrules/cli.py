@@ -1474,8 +1474,8 @@ def adequacy(
 
         def show(label: str, done: int, total: int) -> None:
             progress.update(bar, description=f"bgrules adequacy: {label}", completed=done, total=total)
-            if not err_console.is_terminal and label != "done":  # a CI log: one plain line a step
-                click.echo(f"[{done}/{total}] {label}", err=True)
+            if not err_console.is_terminal and done > 0 and label != "done":  # a CI log: a line per mutant
+                click.echo(f"[{done - 1}/{total - 1}] {label}", err=True)  # the baseline was step 0
 
         def warn(line: str) -> None:
             from rich.markup import escape

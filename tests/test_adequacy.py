@@ -143,6 +143,10 @@ def test_equivalent_file_warnings(tmp_path: Path) -> None:
     assert any("gone" in w and "stale" in w for w in warnings)
     assert any("unknown key(s) note" in w for w in warnings)
     assert load_equivalent(tmp_path / "none.toml", ["a"], required=False) == ({}, [])
+    other = tmp_path / "other.toml"
+    other.write_text('[[equivalent]]\nid = "x.py:1:1:int-inc"\nreason = "the other game\'s"\n', encoding="utf-8")
+    assert load_equivalent(other, ["y.py:1:1:int-inc"], required=True, modules=["y.py"]) == ({}, [])
+    assert len(load_equivalent(other, ["y.py:1:1:int-inc"], required=True)[1]) == 1
 
 
 def test_the_shipped_equivalent_file_is_well_formed() -> None:

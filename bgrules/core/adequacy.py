@@ -477,11 +477,15 @@ def spread(mutants: Sequence[Mutant], n: int) -> list[Mutant]:
 # --- the equivalent mutants ------------------------------------------------------------------------
 
 
-def load_equivalent(path: Path, ids: Iterable[str], *, required: bool) -> tuple[dict[str, str], list[str]]:
+def load_equivalent(
+    path: Path, ids: Iterable[str], *, required: bool, modules: Iterable[str] | None = None
+) -> tuple[dict[str, str], list[str]]:
     """The reviewed equivalent mutants of ``path`` (``[[equivalent]]`` tables: ``id``, ``reason``): id ->
     reason, and a warning line for each entry not taken (an unknown key, no reason, an id that is not a
-    mutant any more, a duplicate). A file that is not TOML, or not ``[[equivalent]]`` tables, is an
-    InputError; a missing file is one when ``required`` (given on the command line)."""
+    mutant any more, a duplicate). ``modules``: the modules ``ids`` are the mutants of (None: every one);
+    an entry of another module (the other game's) is left aside without a warning. A file that is not
+    TOML, or not ``[[equivalent]]`` tables, is an InputError; a missing file is one when ``required``
+    (given on the command line)."""
     if not path.exists():
         if required:
             raise InputError(str(path), "no such equivalent-mutants file")
@@ -496,6 +500,7 @@ def load_equivalent(path: Path, ids: Iterable[str], *, required: bool) -> tuple[
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise InputError(str(path), "expected [[equivalent]] tables (id, reason)")
     exists = set(ids)
+    scope = None if modules is None else set(modules)
     out: dict[str, str] = {}
     warnings: list[str] = []
     for i, entry in enumerate(entries):
@@ -509,6 +514,8 @@ def load_equivalent(path: Path, ids: Iterable[str], *, required: bool) -> tuple[
             continue
         if not isinstance(reason, str) or not reason.strip():
             warnings.append(f"{where}: {mutant_id} has no reason; not taken as equivalent")
+            continue
+        if scope is not None and mutant_id.split(":")[0] not in scope:
             continue
         if mutant_id not in exists:
             warnings.append(f"{where}: {mutant_id} is not a mutant of the current code (stale); entry ignored")
@@ -920,7 +927,9 @@ def run_adequacy(
     specs_dir = default_dir("specs") if specs_dir is None else specs_dir
     given_equivalent = equivalent is not None
     equivalent = specs_dir / EQUIVALENT_FILE if equivalent is None else equivalent
-    equivalents, problems = load_equivalent(equivalent, (m.id for m in every), required=given_equivalent)
+    equivalents, problems = load_equivalent(
+        equivalent, (m.id for m in every), required=given_equivalent, modules=sources
+    )
     for line in problems:
         note(line)
     wanted = set(rules)

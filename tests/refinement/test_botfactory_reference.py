@@ -275,7 +275,7 @@ def test_the_second_refill_is_offered_when_the_top_is_listed_right_first() -> No
     after_fast, after_ref = fast.apply(s, action), ref.apply(s, action)
     assert after_ref.turn is not None and after_ref.turn.prompt == ("refill", "0")  # the reference: BF-PROD-ROTATE
     assert after_fast.turn is not None
-    assert after_fast.turn.prompt == after_ref.turn.prompt  # the fast engine's prompt was () before 0.9.0
+    assert after_fast.turn.prompt == after_ref.turn.prompt  # the fast engine's prompt was () in 0.8.0
 
 
 THREE_SPACES = {"finance": {"reservation_costs": [1, 1, 1]}}
@@ -285,7 +285,7 @@ THREE_SPACES = {"finance": {"reservation_costs": [1, 1, 1]}}
 def test_a_variant_with_three_reservation_costs_is_refused_by_both_engines() -> None:
     """BF-FIN-CONTRACT (seed line 110: 一個合約最多可以被兩個玩家保留, at most two players reserve a contract):
     a third cost could never be paid, so the variant is refused, in one line naming the field (the fast
-    engine offered a third reservation before 0.9.0; the reference found it)."""
+    engine offered a third reservation in 0.8.0; the reference found it)."""
     for engine in (BotFactoryGame, ReferenceBotFactoryGame):
         with pytest.raises(InputError, match=r"reservation_costs.*at most two reservations"):
             engine(4, THREE_SPACES)

@@ -174,7 +174,7 @@ def test_many_games_refine_the_reference(players: int, field: str, value: object
 def test_the_reference_offers_what_callers_read_on_the_fast_game(players: int) -> None:
     """Every public attribute of the fast game (the figures runners and pictures read) is on the reference,
     with the same value; the methods answer alike on the initial state."""
-    fast, ref = load_game("mechanica", players=players), ReferenceMechanicaGame(players)
+    fast, ref = load_game("mechanica", players=players), load_game("mechanica", players=players, reference=True)
     for name in dir(fast):
         if name.startswith("_") or name in ("ACTIONS",):
             continue
@@ -184,7 +184,8 @@ def test_the_reference_offers_what_callers_read_on_the_fast_game(players: int) -
             assert getattr(ref, name) == theirs, name
     start = fast.initial_state()
     assert ref.end_trigger(start) == fast.end_trigger(start) is None
-    sandbox, ref_sandbox = load_game("mechanica-factory", players=1), ReferenceFactoryGame()
+    sandbox = load_game("mechanica-factory", players=1)
+    ref_sandbox = load_game("mechanica-factory", players=1, reference=True)
     for name in dir(sandbox):
         if not name.startswith("_") and name != "ACTIONS":
             assert hasattr(ref_sandbox, name), name

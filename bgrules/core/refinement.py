@@ -41,13 +41,18 @@ def reference_of(game: Game) -> Game:
     found = _REFERENCES.get(game)
     if found is not None:
         return found
+    from bgrules.core.registry import game_options, load_game
+
     loaded = getattr(game, "loaded_as", None)
-    if loaded is None:
-        raise InputError(
-            "refinement", f"{type(game).__name__} was not loaded with bgrules.load_game: its settings are unknown"
-        )
+    if loaded is None:  # built by its class: its settings are its attributes, when it keeps every option
+        name = getattr(getattr(game, "info", None), "name", "")
+        wanted = game_options(name) if name else ("info",)
+        if not all(hasattr(game, k) for k in wanted):
+            raise InputError(
+                "refinement", f"{type(game).__name__} was not loaded with bgrules.load_game: its settings are unknown"
+            )
+        loaded = (name, game.players, getattr(game, "variant", None), {k: getattr(game, k) for k in wanted})
     name, players, variant, options = loaded
-    from bgrules.core.registry import load_game
 
     ref = load_game(name, players=players, variant=variant, reference=True, **options)
     _REFERENCES[game] = ref

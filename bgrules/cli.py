@@ -223,7 +223,7 @@ def _junit(rows: list[dict[str, Any]], path: Path) -> None:
             suite,
             "testcase",
             classname=f"bgrules.{row['kind']}",
-            name=f"{row['id']}[{row['checker']}]",
+            name=f"{row['id']}[{row['checker']}]" + (f"[{row['players']}p]" if row.get("players") is not None else ""),
             time=str(row["seconds"]),
         )
         text = "\n".join([_head(row), *_body(row)])
@@ -447,7 +447,7 @@ def _quiet_option(fn: Callable[..., None]) -> Callable[..., None]:
     "--games", type=int, default=None, help="sampled checker: games per spec [default: the spec's budget, or 100]"
 )
 @click.option(
-    "--examples", type=int, default=None, help="searched checker: examples per spec [default: the spec's, or 40]"
+    "--examples", type=int, default=None, help="searched checker: examples per spec [default: the spec's, or 50]"
 )
 @click.option(
     "--max-steps", type=int, default=None, help="steps per game for both checkers [default: the spec's, or 200]"
@@ -2063,14 +2063,15 @@ def _trace_invariant(
     or None with a note on stderr when the trace names none or it is not there (a bare list of actions,
     a spec since renamed)."""
     from bgrules.core.defaults import default_dir
-    from bgrules.core.specs import load_specs, resolve_predicate
+    from bgrules.core.specs import find_spec, load_specs, resolve_predicate
 
     spec_id = trace.get("spec")
     if not isinstance(spec_id, str) or not spec_id:
         return None
     where = specs_dir or default_dir("specs")
     try:
-        found = [s for s in load_specs(where) if s.id == spec_id]
+        one = find_spec(load_specs(where), spec_id)  # a spec's id, or an old per-count id (BF-INV-LIMITS-3P)
+        found = [] if one is None else [one]
     except InputError as exc:
         if specs_dir is not None:
             raise

@@ -386,7 +386,7 @@ def test_the_index_of_a_full_default_run_names_version_selection_and_figures(tmp
     index = report / "index.html"
     assert _header(index) == {
         "bgrules": bgrules.__version__,
-        "selection": "checkers sampled, searched, proved, clarified",
+        "selection": "checkers sampled, searched, explored, proved, clarified",
     }
     figures = _figures(index)
     assert figures["verdicts"] == str(len(rows)) and figures["unexpected"] == "0"

@@ -51,7 +51,10 @@ from bgrules.core.errors import BgrulesError, IllegalAction, InputError
 from bgrules.core.protocol import CHANCE, Game
 from bgrules.core.registry import load_game
 from bgrules.core.report import Report
-from bgrules.core.specs import CHECKERS, Budget, Spec, check_sampled, check_searched, one_line, resolve_predicate
+from bgrules.core.specs import Budget, Spec, check_sampled, check_searched, one_line, resolve_predicate
+
+CHECKERS = ("sampled", "searched")
+"""The checkers of a clarification's properties."""
 
 VERDICTS = ("holds", "violated")
 KINDS = ("state", "transition", "game")

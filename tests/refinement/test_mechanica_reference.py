@@ -185,7 +185,8 @@ def test_many_games_refine_the_reference(players: int, field: str, value: object
 def test_the_reference_offers_what_callers_read_on_the_fast_game(players: int) -> None:
     """Every public attribute of the fast game (the figures runners and pictures read) is on the reference,
     with the same value; the methods answer alike on the initial state."""
-    fast, ref = load_game("mechanica", players=players), ReferenceMechanicaGame(players)
+    fast: Any = load_game("mechanica", players=players)
+    ref = ReferenceMechanicaGame(players)
     for name in dir(fast):
         if name.startswith("_") or name in ("ACTIONS",):
             continue

@@ -6,16 +6,19 @@ within its depth."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections import deque
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from click.testing import CliRunner
 
 from bgrules.cli import main
 from bgrules.core.errors import InputError
+from bgrules.core.playout import replay, walk
 from bgrules.core.protocol import CHANCE
 from bgrules.core.specs import (
     Budget,
@@ -25,6 +28,7 @@ from bgrules.core.specs import (
     find_spec,
     load_specs,
     make_game,
+    midgame_starts,
     parts,
     select,
 )
@@ -245,3 +249,47 @@ def test_the_explored_guarantee_names_the_depth_the_states_and_completeness() ->
         "explored: every state within 2 plies of the initial state (55 distinct states; max_states 100), "
         "incomplete (stopped by depth)"
     )
+
+
+def deck_keeps_20(game: Any, state: Any) -> str | None:
+    """A planted violation out of the initial state's reach at a shallow depth: the deck falls below 20."""
+    return None if sum(state.deck) >= 20 else f"the deck holds {sum(state.deck)} tiles"
+
+
+def test_mid_game_starts_come_from_the_seeded_random_games_and_spread_to_the_end() -> None:
+    game = make_game(_planted("deck_keeps_20", "state"))
+    starts = midgame_starts(game, 4, seed=0)
+    assert starts == midgame_starts(game, 4, seed=0)
+    assert len(starts) == 4
+    for i, (actions, state) in enumerate(starts):
+        assert replay(game, actions) == state and not game.is_terminal(state)
+        whole = len(list(walk(game, i)))
+        assert len(actions) == whole * (i + 1) // 4 - 1  # a quarter, a half, three quarters, the last state
+    assert [len(a) for a, _s in starts] != [len(a) for a, _s in midgame_starts(game, 4, seed=10)]
+
+
+def test_the_explored_checker_explores_from_mid_game_starts_and_traces_from_the_initial_state() -> None:
+    spec = _planted("deck_keeps_20", "state")
+    game = make_game(spec)
+    (shallow,) = check_explored_together([spec], game, Budget(depth=2, max_states=200))
+    assert shallow.verdict == "holds", "two plies from the initial state never draw 8 tiles"
+    (report,) = check_explored_together([spec], game, Budget(depth=2, max_states=200, starts=3))
+    assert report.verdict == "violated"
+    found = re.fullmatch(
+        r"(?:depth (\d+) from the )?mid-game start after (\d+) actions: the deck holds \d+ tiles", report.detail
+    )
+    assert found, report.detail
+    depth, before = int(found.group(1) or 0), int(found.group(2))
+    assert before in [len(a) for a, _s in midgame_starts(game, 3)]
+    assert len(report.witness) == before + depth, "the trace runs from the initial state through the start"
+    assert report.trace["steps"][-1]["invariant"] == report.detail.rsplit(": ", 1)[1]
+    holds = attrs.evolve(spec, predicate="test_spec_vocabulary:deck_keeps_0")
+    (many,) = check_explored_together([holds], game, Budget(depth=1, max_states=50, starts=2))
+    assert many.verdict == "holds"
+    assert many.guarantee.startswith(
+        "explored: every state within 1 plies of the initial state and of 2 mid-game state(s) (random games, seeds 0-1)"
+    )
+
+
+def deck_keeps_0(game: Any, state: Any) -> str | None:
+    return None if sum(state.deck) >= 0 else "a negative deck"

@@ -78,7 +78,7 @@ class Spec:
     """The player counts the spec is checked at, each its own verdicts (an int given is one count; None:
     the game's default count)."""
     budget: dict[str, Any] = attrs.field(factory=dict)
-    """Per-spec budget (games, examples, max_steps, search_steps, depth, max_states, max_rounds; max_steps
+    """Per-spec budget (games, examples, max_steps, search_steps, depth, max_states, starts, max_rounds; max_steps
     "game" = the game's maximum length), used unless the caller forces its own."""
     source: str = ""
     thorough: dict[str, Any] = attrs.field(factory=dict)
@@ -106,7 +106,10 @@ class Budget:
     depth: int = 2
     """The explored checker's depth (plies from the initial state)."""
     max_states: int = 20_000
-    """The explored checker's bound on the distinct states kept."""
+    """The explored checker's bound on the distinct states kept (from each start)."""
+    starts: int = 0
+    """The explored checker's mid-game starts besides the initial state: start ``i`` is the state part way
+    through the random game of seed ``i`` (:func:`midgame_starts`), each explored to ``depth`` plies."""
     database: str | None = None
     """The searched checker's example database (a directory; None: none): a counterexample found is saved
     there and replayed first the next time (:data:`DATABASE`; ``bgrules verify --no-database``)."""
@@ -189,7 +192,7 @@ def _spec_from(entry: Any, where: str) -> Spec:
     )
 
 
-BUDGET_KEYS = ("games", "examples", "max_steps", "search_steps", "max_rounds", "depth", "max_states")
+BUDGET_KEYS = ("games", "examples", "max_steps", "search_steps", "max_rounds", "depth", "max_states", "starts")
 
 
 def _budget_table(table: Any, name: str, where: str) -> dict[str, Any]:
@@ -209,7 +212,7 @@ def _budget_table(table: Any, name: str, where: str) -> dict[str, Any]:
     return dict(table)
 
 
-_LIMIT_OF = {"search_steps": "--max-steps", "depth": "--depth", "max_states": "--nodes"}
+_LIMIT_OF = {"search_steps": "--max-steps", "depth": "--depth", "max_states": "--nodes", "starts": "--games"}
 """The maximum of a budget key that has no command-line option of its own."""
 
 
@@ -929,14 +932,32 @@ def check_explored(spec: Spec, game: Game, budget: Budget) -> Report:
     return report
 
 
+def midgame_starts(game: Game, count: int, seed: int = 0) -> list[tuple[list[Any], Any]]:
+    """``count`` states from the middle of games, each with the actions (chance outcomes included) that
+    reach it from the initial state: start ``i`` is the state ``(i + 1) / count`` of the way through the
+    uniform random game of seed ``seed + i`` (:func:`bgrules.core.playout.walk`, the runner's bounds), so
+    the starts spread from early play to the last state before the game's end (or its truncation). The
+    same game and figures give the same starts."""
+    out: list[tuple[list[Any], Any]] = []
+    for i in range(count):
+        steps = list(walk(game, seed + i))
+        if not steps:
+            continue
+        at = max(0, len(steps) * (i + 1) // count - 1)
+        out.append(([a for _s, a, _n in steps[:at]], steps[at][0]))
+    return out
+
+
 def check_explored_together(specs: list[Spec], game: Game, budget: Budget) -> list[Report]:
     """The explored checker: :func:`bgrules.core.explore.explore` breadth-first from the initial state to
     ``budget.depth`` plies (at most ``budget.max_states`` distinct states, every state itself: no
-    symmetry), each spec's predicate checked on every distinct state (a state spec) or on every edge
-    expanded (a transition spec: every action and chance outcome of every state expanded). The first
-    violation found is at the least depth, and its trace the explorer's shortest path to the state it
-    came from, then the step; it is not shrunk further. The guarantee names the depth, the distinct
-    states and whether the exploration was complete (nothing left unexplored)."""
+    symmetry), then as far from each of ``budget.starts`` mid-game states (:func:`midgame_starts`), each
+    spec's predicate checked on every distinct state (a state spec) or on every edge expanded (a
+    transition spec: every action and chance outcome of every state expanded). The first violation found
+    from a start is at the least depth from it, and its trace the actions to the start, then the
+    explorer's shortest path from there, then the step; it is not shrunk further. The guarantee names the
+    depth, the starts, the distinct states and whether each exploration was complete (nothing left
+    unexplored)."""
     from bgrules.core.explore import explore
 
     for spec in specs:
@@ -944,16 +965,15 @@ def check_explored_together(specs: list[Spec], game: Game, budget: Budget) -> li
             raise InputError(spec.source, "the explored checker takes state and transition specs")
     preds = [guarded(resolve_predicate(spec.predicate, spec.source)) for spec in specs]
     start = time.perf_counter()
-    initial = game.initial_state()
-    failed: dict[int, tuple[Any, Any, str]] = {}
-    """spec -> (the state the failing step came from, the step, the message); (None, None, msg) at the start."""
-    for k, spec in enumerate(specs):
-        if spec.kind == "state":
-            msg = preds[k](game, initial)
-            if msg:
-                failed[k] = (None, None, msg)
-    live = [k for k in range(len(specs)) if k not in failed]
-    edges = 0
+    failed: dict[int, tuple[list[Any], int, Any, str]] = {}
+    """spec -> (the actions of its trace, how many reach its start, the step's state or None at a start,
+    the message)."""
+    live = list(range(len(specs)))
+    edges = distinct = 0
+    stopped: list[str] = []
+    starts = [([], game.initial_state()), *midgame_starts(game, budget.starts, budget.seed)]
+    hits: dict[int, tuple[Any, Any, str]] = {}
+    """spec -> (the state the failing step came from, the step, the message), from the current start."""
 
     def visit(state: Any, step: Any, child: Any, new: bool) -> bool:
         nonlocal live, edges
@@ -967,28 +987,52 @@ def check_explored_together(specs: list[Spec], game: Game, budget: Budget) -> li
             else:
                 msg = preds[k](game, state, step, child)
             if msg:
-                failed[k] = (state, step, msg)
+                hits[k] = (state, step, msg)
                 hit = True
         if hit:
-            live = [k for k in live if k not in failed]
+            live = [k for k in live if k not in hits]
         return not live
 
-    found = explore(
-        game, depth=budget.depth, symmetry=False, max_states=budget.max_states, visit=visit if live else None
-    )
+    for prefix, state0 in starts:
+        if not live:
+            break
+        for k in live:
+            if specs[k].kind == "state":
+                msg = preds[k](game, state0)
+                if msg:
+                    failed[k] = (list(prefix), len(prefix), None, msg)
+        live = [k for k in live if k not in failed]
+        hits.clear()
+        found = explore(
+            game,
+            depth=budget.depth,
+            symmetry=False,
+            max_states=budget.max_states,
+            start=state0,
+            visit=visit if live else None,
+        )
+        distinct += found.distinct
+        if not found.complete:
+            stopped.append(found.stopped or "budget")
+        for k, (state, step, msg) in hits.items():
+            path = found.path_to(state)
+            assert path is not None  # every state expanded was reached
+            failed[k] = ([*prefix, *path, step], len(prefix), state, msg)
     share = (time.perf_counter() - start) / max(1, len(specs))
-    how = "complete" if found.complete else f"incomplete (stopped by {found.stopped})"
+    how = "complete" if not stopped else f"incomplete (stopped by {', '.join(sorted(set(stopped)))})"
+    where = "the initial state"
+    if len(starts) > 1:
+        seeds = f"seed {budget.seed}" if len(starts) == 2 else f"seeds {budget.seed}-{budget.seed + len(starts) - 2}"
+        where += f" and of {len(starts) - 1} mid-game state(s) (random games, {seeds})"
     out: list[Report] = []
     for k, spec in enumerate(specs):
         if k in failed:
-            state, step, msg = failed[k]
-            if state is None:
-                actions: list[Any] = []
-                detail = f"initial state: {msg}"
+            actions, before, at, msg = failed[k]
+            if at is None:
+                detail = f"mid-game start after {before} actions: {msg}" if before else f"initial state: {msg}"
+            elif before:
+                detail = f"depth {len(actions) - before} from the mid-game start after {before} actions: {msg}"
             else:
-                path = found.path_to(state)
-                assert path is not None  # every state expanded was reached
-                actions = [*path, step]
                 detail = f"depth {len(actions)} (a shortest trace): {msg}"
             out.append(
                 _violated(spec, "explored", share, detail, actions, game, preds[k], crashed=isinstance(msg, Crash))
@@ -996,7 +1040,7 @@ def check_explored_together(specs: list[Spec], game: Game, budget: Budget) -> li
             continue
         what = "states" if spec.kind == "state" else f"states, {edges} edges"
         guarantee = (
-            f"explored: every state within {budget.depth} plies of the initial state ({found.distinct} distinct "
+            f"explored: every state within {budget.depth} plies of {where} ({distinct} distinct "
             f"{what}; max_states {budget.max_states}), {how}"
         )
         out.append(

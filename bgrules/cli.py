@@ -1435,7 +1435,7 @@ def _adequacy_table(result: dict[str, Any]) -> Table:
     "--checker",
     "checkers",
     multiple=True,
-    type=click.Choice(["sampled", "searched", "proved", "clarified"]),
+    type=click.Choice(["sampled", "searched", "explored", "proved", "clarified"]),
     help="only the checks of this verify checker (repeatable) [default: every checker]",
 )
 @_timeout_option

@@ -548,7 +548,7 @@ class Workspace:
     games: tuple[str, ...]
     timeout_ms: int
     cwd: str
-    checkers: tuple[str, ...] = ("sampled", "searched", "proved", "clarified")
+    checkers: tuple[str, ...] = ("sampled", "searched", "explored", "proved", "clarified")
     """verify's checkers whose checks are run (``--checker``)."""
     """The caller's directory (put last on the checks' import path, for a spec's own predicate module)."""
 
@@ -560,7 +560,7 @@ def make_workspace(
     clarifications: Path,
     games: Sequence[str],
     timeout_ms: int,
-    checkers: Sequence[str] = ("sampled", "searched", "proved", "clarified"),
+    checkers: Sequence[str] = ("sampled", "searched", "explored", "proved", "clarified"),
 ) -> Workspace:
     """A temporary directory holding a copy of ``package`` (``clean/<name>``) and of the three directories;
     an AdequacyError when something cannot be copied."""

@@ -1359,6 +1359,7 @@ BF_CASES = [
     ("BF-ACT-ASM-SWAP", bf_swap_spare_stays, None),
     ("BF-ACT-FIN-CONTRACT", bf_reserve_paid_twice, BF_RICH),
     ("BF-ACT-MOVE", bf_sandra_from_the_left, None),
+    ("BF-ACT-MOVE-3P", bf_sandra_from_the_left, None),
     ("BF-ACT-MOVE-2P", bf_sandra_from_the_left, None),
     ("BF-ACT-ORDER", bf_order_rightmost_first, None),
     ("BF-ACT-ORDER-3P", bf_order_rightmost_first, None),
@@ -1366,6 +1367,7 @@ BF_CASES = [
     ("BF-ACT-SANDRA", bf_sandra_refills_anticlockwise, None),
     ("BF-ACT-MAINT", bf_maintenance_clears_every_bot, None),
     ("BF-ACT-SETUP-TOKENS", bf_extra_token_to_the_first, None),
+    ("BF-ACT-SETUP-TOKENS-3P", bf_extra_token_to_the_first, None),
     ("BF-ACT-SETUP-TOKENS-2P", bf_extra_token_to_the_first, None),
     ("BF-ACT-FIN-LINE", bf_line_rewards_swapped, BF_RICH),
 ]

@@ -42,6 +42,10 @@ from bgrules.mechanica.variant import (
 )
 from bgrules.mechanica.workday import Run, RunPhase
 
+VariantSpec = MechanicaVariant | str | None
+"""A variant, a variant file's path, or None for the seed's reading."""
+BoardSpec = Factory | str | None
+"""The sandbox's board: a board, its notation (docs/mechanica-notation.md), or None for a new player's board."""
 Turn = Sell | Install | InstallFabricator | InstallTruck | Demolish | DemolishFabricator | Fabricate
 
 
@@ -53,8 +57,8 @@ class ReferenceFactoryGame(GameBase):
     def __init__(
         self,
         players: int = 1,
-        variant: MechanicaVariant | str | None = None,
-        factory: Factory | str | None = None,
+        variant: VariantSpec = None,
+        factory: BoardSpec = None,
         supply: Sequence[str] | None = None,
         days: int = 6,
     ) -> None:
@@ -250,7 +254,7 @@ class ReferenceFactoryGame(GameBase):
         return self._begin_day(attrs.evolve(state, day=state.day + 1))
 
 
-def _board(factory: Factory | str | None, variant: MechanicaVariant) -> Factory:
+def _board(factory: BoardSpec, variant: MechanicaVariant) -> Factory:
     """MC-BOARD: the sandbox's board: a new player's board by default (MC-SETUP-BOT), else the one given, in
     its notation or as a board, refused if it breaks MC-BOARD or the placement rules."""
     if factory is None:
@@ -290,18 +294,13 @@ def _bots(factory: Factory) -> list[Bot]:
 
 
 def _after(state: SandboxState, run: Run) -> SandboxState:
-    return attrs.evolve(
-        state,
-        factory=run.factory,
-        stock=run.stock,
-        wallet=state.wallet + run.wallet,
-        vault=state.vault + run.vault,
-        collisions=state.collisions + run.collisions,
-        destroyed=state.destroyed + run.destroyed,
-        run=None,
-        phase=Phase.TURN,
-        selling=True,
-    )
+    """MC-RUN, the sandbox's bookkeeping (Engine conventions): the finished run's board and stock become the
+    sandbox's, its coins go into the wallet and the vault, its collisions and destroyed bots are added up;
+    the day's turn begins with selling (MC-TURN-ORDER)."""
+    coins = {"wallet": state.wallet + run.wallet, "vault": state.vault + run.vault}
+    counts = {"collisions": state.collisions + run.collisions, "destroyed": state.destroyed + run.destroyed}
+    turn = {"run": None, "phase": Phase.TURN, "selling": True}
+    return attrs.evolve(state, factory=run.factory, stock=run.stock, **coins, **counts, **turn)
 
 
 def _fabricate(

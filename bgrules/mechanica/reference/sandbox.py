@@ -297,9 +297,12 @@ def _after(state: SandboxState, run: Run) -> SandboxState:
     """MC-RUN, the sandbox's bookkeeping (Engine conventions): the finished run's board and stock become the
     sandbox's, its coins go into the wallet and the vault, its collisions and destroyed bots are added up;
     the day's turn begins with selling (MC-TURN-ORDER)."""
-    coins = {"wallet": state.wallet + run.wallet, "vault": state.vault + run.vault}
-    counts = {"collisions": state.collisions + run.collisions, "destroyed": state.destroyed + run.destroyed}
-    turn = {"run": None, "phase": Phase.TURN, "selling": True}
+    coins: dict[str, Any] = {"wallet": state.wallet + run.wallet, "vault": state.vault + run.vault}
+    counts: dict[str, Any] = {
+        "collisions": state.collisions + run.collisions,
+        "destroyed": state.destroyed + run.destroyed,
+    }
+    turn: dict[str, Any] = {"run": None, "phase": Phase.TURN, "selling": True}
     return attrs.evolve(state, factory=run.factory, stock=run.stock, **coins, **counts, **turn)
 
 

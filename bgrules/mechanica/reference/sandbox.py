@@ -22,7 +22,7 @@ from bgrules.mechanica.reference import workday
 from bgrules.mechanica.reference.ending import installed_value
 from bgrules.mechanica.reference.rules import Rules, give_bots
 from bgrules.mechanica.reference.setup import new_board
-from bgrules.mechanica.reference.turn import fabrications, fabricator_rows, sells
+from bgrules.mechanica.reference.turn import fabrications, make_bots, sells
 from bgrules.mechanica.sandbox import (
     ACTION_TYPES,
     Demolish,
@@ -309,18 +309,6 @@ def _after(state: SandboxState, run: Run) -> SandboxState:
 def _fabricate(
     factory: Factory, stock: tuple[int, int, int], variant: MechanicaVariant, action: Fabricate
 ) -> tuple[Factory, tuple[int, int, int]]:
-    """MC-FAB, MC-FAB-REPLACE, MC-FAB-OVERACTIVE (no gifts: no other player)."""
-    declared = list(action.declare)
-    for r, makes in fabricator_rows(factory, variant):
-        bot = declared.pop(0) if makes == "any" else Bot[makes.upper()]
-        holes = list(factory.start[r].holes)
-        if holes[0] is not None:
-            if r not in action.replace:
-                continue
-            stock = give_bots(stock, [holes[0]])
-            holes[0] = None
-        stock, made = workday.take(stock, bot)
-        if made:
-            holes[0] = bot
-        factory = board.with_start(factory, r, attrs.evolve(factory.start[r], holes=tuple(holes)))
+    """MC-FAB, MC-FAB-REPLACE, MC-FAB-OVERACTIVE with no gifts (no other player)."""
+    factory, stock, _overactive = make_bots(factory, stock, variant, action)
     return factory, stock

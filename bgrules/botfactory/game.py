@@ -44,10 +44,9 @@ from bgrules.botfactory.state import (
     TakeTop,
     Trade,
 )
-from bgrules.botfactory.variant import BotFactoryVariant, load_variant, players_problem
+from bgrules.botfactory.variant import RUNNER_ROUNDS, BotFactoryVariant, game_variant, max_length
 from bgrules.core import coverage
 from bgrules.core.codec import ActionGuard
-from bgrules.core.errors import InputError
 from bgrules.core.protocol import CHANCE, GameInfo, Mover
 
 # Enum members the functions below compare with, as module constants: under Python 3.11 each ``Phase.X``
@@ -67,10 +66,6 @@ __all__ = [
     "RUNNER_ROUNDS",
     "BotFactoryGame",
 ]
-
-RUNNER_ROUNDS = 40
-"""The round cap runners (playouts, simulate, verify, diff) apply by default to a game without a cap of its
-own (``max_rounds=None``): a game the rules have not ended within it is reported truncated."""
 
 ACTION_TYPES: tuple[type, ...] = (
     TakeTop,
@@ -104,16 +99,7 @@ class BotFactoryGame(RoundFlow):
     def __init__(
         self, players: int = 4, variant: BotFactoryVariant | str | None = None, max_rounds: int | None = None
     ) -> None:
-        if not isinstance(players, int) or not 2 <= players <= 4:
-            raise InputError("players", f"{GAME_NAME} is for 2 to 4 players, not {players!r}")
-        if max_rounds is not None and (
-            isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1
-        ):
-            raise InputError("max_rounds", f"max_rounds is a whole number of at least 1 (or none), not {max_rounds!r}")
-        self.variant = load_variant(variant)
-        crowded = players_problem(self.variant.components, players)
-        if crowded is not None:
-            raise InputError("variant", crowded)
+        self.variant = game_variant(players, variant, max_rounds)
         self._players = players
         self.max_rounds = max_rounds
         """BF-END: None (the default) = the seed's ends only; a number = the game also ends, scored, after
@@ -178,23 +164,8 @@ class BotFactoryGame(RoundFlow):
         return state.round
 
     def _max_length(self) -> int:
-        """BF-END: a bound on the actions of ``max_rounds`` rounds, or (no cap of the game's own) of the
-        runners' default cap of ``RUNNER_ROUNDS`` rounds: the seed's ends give no finite bound, so a game not
-        over by then is truncated (see docs, Termination). Per round each player moves once and takes a
-        turn whose steps are bounded by the tokens and parts they can spend, and takes part in the
-        additional-action windows; Sandra and maintenance draw at most the Wheel, the spares and the
-        Project board."""
-        c = self.c
-        most = max(max(c.boards.assembly), max(c.boards.production), max(c.boards.project), max(c.boards.finance))
-        per_turn = 3 * most + 4 * c.counts.token_cap + 60
-        per_round = self._players * (per_turn + 2 + c.counts.part_limit + c.counts.project_limit + 20) + 40
-        rulings = self.variant.rulings
-        if rulings.additional_actions == "any_time":  # BF-ADDITIONAL: n + 1 windows a round
-            n = self._players
-            windows = n + 1 + (1 if rulings.opening_window == "after_moves" else 0)  # BF-ADDITIONAL-WINDOW: one more
-            per_round += n * (windows + 2 * (c.counts.token_cap + c.counts.part_limit + c.counts.project_limit))
-        rounds = self.max_rounds if self.max_rounds is not None else RUNNER_ROUNDS
-        return 200 + rounds * per_round
+        """BF-END: the bound on the actions of the game (or of the runners' cap): ``variant.max_length``."""
+        return max_length(self.variant, self._players, self.max_rounds)
 
     def initial_state(self) -> BotFactoryState:
         c = self.c

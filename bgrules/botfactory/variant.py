@@ -338,3 +338,43 @@ def load_variant(spec: BotFactoryVariant | str | Path | Mapping[str, Any] | None
     if not isinstance(spec, str | Path):
         raise InputError("variant", f"a variant is a TOML file's path or a table of tables, not {show(spec)}")
     return variant_from_data(read_toml(spec), str(spec))
+
+
+RUNNER_ROUNDS = 40
+"""The round cap runners (playouts, simulate, verify, diff) apply by default to a game without a cap of its
+own (``max_rounds=None``): a game the rules have not ended within it is reported truncated."""
+
+
+def game_variant(players: object, variant: Any, max_rounds: object) -> BotFactoryVariant:
+    """The variant of a Bot Factory game of ``players`` players and round cap ``max_rounds`` (None: no cap of
+    its own), loaded from ``variant``; every engine's constructor calls it, so that the same options are
+    refused with the same words: 2 to 4 players; ``max_rounds`` a whole number of at least 1 (BF-END);
+    boards that leave every worker a space to move to (BF-MOVE, ``players_problem``)."""
+    if not isinstance(players, int) or not 2 <= players <= 4:
+        raise InputError("players", f"botfactory is for 2 to 4 players, not {players!r}")
+    if max_rounds is not None and (isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1):
+        raise InputError("max_rounds", f"max_rounds is a whole number of at least 1 (or none), not {max_rounds!r}")
+    loaded = load_variant(variant)
+    crowded = players_problem(loaded.components, players)
+    if crowded is not None:
+        raise InputError("variant", crowded)
+    return loaded
+
+
+def max_length(variant: BotFactoryVariant, players: int, max_rounds: int | None) -> int:
+    """BF-END, docs/rules/botfactory.md Termination 4: a bound on the actions of ``max_rounds`` rounds, or (no
+    cap of the game's own) of the runners' default cap of ``RUNNER_ROUNDS`` rounds: the seed's ends give no
+    finite bound, so a game not over by then is truncated. Per round each player moves once and takes a
+    turn whose steps are bounded by the tokens and parts they can spend, and takes part in the
+    additional-action windows; Sandra and maintenance draw at most the Wheel, the spares and the Project
+    board. Every engine's ``info.max_length``."""
+    c = variant.components
+    most = max(max(c.boards.assembly), max(c.boards.production), max(c.boards.project), max(c.boards.finance))
+    per_turn = 3 * most + 4 * c.counts.token_cap + 60
+    per_round = players * (per_turn + 2 + c.counts.part_limit + c.counts.project_limit + 20) + 40
+    rulings = variant.rulings
+    if rulings.additional_actions == "any_time":  # BF-ADDITIONAL: n + 1 windows a round
+        windows = players + 1 + (1 if rulings.opening_window == "after_moves" else 0)  # BF-ADDITIONAL-WINDOW
+        per_round += players * (windows + 2 * (c.counts.token_cap + c.counts.part_limit + c.counts.project_limit))
+    rounds = max_rounds if max_rounds is not None else RUNNER_ROUNDS
+    return 200 + rounds * per_round

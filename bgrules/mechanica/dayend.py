@@ -11,9 +11,10 @@ from __future__ import annotations
 from bgrules.core import coverage
 from bgrules.core.fastevolve import evolve
 from bgrules.mechanica.base import PILES, replace_at
-from bgrules.mechanica.factory import COLS, ROWS, installed_value
+from bgrules.mechanica.factory import installed_value
 from bgrules.mechanica.shop import ShopRoom
 from bgrules.mechanica.state import MechanicaState, Phase
+from bgrules.mechanica.variant import max_length
 from bgrules.mechanica.workday import RunPhase, start_run
 
 # Enum members the functions below compare with, as module constants: under Python 3.11 each ``Phase.X``
@@ -31,19 +32,8 @@ class DayRoom(ShopRoom):
     """The day's flow, its end, the game's end and the score, as methods of the whole game."""
 
     def _max_length(self) -> int:
-        """MC-END-BOUND: every turn with a tile on the Shop turns some tile one slot nearer the Recycler, so
-        turns <= tiles x slots + players. Per turn: sales, buys with placements, truck buys, Blueprints,
-        demolitions, a Fork per coin the player can ever hold, fabricating, gifts, recycling, 3 Nexts; per
-        run: a decision per bot per node, per collision and per activation."""
-        n = self._players
-        slots = len(self.prices)
-        turns = (self.total_tiles + self.variant.game.extras) * slots + n
-        bots = 3 * self.variant.rulings.bots_per_grade
-        per_run = bots * (ROWS * COLS * 5 + 1) + ROWS * COLS
-        money_cap = sum(self.variant.game.money) + turns * (bots * 6 + bots * ROWS * COLS * 5)
-        per_turn = 9 + 2 * slots + 6 + 2 * len(self.cards) + 15 + 3 * (n - 1) + 2 + 3
-        days = turns // n + 2
-        return turns * per_turn + money_cap * 2 + days * n * per_run
+        """MC-END-BOUND: the bound on a game's actions (``variant.max_length``, shared by every engine)."""
+        return max_length(self.variant, self._players)
 
     def scores(self, state: MechanicaState) -> tuple[int, ...]:
         """MC-SCORE: wallet + vault + the values of installed improvements."""

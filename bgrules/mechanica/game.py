@@ -21,7 +21,7 @@ from typing import Any
 
 from bgrules.core import coverage
 from bgrules.core.codec import ActionGuard
-from bgrules.core.errors import IllegalAction, InputError
+from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
 from bgrules.core.protocol import GameInfo
 from bgrules.mechanica.base import CHANCE_PHASES, GAME_NAME, PILES, TURN_PHASES, shared
@@ -49,7 +49,7 @@ from bgrules.mechanica.state import (
     Seat,
 )
 from bgrules.mechanica.turn import TurnRoom
-from bgrules.mechanica.variant import MechanicaVariant, load_variant
+from bgrules.mechanica.variant import MechanicaVariant, game_variant
 from bgrules.mechanica.workday import (
     RUN_DECISION_TYPES,
     Change,
@@ -109,9 +109,7 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
     ACTIONS = ACTION_TYPES
 
     def __init__(self, players: int = 4, variant: MechanicaVariant | str | None = None) -> None:
-        if not isinstance(players, int) or not 2 <= players <= 4:
-            raise InputError("players", f"{GAME_NAME} is for 2 to 4 players, not {players!r}")
-        self.variant = load_variant(variant)
+        self.variant = game_variant(players, variant)
         self._players = players
         data = self.variant.game
         cat = self.variant.catalogue
@@ -125,10 +123,6 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
         uses_extras = players in (2, 3) or rulings.extras_4p == "unused"
         self.extras_target = min(data.extras, self.total_tiles) if uses_extras else 0
         self.double_rotation = players in (2, 3)
-        if min(self.variant.rulings.bots_per_grade - players * n for n in starting_factory().bot_counts()) < 0:
-            raise InputError(
-                "variant", f"bots_per_grade {self.variant.rulings.bots_per_grade} is too small for {players} players"
-            )
         self._anytime_waits = rulings.anytime != "steps_1_3"
         self._turn_end = rulings.anytime == "whole_turn"
         self._guard = ActionGuard(ACTION_TYPES, "MC-TURN-ORDER")

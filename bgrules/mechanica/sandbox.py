@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 
 from bgrules.core import coverage
-from bgrules.core.codec import ActionGuard, show
+from bgrules.core.codec import ActionGuard
 from bgrules.core.errors import IllegalAction, InputError
 from bgrules.core.protocol import GameBase, GameInfo, Mover
 from bgrules.mechanica.components import Zone
@@ -24,7 +24,6 @@ from bgrules.mechanica.fabricate import Fabricate as Fabricate
 from bgrules.mechanica.fabricate import Sell as Sell
 from bgrules.mechanica.fabricate import fabricate, fabricate_options, sell, sell_options
 from bgrules.mechanica.factory import (
-    CELLS,
     COLS,
     ROWS,
     Factory,
@@ -42,7 +41,13 @@ from bgrules.mechanica.factory import (
     starting_factory,
 )
 from bgrules.mechanica.notation import parse_factory
-from bgrules.mechanica.variant import MechanicaVariant, load_variant
+from bgrules.mechanica.variant import (
+    DEFAULT_SUPPLY,
+    MechanicaVariant,
+    sandbox_max_length,
+    sandbox_supply,
+    sandbox_variant,
+)
 from bgrules.mechanica.workday import (
     RUN_DECISION_TYPES,
     Change,
@@ -157,23 +162,6 @@ class SandboxState:
         return self.run.stock if self.run is not None else self.stock
 
 
-DEFAULT_SUPPLY = (
-    "upgrader",
-    "gift_wrapper",
-    "duplicator",
-    "downgrader",
-    "function_changer",
-    "flight_tester",
-    "static_charger",
-    "advanced_fabricator",
-    "overactive_fabricator",
-    "fork",
-    "fork",
-    "big_truck",
-    "huge_truck",
-)
-
-
 class FactoryGame(GameBase):
     """The factory sandbox through the Game protocol (one player, no chance)."""
 
@@ -187,12 +175,7 @@ class FactoryGame(GameBase):
         supply: Sequence[str] | None = None,
         days: int = 6,
     ) -> None:
-        if type(players) is not int or players != 1:
-            raise InputError("players", f"{GAME_NAME} is played by exactly 1 player, not {show(players)}")
-        if type(days) is not int or days < 1 or days > 1000:
-            raise InputError("days", f"days must be a whole number from 1 to 1000, not {show(days)}")
-        self.variant = load_variant(variant)
-        cat = self.variant.catalogue
+        self.variant = sandbox_variant(players, days, variant)
         if factory is None:
             board = starting_factory()
         elif isinstance(factory, str):
@@ -206,15 +189,7 @@ class FactoryGame(GameBase):
             if problems:
                 raise InputError("factory", problems[0])
             board = factory
-        if supply is not None and (isinstance(supply, str | bytes) or not isinstance(supply, Sequence)):
-            raise InputError("supply", "the supply is a list of tile kinds, e.g. ['upgrader', 'fork']")
-        supply_t = tuple(DEFAULT_SUPPLY if supply is None else supply)
-        for key in supply_t:
-            if not isinstance(key, str):
-                raise InputError("supply", f"{show(key)} is not a tile kind")
-            kind = cat.tiles.get(key)
-            if kind is None or kind.printed:
-                raise InputError("supply", f"{key!r} is not an installable tile kind")
+        supply_t = sandbox_supply(supply, self.variant)
         counts = board.bot_counts()
         stock = tuple(self.variant.rulings.bots_per_grade - n for n in counts)
         if min(stock) < 0:
@@ -234,13 +209,8 @@ class FactoryGame(GameBase):
         )
 
     def _max_length(self, supply: int) -> int:
-        # per run: every bot may face one decision per node it enters (at most 60 nodes before a loop),
-        # plus one collision decision per bot and one activation decision per cell; per turn: sales,
-        # one install or demolition per supply tile each way, and the fabricate action
-        bots = 3 * self.variant.rulings.bots_per_grade
-        per_run = bots * (ROWS * COLS * 5) + bots + CELLS
-        per_turn = 3 * 3 + 2 * supply + 2 * ROWS + 1
-        return self.days * (per_run + per_turn)
+        """The bound on a sandbox's actions (``variant.sandbox_max_length``, shared by every engine)."""
+        return sandbox_max_length(self.variant, self.days, supply)
 
     def state_type(self) -> type[SandboxState]:
         return SandboxState

@@ -8,7 +8,7 @@ tables whose entries replace the matching fields of the default component data.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -16,6 +16,7 @@ import attrs
 
 from bgrules.core.codec import read_package_toml, read_toml, show, structure
 from bgrules.core.errors import InputError
+from bgrules.mechanica.board import CELLS, ROWS, starting_factory
 from bgrules.mechanica.components import (
     PROVENANCES,
     Catalogue,
@@ -292,3 +293,93 @@ def load_variant(spec: MechanicaVariant | str | Path | Mapping[str, Any] | None)
     if not isinstance(spec, str | Path):
         raise InputError("variant", f"a variant is a TOML file's path or a table of tables, not {show(spec)}")
     return variant_from_data(read_toml(spec), str(spec))
+
+
+# --- what every engine's constructor shares: the options' checks and the bounds on a game's length ---
+
+
+def game_variant(players: object, variant: Any) -> MechanicaVariant:
+    """The variant of a whole game of ``players`` players, loaded from ``variant``; every engine's constructor
+    calls it, so that the same options are refused with the same words: 2 to 4 players; a stock that holds
+    the bots of every new board (MC-STOCK, MC-SETUP-BOT)."""
+    if not isinstance(players, int) or not 2 <= players <= 4:
+        raise InputError("players", f"mechanica is for 2 to 4 players, not {players!r}")
+    loaded = load_variant(variant)
+    per = loaded.rulings.bots_per_grade
+    if min(per - players * n for n in starting_factory().bot_counts()) < 0:
+        raise InputError("variant", f"bots_per_grade {per} is too small for {players} players")
+    return loaded
+
+
+def max_length(variant: MechanicaVariant, players: int) -> int:
+    """MC-END-BOUND, the formula of docs/rules/mechanica.md: every turn with a tile on the Shop turns some tile
+    one slot nearer the Recycler, so turns <= tiles x slots + players. Per turn: sales, buys with placements,
+    truck buys, Blueprints, demolitions, a Fork per coin the player can ever hold, fabricating, gifts,
+    recycling, 3 Nexts; per run: a decision per bot per node, per collision and per activation. Every
+    engine's ``info.max_length``."""
+    data = variant.game
+    n = players
+    slots = len(data.prices)
+    tiles = sum(variant.catalogue.tiles[k].copies for k in data.improvements)
+    turns = (tiles + data.extras) * slots + n
+    bots = 3 * variant.rulings.bots_per_grade
+    per_run = bots * (CELLS * 5 + 1) + CELLS
+    money_cap = sum(data.money) + turns * (bots * 6 + bots * CELLS * 5)
+    per_turn = 9 + 2 * slots + 6 + 2 * len(data.blueprints) + 15 + 3 * (n - 1) + 2 + 3
+    days = turns // n + 2
+    return turns * per_turn + money_cap * 2 + days * n * per_run
+
+
+DEFAULT_SUPPLY = (
+    "upgrader",
+    "gift_wrapper",
+    "duplicator",
+    "downgrader",
+    "function_changer",
+    "flight_tester",
+    "static_charger",
+    "advanced_fabricator",
+    "overactive_fabricator",
+    "fork",
+    "fork",
+    "big_truck",
+    "huge_truck",
+)
+"""The factory sandbox's supply when none is given (MC-SUPPLY): one of each improvement, two Forks, a Big and
+a Huge Truck."""
+
+
+def sandbox_variant(players: object, days: object, variant: Any) -> MechanicaVariant:
+    """The variant of a factory sandbox of ``players`` players and ``days`` days, loaded from ``variant``;
+    every sandbox engine's constructor calls it: exactly 1 player; 1 to 1000 days (MC-DAY)."""
+    if type(players) is not int or players != 1:
+        raise InputError("players", f"mechanica-factory is played by exactly 1 player, not {show(players)}")
+    if type(days) is not int or days < 1 or days > 1000:
+        raise InputError("days", f"days must be a whole number from 1 to 1000, not {show(days)}")
+    return load_variant(variant)
+
+
+def sandbox_supply(supply: object, variant: MechanicaVariant) -> tuple[str, ...]:
+    """MC-SUPPLY: the sandbox's supply (``DEFAULT_SUPPLY`` when None), a list of installable tile kinds; every
+    sandbox engine's constructor calls it."""
+    if supply is not None and (isinstance(supply, str | bytes) or not isinstance(supply, Sequence)):
+        raise InputError("supply", "the supply is a list of tile kinds, e.g. ['upgrader', 'fork']")
+    kinds: tuple[Any, ...] = tuple(DEFAULT_SUPPLY if supply is None else supply)
+    for key in kinds:
+        if not isinstance(key, str):
+            raise InputError("supply", f"{show(key)} is not a tile kind")
+        kind = variant.catalogue.tiles.get(key)
+        if kind is None or kind.printed:
+            raise InputError("supply", f"{key!r} is not an installable tile kind")
+    return kinds
+
+
+def sandbox_max_length(variant: MechanicaVariant, days: int, supply: int) -> int:
+    """The factory sandbox's bound on a game's actions (``info.max_length``; docs/rules/mechanica.md,
+    Termination, the sandbox): per run every bot may face one decision per node it enters (at most 60 nodes
+    before a loop), plus one collision decision per bot and one activation decision per cell; per turn:
+    sales, one install or demolition per supply tile each way, and the fabricate action."""
+    bots = 3 * variant.rulings.bots_per_grade
+    per_run = bots * (CELLS * 5) + bots + CELLS
+    per_turn = 3 * 3 + 2 * supply + 2 * ROWS + 1
+    return days * (per_run + per_turn)

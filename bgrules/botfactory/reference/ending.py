@@ -7,9 +7,18 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from bgrules.botfactory.state import BotFactoryState
+from bgrules.botfactory.variant import BotFactoryVariant
 
 if TYPE_CHECKING:
     from bgrules.botfactory.reference.game import ReferenceBotFactoryGame
+
+
+def bots_in_play(variant: BotFactoryVariant, players: int) -> int:
+    """BF-END: each colour has as many bots in play as there are players (四人局每一種顏色有四隻, seed line
+    16), or ``bots_per_colour_to_end`` when that switch is not 0; never more than the box's
+    ``bots_per_colour``."""
+    wanted = variant.rulings.bots_per_colour_to_end or players
+    return min(wanted, variant.components.counts.bots_per_colour)
 
 
 def end_triggered(g: ReferenceBotFactoryGame, s: BotFactoryState) -> bool:

@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 
+from bgrules.botfactory import state as bf
 from bgrules.botfactory.reference import (
     assembly,
     draws,
@@ -37,86 +38,38 @@ from bgrules.botfactory.reference.common import (
     replace,
 )
 from bgrules.botfactory.reference.windows import additional_options, strip, window
-from bgrules.botfactory.state import (
-    BotFactoryState,
-    DiscardPart,
-    DiscardProject,
-    DrawContract,
-    DrawPart,
-    DrawProject,
-    EndTurn,
-    Exchange,
-    Job,
-    MoveWorker,
-    PayShare,
-    Phase,
-    PlacePart,
-    Raise,
-    Refill,
-    Reserve,
-    Rotate,
-    Skip,
-    Swap,
-    TakeOutput,
-    TakeProject,
-    TakeTop,
-    Trade,
-    Turn,
-)
-from bgrules.botfactory.variant import BotFactoryVariant, load_variant, players_problem
-from bgrules.core.errors import IllegalAction, InputError
+from bgrules.botfactory.state import BotFactoryState, Job, Phase, Turn
+from bgrules.botfactory.variant import RUNNER_ROUNDS, BotFactoryVariant, game_variant, max_length
+from bgrules.core.errors import IllegalAction
 from bgrules.core.protocol import CHANCE, GameBase, GameInfo, Mover
 
-RUNNER_ROUNDS = 40
-"""The runners' truncation cap for a game without a cap of its own (docs: Termination)."""
-
-ACTION_TYPES: tuple[type, ...] = (
-    TakeTop,
-    MoveWorker,
-    PayShare,
-    PlacePart,
-    Rotate,
-    Refill,
-    TakeOutput,
-    TakeProject,
-    Raise,
-    Reserve,
-    Swap,
-    Trade,
-    Exchange,
-    Skip,
-    EndTurn,
-    DiscardPart,
-    DiscardProject,
-    DrawPart,
-    DrawProject,
-    DrawContract,
-)
-"""docs/rules/botfactory.md, Actions (the same classes, in the same order, as the fast engine's)."""
-
 RULE_OF: dict[type, str] = {
-    TakeTop: "BF-SETUP-PARTS",
-    MoveWorker: "BF-MOVE",
-    PayShare: "BF-SANDRA-SHARE",
-    PlacePart: "BF-ASM",
-    Rotate: "BF-PROD-ROTATE",
-    Refill: "BF-PROD-ROTATE",
-    TakeOutput: "BF-PROD-TAKE",
-    TakeProject: "BF-PROJ",
-    Raise: "BF-FIN-RAISE",
-    Reserve: "BF-FIN-CONTRACT",
-    Swap: "BF-ASM-SWAP",
-    Trade: "BF-PROD-TRADE",
-    Exchange: "BF-PROJ-TRADE",
-    Skip: "BF-ROUND",
-    EndTurn: "BF-ADDITIONAL",
-    DiscardPart: "BF-LIMIT-PARTS",
-    DiscardProject: "BF-LIMIT-PROJECTS",
-    DrawPart: "BF-PILE",
-    DrawProject: "BF-MAINT",
-    DrawContract: "BF-SETUP-BOARDS",
+    bf.TakeTop: "BF-SETUP-PARTS",
+    bf.MoveWorker: "BF-MOVE",
+    bf.PayShare: "BF-SANDRA-SHARE",
+    bf.PlacePart: "BF-ASM",
+    bf.Rotate: "BF-PROD-ROTATE",
+    bf.Refill: "BF-PROD-ROTATE",
+    bf.TakeOutput: "BF-PROD-TAKE",
+    bf.TakeProject: "BF-PROJ",
+    bf.Raise: "BF-FIN-RAISE",
+    bf.Reserve: "BF-FIN-CONTRACT",
+    bf.Swap: "BF-ASM-SWAP",
+    bf.Trade: "BF-PROD-TRADE",
+    bf.Exchange: "BF-PROJ-TRADE",
+    bf.Skip: "BF-ROUND",
+    bf.EndTurn: "BF-ADDITIONAL",
+    bf.DiscardPart: "BF-LIMIT-PARTS",
+    bf.DiscardProject: "BF-LIMIT-PROJECTS",
+    bf.DrawPart: "BF-PILE",
+    bf.DrawProject: "BF-MAINT",
+    bf.DrawContract: "BF-SETUP-BOARDS",
 }
-"""The rule an illegal action of each kind breaks (refined by the moment in ``_rule_for``)."""
+"""docs/rules/botfactory.md, Actions: every action class, in the table's order, with the rule an illegal
+action of that kind breaks (refined by the moment in ``_rule_for``)."""
+
+ACTION_TYPES: tuple[type, ...] = tuple(RULE_OF)
+"""The actions in the order of docs/rules/botfactory.md, Actions (the codec's order)."""
 
 
 class ReferenceBotFactoryGame(GameBase):
@@ -127,53 +80,24 @@ class ReferenceBotFactoryGame(GameBase):
     def __init__(
         self, players: int = 4, variant: BotFactoryVariant | str | None = None, max_rounds: int | None = None
     ) -> None:
-        if not isinstance(players, int) or not 2 <= players <= 4:
-            raise InputError("players", f"botfactory is for 2 to 4 players, not {players!r}")
-        if max_rounds is not None and (
-            isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1
-        ):
-            raise InputError("max_rounds", f"max_rounds is a whole number of at least 1 (or none), not {max_rounds!r}")
-        self.variant = load_variant(variant)
-        crowded = players_problem(self.variant.components, players)
-        if crowded is not None:
-            raise InputError("variant", crowded)
+        self.variant = game_variant(players, variant, max_rounds)  # the options' checks, shared with every engine
         self._players = players
         self.max_rounds = max_rounds
-        self.runner_rounds = RUNNER_ROUNDS if max_rounds is None else None
-        c = self.variant.components
-        self.c = c
-        self.colours = c.colours
-        self.slots = c.slots
-        self.spaces = c.spaces()
-        self.contracts = {k.id: k for k in c.contracts}
-        per = self.variant.rulings.bots_per_colour_to_end
-        self.end_count = min(per if per else players, c.counts.bots_per_colour)
-        """BF-END: the bots of each colour in play (as many as players, ruling 13)."""
+        """BF-END: the game's own round cap (None: the seed's ends only)."""
+        self.runner_rounds = None if max_rounds is not None else RUNNER_ROUNDS
+        """Termination 5: the runners' default cap, for a game without a cap of its own."""
+        self.c = self.variant.components
+        self.colours = self.c.colours
+        """Components, Pieces: the piles', the bots' and the seats' colours, in this order."""
+        self.slots = self.c.slots
+        self.spaces = self.c.spaces()
+        """The action spaces numbered left to right across the boards 01-04: (board, space, action count)."""
+        self.contracts = {contract.id: contract for contract in self.c.contracts}
+        self.end_count = ending.bots_in_play(self.variant, players)
         self.last_assembly_space = max(i for i, sp in enumerate(self.spaces) if sp[0] == BOARD_ASSEMBLY)
         """BF-ASM-LAST: the Assembly board's last space."""
-        self._info = GameInfo(
-            name="botfactory",
-            min_players=2,
-            max_players=4,
-            has_chance=True,
-            max_length=self._max_length(),
-            parameters=(("players", "4"), ("max_rounds", "none")),
-        )
-
-    def _max_length(self) -> int:
-        """docs/rules/botfactory.md, Termination 4: the bound on the actions of ``max_rounds`` rounds (or of
-        the runners' 40)."""
-        c = self.c
-        most = max(max(c.boards.assembly), max(c.boards.production), max(c.boards.project), max(c.boards.finance))
-        per_turn = 3 * most + 4 * c.counts.token_cap + 60
-        per_round = self._players * (per_turn + 2 + c.counts.part_limit + c.counts.project_limit + 20) + 40
-        rulings = self.variant.rulings
-        if rulings.additional_actions == "any_time":
-            n = self._players
-            windows = n + 1 + (1 if rulings.opening_window == "after_moves" else 0)
-            per_round += n * (windows + 2 * (c.counts.token_cap + c.counts.part_limit + c.counts.project_limit))
-        rounds = self.max_rounds if self.max_rounds is not None else RUNNER_ROUNDS
-        return 200 + rounds * per_round
+        bound = max_length(self.variant, players, max_rounds)  # Termination 4, one formula for every engine
+        self._info = GameInfo("botfactory", 2, 4, True, bound, (("players", "4"), ("max_rounds", "none")))
 
     # --- protocol -----------------------------------------------------------------------------------
 
@@ -238,15 +162,15 @@ class ReferenceBotFactoryGame(GameBase):
         if s.phase is Phase.MOVE:
             return moves.worker_moves(self, s, seat)
         if s.window:
-            return (*additional_options(self, s, seat), EndTurn())
+            return (*additional_options(self, s, seat), bf.EndTurn())
         turn = s.turn
         assert turn is not None
         if turn.prompt:
-            return (*self._prompt_options(s, seat, turn.prompt), Skip())
+            return (*self._prompt_options(s, seat, turn.prompt), bf.Skip())
         if turn.main in ("share", "extra"):
-            return ((PayShare(),) if s.hands[seat].tokens >= self._fee(s, seat, turn.main) else ()) + (Skip(),)
+            return ((bf.PayShare(),) if s.hands[seat].tokens >= self._fee(s, seat, turn.main) else ()) + (bf.Skip(),)
         main = self._main_options(s, seat, turn.left) if turn.main == "open" and turn.left > 0 else ()
-        return (*main, *additional_options(self, s, seat), EndTurn())
+        return (*main, *additional_options(self, s, seat), bf.EndTurn())
 
     def apply(self, state: BotFactoryState, action: Any) -> BotFactoryState:
         """One action or chance outcome; an action not legal here raises IllegalAction naming its rule and
@@ -255,7 +179,7 @@ class ReferenceBotFactoryGame(GameBase):
         if s.phase is Phase.OVER:
             raise IllegalAction("BF-END", "the game is over")
         if s.draws:
-            if not isinstance(action, DrawPart | DrawProject | DrawContract) or not draws.legal_outcome(
+            if not isinstance(action, bf.DrawPart | bf.DrawProject | bf.DrawContract) or not draws.legal_outcome(
                 self, s, action
             ):
                 raise IllegalAction("BF-PILE", f"{action!r} is not an outcome of the pending draw {s.draws[0]}")
@@ -279,7 +203,7 @@ class ReferenceBotFactoryGame(GameBase):
 
     def _rule_for(self, s: BotFactoryState, action: Any) -> str:
         if s.phase is Phase.DISCARD:
-            return "BF-LIMIT-PARTS" if isinstance(action, DiscardPart) else "BF-LIMIT-PROJECTS"
+            return "BF-LIMIT-PARTS" if isinstance(action, bf.DiscardPart) else "BF-LIMIT-PROJECTS"
         if s.phase is Phase.MOVE:
             return "BF-MOVE"
         if s.phase is Phase.PICK:
@@ -314,7 +238,7 @@ class ReferenceBotFactoryGame(GameBase):
         if board == BOARD_ASSEMBLY:
             return assembly.placements(self, s, seat)
         if board == BOARD_PRODUCTION:
-            return (Rotate(), *production.takes(self, s))
+            return (bf.Rotate(), *production.takes(self, s))
         if board == BOARD_PROJECT:
             return projects.project_takes(s)
         return (*finance.raises(self, s, seat, left), *finance.reserves(self, s, seat, left))
@@ -336,7 +260,7 @@ class ReferenceBotFactoryGame(GameBase):
 
     # --- set-up and moves ---------------------------------------------------------------------------
 
-    def _move(self, s: BotFactoryState, action: MoveWorker) -> BotFactoryState:
+    def _move(self, s: BotFactoryState, action: bf.MoveWorker) -> BotFactoryState:
         """BF-MOVE: the worker to its space; after the last move, BF-SANDRA-MOVE (from round 2) and the action
         phase (BF-ROUND), opening with the window after the moves (BF-ADDITIONAL-WINDOW)."""
         seat = s.order[s.index]
@@ -404,14 +328,14 @@ class ReferenceBotFactoryGame(GameBase):
     def _window_action(self, s: BotFactoryState, action: Any) -> BotFactoryState:
         """BF-ADDITIONAL: in a window, an additional action (then the limits) or EndTurn to pass."""
         seat = s.window[0]
-        if isinstance(action, EndTurn):
+        if isinstance(action, bf.EndTurn):
             return self._refilter(s, s.window[1:])
         return attrs.evolve(self._additional(s, seat, action), after_discard="action")
 
     def _additional(self, s: BotFactoryState, seat: int, action: Any) -> BotFactoryState:
-        if isinstance(action, Swap):
+        if isinstance(action, bf.Swap):
             return assembly.swap(self, s, seat, action)
-        if isinstance(action, Trade):
+        if isinstance(action, bf.Trade):
             return production.trade(self, s, seat, action)
         return projects.exchange(self, s, seat, action)
 
@@ -420,9 +344,9 @@ class ReferenceBotFactoryGame(GameBase):
         seat = s.order[s.index]
         turn = s.turn
         assert turn is not None
-        if isinstance(action, EndTurn):
+        if isinstance(action, bf.EndTurn):
             return self._end_turn(s)
-        if isinstance(action, PayShare):
+        if isinstance(action, bf.PayShare):
             s = pay_tokens(s, seat, self._fee(s, seat, turn.main))
             if turn.main == "share" and self._sharing(s, seat):
                 s = attrs.evolve(s, paid=tuple(sorted((*s.paid, seat))))
@@ -434,7 +358,7 @@ class ReferenceBotFactoryGame(GameBase):
                 ):
                     return attrs.evolve(s, turn=attrs.evolve(turn, main="extra"))
             return attrs.evolve(s, turn=attrs.evolve(turn, main="open"))
-        if isinstance(action, Skip):
+        if isinstance(action, bf.Skip):
             if turn.prompt:
                 return self._set_prompt(s, self._after_prompt(s, turn.prompt), "action")
             if turn.main == "share" and self._sharing(s, seat) and self.variant.rulings.unpaid_share == "nothing":
@@ -442,27 +366,27 @@ class ReferenceBotFactoryGame(GameBase):
             return attrs.evolve(s, turn=attrs.evolve(turn, main="closed"))
         if turn.prompt:
             return self._resolve_prompt(s, seat, turn, action)
-        if isinstance(action, Swap | Trade | Exchange):
+        if isinstance(action, bf.Swap | bf.Trade | bf.Exchange):
             return attrs.evolve(self._additional(s, seat, action), after_discard="action")
         s = attrs.evolve(s, turn=attrs.evolve(turn, left=turn.left - 1))
-        if isinstance(action, PlacePart):
+        if isinstance(action, bf.PlacePart):
             s, icon = assembly.place(self, s, seat, action)
             return self._set_prompt(s, ("icon",) if icon else (), "action")
-        if isinstance(action, Rotate):
+        if isinstance(action, bf.Rotate):
             s = production.rotate(s)
             top = production.first_empty_top(self, s)
             return self._set_prompt(s, () if top is None else ("refill", str(top)), "action")
-        if isinstance(action, TakeOutput):
+        if isinstance(action, bf.TakeOutput):
             s, marked = production.take(self, s, seat, action.position)
             return self._set_prompt(s, ("place",) if marked else (), "action")
-        if isinstance(action, TakeProject):
+        if isinstance(action, bf.TakeProject):
             s, left_bottom = projects.take_project(self, s, seat, action)
             return self._set_prompt(s, ("place",) if left_bottom else (), "action")
-        if isinstance(action, Raise):
+        if isinstance(action, bf.Raise):
             s, reward = finance.raise_value(self, s, seat, action)
             prompt = {"part": ("place_free",), "project": ("project",)}.get(reward, ())
             return self._set_prompt(s, prompt, "action")
-        assert isinstance(action, Reserve)
+        assert isinstance(action, bf.Reserve)
         s, cost = finance.reserve(self, s, seat, action.slot)
         assert s.turn is not None
         s = attrs.evolve(s, turn=attrs.evolve(s.turn, left=turn.left - cost))
@@ -481,20 +405,20 @@ class ReferenceBotFactoryGame(GameBase):
 
     def _resolve_prompt(self, s: BotFactoryState, seat: int, turn: Turn, action: Any) -> BotFactoryState:
         kind = turn.prompt[0]
-        if isinstance(action, PlacePart):
+        if isinstance(action, bf.PlacePart):
             if kind == "place":
                 s = pay_tokens(s, seat, 1)  # BF-PROD-MARK / BF-PROJ-LEFT: the placement costs a token
             s, icon = assembly.place(self, s, seat, action)
             return self._set_prompt(s, ("icon",) if icon else (), "action")
-        if isinstance(action, TakeTop):  # BF-ASM-ICON
+        if isinstance(action, bf.TakeTop):  # BF-ASM-ICON
             s = pay_tokens(s, seat, 1)
             job: Job = ("part", self.colours.index(action.colour), "hand", seat, 0)
             s = attrs.evolve(s, draws=(*s.draws, job))
             return self._set_prompt(s, (), "action")
-        if isinstance(action, TakeProject):  # BF-FIN-LINE: the line-8 reward
+        if isinstance(action, bf.TakeProject):  # BF-FIN-LINE: the line-8 reward
             s, left_bottom = projects.take_project(self, s, seat, action)
             return self._set_prompt(s, ("place",) if left_bottom else (), "action")
-        assert isinstance(action, Refill)  # BF-PROD-ROTATE
+        assert isinstance(action, bf.Refill)  # BF-PROD-ROTATE
         job = ("part", self.colours.index(action.colour), "wheel", action.position, 0)
         s = attrs.evolve(s, draws=(*s.draws, job))
         return self._set_prompt(s, self._after_prompt(s, turn.prompt), "action")

@@ -1,5 +1,5 @@
-"""Reference end of the game: the score (MC-SCORE), the winners (MC-END-TIE) and the bound on a game's
-length (MC-END-BOUND)."""
+"""Reference end of the game: the score (MC-SCORE) and the winners (MC-END-TIE). The bound on a game's length
+(MC-END-BOUND) is one formula for every engine, ``bgrules.mechanica.variant.max_length``."""
 
 from __future__ import annotations
 
@@ -30,21 +30,3 @@ def winners(rules: Rules, state: MechanicaState) -> tuple[int, ...]:
         most = max(state.seats[p].wallet for p in best)
         best = [p for p in best if state.seats[p].wallet == most]
     return tuple(best)
-
-
-def max_length(rules: Rules) -> int:
-    """MC-END-BOUND, the formula of docs/rules/mechanica.md."""
-    data = rules.variant.game
-    s = len(data.prices)
-    t = sum(rules.variant.catalogue.tiles[k].copies for k in rules.kinds)
-    e = data.extras
-    b = len(data.blueprints)
-    n = rules.players
-    k = 3 * rules.variant.rulings.bots_per_grade
-    c = 12
-    turns = (t + e) * s + n
-    per_turn = 9 + 2 * s + 6 + 2 * b + 15 + 3 * (n - 1) + 2 + 3
-    per_run = k * (5 * c + 1) + c
-    money = sum(data.money) + turns * (6 * k + 5 * k * c)
-    days = turns // n + 2
-    return turns * per_turn + 2 * money + days * n * per_run

@@ -217,13 +217,19 @@ class Way:
     """One way a bot about to enter a node may go: on to ``then``, into bin ``arrive``, or destroyed
     (``destroy`` names the rule). ``label`` is the owner's choice (a Fork's side, a landing cell)."""
 
-    label: Dir | tuple[int, int] | None = None
     then: Node | None = None
+    """MC-MOVE: the node the bot goes on to."""
     arrive: int | None = None
+    """MC-MOVE-STOP: the bin it stops in (a floor cell's input holes, or ``TRUCK_BIN`` + row)."""
     destroy: str | None = None
+    """The rule that destroys it (MC-MOVE-EDGE, MC-MOVE-OFF, MC-FLIGHT-NONE, MC-MOVE-LOOP)."""
+    label: Dir | tuple[int, int] | None = None
     gift: int = 0
+    """MC-GIFT: the coins a Gift Wrapper passed on the way puts in the vault."""
     jump: int = 0
+    """MC-FLIGHT-JUMP: the coins of a throw over a tile."""
     charge: int | None = None
+    """MC-CHARGE: the cell of the Static Charger the bot passes."""
 
 
 def next_node(row: int, col: int, side: Dir) -> Node:

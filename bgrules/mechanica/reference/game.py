@@ -3,91 +3,63 @@ package (docs/rules/mechanica.md; conventions in its section "Engine conventions
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
 import attrs
 
-from bgrules.core.errors import IllegalAction, InputError
-from bgrules.core.protocol import CHANCE, GameInfo, Mover
+from bgrules.core.errors import IllegalAction
+from bgrules.core.protocol import CHANCE, GameBase, GameInfo, Mover
+from bgrules.mechanica import state as mc
 from bgrules.mechanica.fabricate import Fabricate, Sell
 from bgrules.mechanica.reference import blueprints, dayend, ending, setup, shop, turn, workday
 from bgrules.mechanica.reference.rules import Rules, seat_of
 from bgrules.mechanica.sandbox import Demolish, DemolishFabricator
-from bgrules.mechanica.state import (
-    Buy,
-    BuyFork,
-    BuyTruck,
-    Complete,
-    Decline,
-    Draw,
-    Gift,
-    MechanicaState,
-    Next,
-    Phase,
-    Place,
-    PlaceFabricator,
-    Recycle,
-    Reveal,
-)
-from bgrules.mechanica.variant import MechanicaVariant, load_variant
+from bgrules.mechanica.state import MechanicaState, Next, Phase, Place, PlaceFabricator, Recycle
+from bgrules.mechanica.variant import MechanicaVariant, game_variant, max_length
 from bgrules.mechanica.workday import Change, ChooseOutput, Discard, Fly, Route
 
 ACTION_TYPES: tuple[type, ...] = (
-    Route, Fly, Discard, Change, ChooseOutput, Sell, Next, Buy, Place, PlaceFabricator, Recycle, BuyFork,
-    BuyTruck, Complete, Demolish, DemolishFabricator, Fabricate, Gift, Decline, Draw, Reveal,
+    Route, Fly, Discard, Change, ChooseOutput, Sell, Next, mc.Buy, Place, PlaceFabricator, Recycle, mc.BuyFork,
+    mc.BuyTruck, mc.Complete, Demolish, DemolishFabricator, Fabricate, mc.Gift, mc.Decline, mc.Draw, mc.Reveal,
 )  # fmt: skip
-ANYTIME = (BuyFork, BuyTruck, Complete, Demolish, DemolishFabricator)
+"""docs/rules/mechanica.md, Actions: the run's decisions, then the turn's steps, the actions of any time in
+the turn, the gifts and the chance outcomes (the codec's order)."""
+ANYTIME = (mc.BuyFork, mc.BuyTruck, mc.Complete, Demolish, DemolishFabricator)
+"""MC-ANYTIME: the actions allowed at any time in one's own turn."""
 CHANCE_PHASES = (Phase.SETUP_EXTRAS, Phase.SETUP_DEAL, Phase.REVEAL, Phase.DRAW, Phase.EXTRA)
+"""MC-CHANCE: the phases in which chance moves."""
 
 
-class ReferenceMechanicaGame:
+class ReferenceMechanicaGame(GameBase):
     """Mechanica for 2-4 players, the plain reading (same constructor and protocol as ``MechanicaGame``)."""
 
+    ACTIONS = ACTION_TYPES
+
     def __init__(self, players: int = 4, variant: MechanicaVariant | str | None = None) -> None:
-        if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
-            raise InputError("players", f"mechanica is for 2 to 4 players, not {players!r}")
-        self.variant = load_variant(variant)
-        per = self.variant.rulings.bots_per_grade
-        if per - players < 0:  # MC-STOCK: a Basic bot on each board at set-up
-            raise InputError("variant", f"bots_per_grade {per} is too small for {players} players")
+        self.variant = game_variant(players, variant)  # the options' checks, shared with every engine
         self._players = players
         self.rules = Rules(players, self.variant)
+        # the game's figures that runners, pictures and the shared validation read (the same on every engine)
         self.kinds = self.rules.kinds
-        self.kind_index = {k: i for i, k in enumerate(self.kinds)}
-        self.copies = tuple(self.variant.catalogue.tiles[k].copies for k in self.kinds)
+        """MC-SETUP-DECK: the improvements in the deck, in the order of the state's per-kind counts."""
+        self.kind_index = {kind: i for i, kind in enumerate(self.kinds)}
+        self.copies = setup.full_deck(self.rules)
         self.total_tiles = sum(self.copies)
         self.prices = self.rules.prices
-        self.cards = {b.id: b for b in self.variant.game.blueprints}
+        """MC-SHOP-BUY: the Shop's price slots, slot 0 first."""
+        self.cards = {card.id: card for card in self.variant.game.blueprints}
         self.extras_target = self.rules.extras_target
-        self.double_rotation = players in (2, 3)
+        self.double_rotation = players < 4  # MC-SHOP-DOUBLE: with 2-3 players
         price = blueprints.fork_price(self.rules)
         self.fork_price = 1_000_000 if price is None else price
-        self._info = GameInfo(
-            name="mechanica",
-            min_players=2,
-            max_players=4,
-            has_chance=True,
-            max_length=ending.max_length(self.rules),
-            parameters=(("players", "4"),),
-        )
+        bound = max_length(self.variant, players)  # MC-END-BOUND, one formula for every engine
+        self._info = GameInfo("mechanica", 2, 4, True, bound, (("players", "4"),))
 
     # --- protocol -----------------------------------------------------------------------------------
 
-    @property
-    def info(self) -> GameInfo:
-        return self._info
-
-    @property
-    def players(self) -> int:
-        return self._players
-
     def state_type(self) -> type[Any]:
         return MechanicaState
-
-    def action_types(self) -> Sequence[type[Any]]:
-        return ACTION_TYPES
 
     def initial_state(self) -> MechanicaState:
         return dayend.settle(self.rules, setup.first_state(self.rules))
@@ -127,7 +99,7 @@ class ReferenceMechanicaGame:
         if state.phase is Phase.EXTRA:
             return setup.draws(self.rules, state.extras)
         if state.phase is Phase.REVEAL:
-            return tuple((Reveal(c), Fraction(1, len(state.bp_pool))) for c in state.bp_pool)
+            return tuple((mc.Reveal(c), Fraction(1, len(state.bp_pool))) for c in state.bp_pool)
         return ()
 
     def _anytime_here(self, state: MechanicaState) -> bool:
@@ -198,7 +170,7 @@ class ReferenceMechanicaGame:
             return turn.sell(rules, state, action)
         if phase in (Phase.SELL, Phase.BUY) and isinstance(action, Next):
             return _next_step(state)
-        if phase is Phase.BUY and isinstance(action, Buy):
+        if phase is Phase.BUY and isinstance(action, mc.Buy):
             return shop.buy(rules, state, action)
         if phase is Phase.PLACE:
             if isinstance(action, Place | PlaceFabricator | Recycle):

@@ -11,9 +11,8 @@ from typing import Any
 
 import attrs
 
-from bgrules.core.codec import show
 from bgrules.core.errors import IllegalAction, InputError
-from bgrules.core.protocol import GameInfo, Mover
+from bgrules.core.protocol import GameBase, GameInfo, Mover
 from bgrules.mechanica.board import Factory
 from bgrules.mechanica.components import Bot, Zone
 from bgrules.mechanica.fabricate import Fabricate, Sell
@@ -23,10 +22,9 @@ from bgrules.mechanica.reference import workday
 from bgrules.mechanica.reference.ending import installed_value
 from bgrules.mechanica.reference.rules import Rules, give_bots
 from bgrules.mechanica.reference.setup import new_board
-from bgrules.mechanica.reference.turn import fabrications, fabricator_rows, sells
+from bgrules.mechanica.reference.turn import fabrications, make_bots, sells
 from bgrules.mechanica.sandbox import (
     ACTION_TYPES,
-    DEFAULT_SUPPLY,
     Demolish,
     DemolishFabricator,
     Install,
@@ -35,96 +33,71 @@ from bgrules.mechanica.sandbox import (
     Phase,
     SandboxState,
 )
-from bgrules.mechanica.variant import MechanicaVariant, load_variant
+from bgrules.mechanica.variant import (
+    DEFAULT_SUPPLY,
+    MechanicaVariant,
+    sandbox_max_length,
+    sandbox_supply,
+    sandbox_variant,
+)
 from bgrules.mechanica.workday import Run, RunPhase
 
+VariantSpec = MechanicaVariant | str | None
+"""A variant, a variant file's path, or None for the seed's reading."""
+BoardSpec = Factory | str | None
+"""The sandbox's board: a board, its notation (docs/mechanica-notation.md), or None for a new player's board."""
 Turn = Sell | Install | InstallFabricator | InstallTruck | Demolish | DemolishFabricator | Fabricate
 
 
-class ReferenceFactoryGame:
+class ReferenceFactoryGame(GameBase):
     """The sandbox, the plain reading (same constructor and protocol as ``sandbox.FactoryGame``)."""
+
+    ACTIONS = ACTION_TYPES
 
     def __init__(
         self,
         players: int = 1,
-        variant: MechanicaVariant | str | None = None,
-        factory: Factory | str | None = None,
+        variant: VariantSpec = None,
+        factory: BoardSpec = None,
         supply: Sequence[str] | None = None,
         days: int = 6,
     ) -> None:
-        if type(players) is not int or players != 1:
-            raise InputError("players", f"mechanica-factory is played by exactly 1 player, not {show(players)}")
-        if type(days) is not int or not 1 <= days <= 1000:
-            raise InputError("days", f"days must be a whole number from 1 to 1000, not {show(days)}")
-        self.variant = load_variant(variant)
-        if factory is None:
-            start = new_board()
-        elif isinstance(factory, str):
-            start = parse_factory(factory, self.variant)
-        elif isinstance(factory, Factory):
-            problems = board.board_problems(factory, self.variant)
-            if problems:
-                raise InputError("factory", problems[0])
-            start = factory
-        else:
-            raise InputError("factory", "a factory is its notation (text) or a factory board")
-        if supply is not None and (isinstance(supply, str | bytes) or not isinstance(supply, Sequence)):
-            raise InputError("supply", "the supply is a list of tile kinds, e.g. ['upgrader', 'fork']")
-        kinds = tuple(DEFAULT_SUPPLY if supply is None else supply)
-        for key in kinds:
-            tile = self.variant.catalogue.tiles.get(key) if isinstance(key, str) else None
-            if tile is None or tile.printed:
-                raise InputError("supply", f"{show(key)} is not an installable tile kind")
-        on_board = [0, 0, 0]
-        for b in _bots(start):
-            on_board[b] += 1
-        per = self.variant.rulings.bots_per_grade
-        stock = (per - on_board[0], per - on_board[1], per - on_board[2])
-        if min(stock) < 0:
-            raise InputError("factory", "the factory holds more bots of a grade than the stock has")
+        self.variant = sandbox_variant(players, days, variant)  # the options' checks, shared with every engine
+        start = _board(factory, self.variant)
+        kinds = sandbox_supply(supply, self.variant)
         self.days = days
+        """MC-DAY: the sandbox lasts ``days`` days, a run and a turn each."""
         self._players = 1
         self._rules = Rules(1, self.variant)
-        self._start = SandboxState(start, stock, kinds, 1, Phase.RUN)
-        bots = 3 * per
-        per_run = bots * 60 + bots + 12
-        per_turn = 9 + 2 * len(kinds) + 6 + 1
-        self._info = GameInfo(
-            name="mechanica-factory",
-            min_players=1,
-            max_players=1,
-            has_chance=False,
-            max_length=days * (per_run + per_turn),
-            parameters=(("days", "6"), ("supply", ",".join(DEFAULT_SUPPLY)), ("factory", "starting_factory")),
-        )
-
-    @property
-    def info(self) -> GameInfo:
-        return self._info
-
-    @property
-    def players(self) -> int:
-        return self._players
+        self._start = SandboxState(start, _stock_beside(start, self.variant), kinds, 1, Phase.RUN)
+        bound = sandbox_max_length(self.variant, days, len(kinds))  # Termination, one formula for every engine
+        defaults = (("days", "6"), ("supply", ",".join(DEFAULT_SUPPLY)), ("factory", "starting_factory"))
+        self._info = GameInfo("mechanica-factory", 1, 1, False, bound, defaults)
 
     @property
     def start_supply(self) -> tuple[str, ...]:
+        """MC-SUPPLY: the tiles the sandbox starts with (sorted)."""
         return self._start.supply
 
     def state_type(self) -> type[Any]:
         return SandboxState
 
-    def action_types(self) -> Sequence[type[Any]]:
-        return ACTION_TYPES
-
     def validate(self, state: SandboxState) -> list[str]:
+        """The shared shape check of reachable sandbox states (:mod:`bgrules.mechanica.validate`)."""
         from bgrules.mechanica.validate import sandbox_problems
 
         return sandbox_problems(self, state)
 
+    # --- the day (MC-DAY), the end and the score (MC-SCORE) -----------------------------------------
+
     def initial_state(self) -> SandboxState:
-        return self._run_on(
-            attrs.evolve(self._start, run=workday.start_run(self._start.factory, self._start.stock, self.variant))
-        )
+        """MC-DAY: day 1 begins with the factory's run."""
+        return self._begin_day(self._start)
+
+    def _begin_day(self, state: SandboxState) -> SandboxState:
+        """MC-RUN: the day's run on the board and stock the day begins with."""
+        run = workday.start_run(state.factory, state.stock, self.variant)
+        return self._run_on(attrs.evolve(state, phase=Phase.RUN, run=run))
 
     def _run_on(self, state: SandboxState) -> SandboxState:
         """MC-RUN: a finished run's board, stock, coins and counts become the sandbox's; the turn begins."""
@@ -134,24 +107,36 @@ class ReferenceFactoryGame:
             return attrs.evolve(state, phase=Phase.RUN)
         return _after(state, run)
 
-    def to_move(self, state: SandboxState) -> Mover:
-        return None if state.phase is Phase.OVER else 0
-
-    def chance_outcomes(self, state: SandboxState) -> tuple[tuple[Any, Fraction], ...]:
-        return ()
-
     def is_terminal(self, state: SandboxState) -> bool:
-        return state.phase is Phase.OVER
+        """Termination 1: over after the ``Fabricate`` of day ``days``."""
+        return _over(state)
 
     def end_trigger(self, state: SandboxState) -> str | None:
-        return "MC-DAY" if state.phase is Phase.OVER else None
+        """MC-DAY ends the sandbox; None while it goes on."""
+        if _over(state):
+            return "MC-DAY"
+        return None
+
+    def to_move(self, state: SandboxState) -> Mover:
+        """The one player (seat 0) takes every decision, the run's included, until the end."""
+        if _over(state):
+            return None
+        return 0
+
+    def chance_outcomes(self, state: SandboxState) -> tuple[tuple[Any, Fraction], ...]:
+        """The sandbox has no chance: every run decision is the player's."""
+        del state
+        return ()
 
     def scores(self, state: SandboxState) -> tuple[int, ...]:
-        """MC-SCORE: wallet + vault + installed improvements."""
-        return (state.wallet + state.vault + installed_value(state.board, self.variant),)
+        """MC-SCORE: the one player's wallet + vault + installed improvements (of the live board)."""
+        total = state.wallet + state.vault + installed_value(state.board, self.variant)
+        return (total,)
 
     def winners(self, state: SandboxState) -> tuple[int, ...]:
-        return (0,)
+        """The one player is the winner, whatever the score."""
+        del state
+        return tuple(range(self._players))
 
     def legal_actions(self, state: SandboxState) -> tuple[Any, ...]:
         if state.phase is Phase.OVER:
@@ -266,8 +251,37 @@ class ReferenceFactoryGame:
         state = attrs.evolve(state, factory=factory, stock=stock, selling=False)
         if state.day >= self.days:  # MC-DAY: the last day's Fabricate ends the sandbox
             return attrs.evolve(state, phase=Phase.OVER)
-        state = attrs.evolve(state, day=state.day + 1, phase=Phase.RUN)
-        return self._run_on(attrs.evolve(state, run=workday.start_run(factory, stock, self.variant)))
+        return self._begin_day(attrs.evolve(state, day=state.day + 1))
+
+
+def _board(factory: BoardSpec, variant: MechanicaVariant) -> Factory:
+    """MC-BOARD: the sandbox's board: a new player's board by default (MC-SETUP-BOT), else the one given, in
+    its notation or as a board, refused if it breaks MC-BOARD or the placement rules."""
+    if factory is None:
+        return new_board()
+    if isinstance(factory, str):
+        return parse_factory(factory, variant)
+    if not isinstance(factory, Factory):
+        raise InputError("factory", "a factory is its notation (text, docs/mechanica-notation.md) or a factory board")
+    problems = board.board_problems(factory, variant)
+    if problems:
+        raise InputError("factory", problems[0])
+    return factory
+
+
+def _stock_beside(factory: Factory, variant: MechanicaVariant) -> tuple[int, int, int]:
+    """MC-STOCK: ``bots_per_grade`` of each grade less the bots on the board; a board holding more is refused."""
+    left = [variant.rulings.bots_per_grade] * 3
+    for bot in _bots(factory):
+        left[bot] -= 1
+    if min(left) < 0:
+        raise InputError("factory", "the factory holds more bots of a grade than the stock has")
+    return (left[0], left[1], left[2])
+
+
+def _over(state: SandboxState) -> bool:
+    """Termination 1: the last day's ``Fabricate`` ends the sandbox (phase ``OVER``)."""
+    return state.phase is Phase.OVER
 
 
 def _bots(factory: Factory) -> list[Bot]:
@@ -280,35 +294,21 @@ def _bots(factory: Factory) -> list[Bot]:
 
 
 def _after(state: SandboxState, run: Run) -> SandboxState:
-    return attrs.evolve(
-        state,
-        factory=run.factory,
-        stock=run.stock,
-        wallet=state.wallet + run.wallet,
-        vault=state.vault + run.vault,
-        collisions=state.collisions + run.collisions,
-        destroyed=state.destroyed + run.destroyed,
-        run=None,
-        phase=Phase.TURN,
-        selling=True,
-    )
+    """MC-RUN, the sandbox's bookkeeping (Engine conventions): the finished run's board and stock become the
+    sandbox's, its coins go into the wallet and the vault, its collisions and destroyed bots are added up;
+    the day's turn begins with selling (MC-TURN-ORDER)."""
+    coins: dict[str, Any] = {"wallet": state.wallet + run.wallet, "vault": state.vault + run.vault}
+    counts: dict[str, Any] = {
+        "collisions": state.collisions + run.collisions,
+        "destroyed": state.destroyed + run.destroyed,
+    }
+    turn: dict[str, Any] = {"run": None, "phase": Phase.TURN, "selling": True}
+    return attrs.evolve(state, factory=run.factory, stock=run.stock, **coins, **counts, **turn)
 
 
 def _fabricate(
     factory: Factory, stock: tuple[int, int, int], variant: MechanicaVariant, action: Fabricate
 ) -> tuple[Factory, tuple[int, int, int]]:
-    """MC-FAB, MC-FAB-REPLACE, MC-FAB-OVERACTIVE (no gifts: no other player)."""
-    declared = list(action.declare)
-    for r, makes in fabricator_rows(factory, variant):
-        bot = declared.pop(0) if makes == "any" else Bot[makes.upper()]
-        holes = list(factory.start[r].holes)
-        if holes[0] is not None:
-            if r not in action.replace:
-                continue
-            stock = give_bots(stock, [holes[0]])
-            holes[0] = None
-        stock, made = workday.take(stock, bot)
-        if made:
-            holes[0] = bot
-        factory = board.with_start(factory, r, attrs.evolve(factory.start[r], holes=tuple(holes)))
+    """MC-FAB, MC-FAB-REPLACE, MC-FAB-OVERACTIVE with no gifts (no other player)."""
+    factory, stock, _overactive = make_bots(factory, stock, variant, action)
     return factory, stock

@@ -62,17 +62,16 @@ def fabrications(rules: Rules, factory: Factory) -> list[Fabricate]:
     ]
 
 
-def fabricate(rules: Rules, state: MechanicaState, action: Fabricate) -> MechanicaState:
-    """MC-FAB: every fabricator makes a bot into its making hole (an occupied one only if replaced); each
-    Overactive Fabricator that made a Plus or Deluxe bot offers each other player a gift (MC-FAB-OVERACTIVE,
-    phase GIFT); then the Shop turns (MC-SHOP-ROTATE)."""
-    seat = seat_of(state)
-    if action not in fabrications(rules, seat.factory):
-        raise IllegalAction("MC-FAB", "a declaration per Overactive Fabricator; replace only occupied making holes")
-    factory, stock = seat.factory, state.stock
+def make_bots(
+    factory: Factory, stock: tuple[int, int, int], variant: MechanicaVariant, action: Fabricate
+) -> tuple[Factory, tuple[int, int, int], list[Bot]]:
+    """MC-FAB, MC-FAB-REPLACE: every fabricator, top row first, makes its bot (an Overactive Fabricator the
+    declared one) from the stock into its making hole, an occupied hole only if it is replaced (its old bot
+    back to the stock first; a bot the stock lacks is not made, MC-STOCK). Returns the board, the stock and
+    the bots the Overactive Fabricators made, top row first (MC-FAB-OVERACTIVE)."""
     declared = list(action.declare)
-    gifts: list[tuple[int, Bot]] = []
-    for r, makes in fabricator_rows(factory, rules.variant):
+    overactive: list[Bot] = []
+    for r, makes in fabricator_rows(factory, variant):
         bot = declared.pop(0) if makes == "any" else Bot[makes.upper()]
         holes = list(factory.start[r].holes)
         if holes[0] is not None:
@@ -83,10 +82,22 @@ def fabricate(rules: Rules, state: MechanicaState, action: Fabricate) -> Mechani
         stock, made = take(stock, bot)
         if made:
             holes[0] = bot
-            if makes == "any" and bot > Bot.BASIC:
-                others = [(state.current + k) % rules.players for k in range(1, rules.players)]
-                gifts += [(p, bot) for p in others]
+            if makes == "any":
+                overactive.append(bot)
         factory = board.with_start(factory, r, attrs.evolve(factory.start[r], holes=tuple(holes)))
+    return factory, stock, overactive
+
+
+def fabricate(rules: Rules, state: MechanicaState, action: Fabricate) -> MechanicaState:
+    """MC-FAB: every fabricator makes a bot into its making hole (``make_bots``); each Overactive Fabricator
+    that made a Plus or Deluxe bot offers each other player, from the fabricating player's left, a gift
+    (MC-FAB-OVERACTIVE, phase GIFT); then the Shop turns (MC-SHOP-ROTATE)."""
+    seat = seat_of(state)
+    if action not in fabrications(rules, seat.factory):
+        raise IllegalAction("MC-FAB", "a declaration per Overactive Fabricator; replace only occupied making holes")
+    factory, stock, overactive = make_bots(seat.factory, state.stock, rules.variant, action)
+    others = [(state.current + k) % rules.players for k in range(1, rules.players)]
+    gifts = [(p, bot) for bot in overactive if bot > Bot.BASIC for p in others]
     state = with_seat(state, state.current, attrs.evolve(seat, factory=factory))
     state = attrs.evolve(state, stock=stock)
     if gifts:

@@ -66,10 +66,13 @@ NOT_ENGINE = (
     "notation",
     "render",
     "strategies",
+    "contracts",
+    "targets",
 )
 """Module names (or prefixes, ``smt`` for ``smt_days``) of the engine packages that are not rule code: the
 invariants and end predicates that check the rules, the z3 encodings, the validators, figures, scorers for
-agents, notation, text pictures and hypothesis strategies."""
+agents, notation, text pictures, hypothesis strategies, and the action contracts and search targets of
+the specs (checks, not rules)."""
 
 OPERATORS = (
     "int-inc",

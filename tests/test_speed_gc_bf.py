@@ -97,7 +97,7 @@ def test_the_memos_hold_shared_values_and_untracked_keys() -> None:
     nor the action tables' keys (tuples of strings, ints and None)."""
     game = BotFactoryGame(players=4)
     for seed in range(12):
-        for _ in walk(game, seed):
+        for _ in steps(game, seed):
             pass
     for _ in range(3):  # a tuple is untracked once those it holds are: one pass per level of nesting
         gc.collect()
@@ -224,7 +224,7 @@ def test_the_game_keeps_few_attributes() -> None:
     from bgrules.core.specs import default_invariants
 
     game = BotFactoryGame(players=4)
-    for _ in walk(game, 0):
+    for _ in steps(game, 0):
         pass
     for _ in walk(game, 1, agents=[make_agent("greedy") for _ in range(4)], max_rounds=3):
         pass
@@ -247,7 +247,7 @@ def test_the_options_memo_keys_are_one_level_deep() -> None:
     atoms = (str, int, type(None))
     game = BotFactoryGame(players=4)
     for seed in range(6):
-        for _ in walk(game, seed):
+        for _ in steps(game, seed):
             pass
     kinds = set()
     for key in game._options_memo:

@@ -107,6 +107,7 @@ def _ruling_cases() -> list[Any]:
 
 @pytest.mark.parametrize(("name", "players", "ruling"), _ruling_cases())
 def test_the_engines_agree_under_every_ruling(name: str, players: int, ruling: tuple[str, object]) -> None:
+    """One seeded random game under each reading of each ruling, at each count of ``RULING_PLAYERS``."""
     fast, ref = _pair(name, players, ruling)
     steps = SHORT_WALKS.get((name, players, ruling), 1200)
     _checked(compare_walks(fast, ref, seeds=[1], max_steps=steps))
@@ -138,8 +139,10 @@ def _final_positions(fast: Any, seeds: range, every: int, rng: random.Random) ->
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_engines_agree_on_the_scores_of_rich_final_positions(players: int) -> None:
     """BF-SCORE and BF-TIE on final positions with many reservations (``_final_positions``): the same
-    scores and winners, asked twice (the second answer the fast engine's contract memo's). The rulings do
-    not enter the score; the player counts do (who may reserve, how many bots)."""
+    scores and winners, asked twice (the second answer the fast engine's contract memo's). No ruling enters
+    BF-SCORE or BF-TIE (``reservation_tokens``: the space's value under every reading); the player count
+    does (who reserves, whose bots). Random play seldom ends a game before the runner's round cap, so the
+    walks above compare few scores."""
     from bgrules.botfactory.reference import ending
 
     fast, ref = _pair("botfactory", players)

@@ -1,5 +1,6 @@
-"""Every reading of Mechanica's rulings, for the speed tests that hold a fast path equal to the plain
-computation under each one (tests/test_speed_mechanica.py, tests/test_speed_workday.py)."""
+"""Every reading of Mechanica's rulings, for the speed tests that check the speed machinery under each one
+(tests/test_speed_mechanica.py, test_speed_workday.py, test_speed_checks_mc.py). The fast engine's answers
+under each ruling are held to the reference engine by tests/refinement/test_engines.py."""
 
 from __future__ import annotations
 

@@ -10,11 +10,11 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from support import walks
 
 import bgrules
 from bgrules.agents import GreedyAgent
 from bgrules.botfactory import evaluate as bf_evaluate
-from bgrules.core.playout import walk
 from bgrules.core.protocol import CHANCE
 from bgrules.mechanica import evaluate as mc_evaluate
 
@@ -139,8 +139,8 @@ CASES = [("botfactory", 2, 0), ("botfactory", 4, 1), ("mechanica", 2, 0), ("mech
 
 
 def _play(game: Any, seed: int, agents: Any, max_steps: int) -> list[Any]:
-    cap = 40 if game.info.name == "botfactory" else None
-    return [a for _b, a, _n in walk(game, seed, max_steps=max_steps, max_rounds=cap, agents=agents)]
+    """The actions of the seeded game the agents play (the runner's round cap: Bot Factory's 40)."""
+    return walks.actions(game, seed, max_steps=max_steps, agents=agents)
 
 
 @pytest.mark.parametrize(("name", "players", "seed"), CASES)
@@ -201,7 +201,7 @@ def test_the_bot_factory_memos_are_never_read_for_another_game_at_the_same_addre
     game = bgrules.load_game("botfactory", players=2)
     other = bgrules.load_game("botfactory", players=2)
     state = None
-    for _b, _a, after in walk(game, 0):  # random play: seat 1 reserves a contract, holds parts and a bot
+    for _b, _a, after in walks.steps(game, 0):  # random play: seat 1 reserves a contract, holds parts and a bot
         if any(1 in seats for seats in after.reserved) and after.hands[1].parts and after.hands[1].done:
             state = after
             break
@@ -227,13 +227,13 @@ def test_a_carried_look_ahead_is_used_only_at_an_equal_state() -> None:
     carried = []  # decision states whose choice carries a look-ahead
     others = []  # decision states of another seed
     probe = GreedyAgent()
-    for _b, _a, after in walk(game, 2, max_steps=150, agents=[GreedyAgent(), GreedyAgent()]):
+    for _b, _a, after in walks.steps(game, 2, max_steps=150, agents=[GreedyAgent(), GreedyAgent()]):
         if game.is_terminal(after) or game.to_move(after) is CHANCE:
             continue
         probe.choose(game, after, random.Random(0))
         if probe._carry is not None:
             carried.append(after)
-    for _b, _a, after in walk(game, 7, max_steps=150, agents=[GreedyAgent(), GreedyAgent()]):
+    for _b, _a, after in walks.steps(game, 7, max_steps=150, agents=[GreedyAgent(), GreedyAgent()]):
         if not game.is_terminal(after) and game.to_move(after) is not CHANCE and len(game.legal_actions(after)) > 1:
             others.append(after)
     assert len(carried) >= 10 and len(others) >= 10
@@ -255,7 +255,7 @@ def test_the_evaluations_give_the_plain_floats_on_random_play(name: str, players
     checked = 0
     reserved = 0
     for seed in range(2):
-        for i, (_b, _a, state) in enumerate(walk(game, seed)):
+        for i, (_b, _a, state) in enumerate(walks.steps(game, seed)):
             if i % 5:
                 continue
             for seat in range(players):

@@ -1,6 +1,10 @@
 """The fast paths of issue 12 (item 3) give the answers of the slow ones: ``fastevolve``'s slot copy (no
 ``__init__``) builds the object ``attrs.evolve`` builds, hash cache included, and keeps ``__init__`` for
-classes whose ``__init__`` does more than store its arguments."""
+classes whose ``__init__`` does more than store its arguments.
+
+Bot Factory's memoised options, limit verdicts, window seats and contract scores are held to the rules by
+the refinement harness (tests/refinement/test_engines.py: every state of seeded games compared with the
+reference engine), not here."""
 
 from __future__ import annotations
 
@@ -9,11 +13,11 @@ from typing import Any
 
 import attrs
 import pytest
+from support.walks import steps
 
-from bgrules.botfactory.state import BotFactoryState, Hand, MoveWorker, Turn
+from bgrules.botfactory.state import BotFactoryState, Hand, Turn
 from bgrules.core import fastevolve
 from bgrules.core.fastevolve import evolve
-from bgrules.core.playout import walk
 from bgrules.core.registry import load_game
 
 
@@ -21,7 +25,7 @@ def _states(name: str, seeds: range, every: int) -> list[Any]:
     game = load_game(name, players=4)
     out = []
     for seed in seeds:
-        for i, (_before, _action, after) in enumerate(walk(game, seed)):
+        for i, (_before, _action, after) in enumerate(steps(game, seed)):
             if i % every == 0:
                 out.append(after)
     return out
@@ -145,101 +149,3 @@ def test_a_slot_copy_that_differed_from_init_would_fall_back(monkeypatch: pytest
     assert evolve(Fresh(1, 2), y=3) == Fresh(1, 3)
     assert fastevolve._SLOTS[Fresh] is None
     assert evolve(Fresh(1, 2), x=4) == Fresh(4, 2)
-
-
-def test_the_memoised_options_are_the_rooms_options() -> None:
-    """The memos of Bot Factory's moves, additional actions, placements, icon and refill offers, window seats
-    and limit verdicts (keyed on what they read) answer what is computed afresh, at every seat of states of
-    seeded random games, and the legal actions with warm memos are those of a game whose memos are empty."""
-    from bgrules.botfactory.base import ASSEMBLY, FINANCE, PRODUCTION, PROJECT
-
-    game = load_game("botfactory", players=4)
-    fresh = load_game("botfactory", players=4)
-    rooms = {
-        ASSEMBLY: game._swap_options,
-        PRODUCTION: game._trade_options,
-        PROJECT: game._exchange_options,
-        FINANCE: lambda state, seat: [],
-    }
-    checked = 0
-    for seed in (0, 1, 4):  # seed 4's game goes over a limit (a True verdict to check)
-        for _before, _action, state in walk(game, seed):
-            for seat in range(4):
-                assert game._move_options(state, seat)[0] == tuple(
-                    MoveWorker(s) for s in game._move_targets(state, seat)
-                )
-                assert game._move_options(state, seat)[1] == frozenset(game._move_targets(state, seat))
-                if state.workers[seat] is not None:
-                    board = game._board_of(state, seat)
-                    assert game._additional_options(state, seat, board) == tuple(rooms[board](state, seat))
-                    checked += 1
-                    if all(w is not None for w in state.workers):
-                        for skip in ((), (seat,), (seat, (seat + 1) % 4)):
-                            assert game._window_seats(state, skip) == game._window_seats_of(state, skip)
-                fresh._limits_memo.clear()
-                assert game._check_limits(state, seat) == fresh._check_limits(state, seat)
-                assert game._placements(state, seat) == tuple(game._placements_of(state, seat))
-                fresh._options_memo.clear()
-                assert game._icon_options(state, seat) == fresh._icon_options(state, seat)
-                assert game._refill_options(state, seat % 2) == fresh._refill_options(state, seat % 2)
-            fresh._options_memo.clear()
-            fresh._move_memo.clear()
-            assert game.legal_actions(state) == fresh._legal_actions(state)
-    assert checked > 1000 and game._options_memo and game._move_memo and game._window_memo
-    assert True in game._limits_memo.values() and False in game._limits_memo.values()
-
-
-def _contract_score_0_6(game: Any, state: Any, seat: int) -> int:
-    """BF-SCORE's contract score as 0.6.0 computed it (Counters over every choice), the reference."""
-    from collections import Counter
-
-    costs = game.c.finance.reservation_costs
-    mine = []
-    for slot, seats in enumerate(state.reserved):
-        for i, s in enumerate(seats):
-            if s == seat:
-                mine.append((game.contracts[state.display[slot]], costs[i]))
-    bots = Counter(state.hands[seat].done)
-    best = None
-    for mask in range(1 << len(mine)):
-        need: Counter[str] = Counter()
-        total = 0
-        for i, (contract, value) in enumerate(mine):
-            if mask >> i & 1:
-                need.update(contract.needs)
-                total += value + contract.points
-            else:
-                total -= value
-        if all(bots[c] >= n for c, n in need.items()) and (best is None or total > best):
-            best = total
-    return best or 0
-
-
-@pytest.mark.parametrize("players", [2, 4])
-def test_the_contract_score_is_the_reference_one(players: int) -> None:
-    """On states of seeded random games, given random reservations (each contract reserved by up to two
-    seats) and random completed bots, ``contract_score`` (memoised, asked twice) answers what 0.6.0's
-    computation does, for every seat."""
-    game = load_game("botfactory", players=players)
-    rng = random.Random(players)
-    colours = game.colours
-    pool = sorted(game.contracts)
-    checked = 0
-    for seed in range(2):
-        for i, (_before, _action, state) in enumerate(walk(game, seed)):
-            if i % 10:
-                continue
-            display = tuple(rng.choice(pool) for _ in state.display)
-            reserved = tuple(tuple(rng.sample(range(players), rng.randint(0, 2))) for _ in display)
-            hands = tuple(
-                attrs.evolve(h, done=tuple(sorted(rng.choice(colours) for _ in range(rng.randint(0, 6)))))
-                for h in state.hands
-            )
-            state = attrs.evolve(state, display=display, reserved=reserved, hands=hands)
-            for seat in range(players):
-                want = _contract_score_0_6(game, state, seat)
-                assert game.contract_score(state, seat) == want
-                assert game.contract_score(state, seat) == want
-                checked += 1
-    assert checked > 100
-    assert any(v < 0 for v in game._score_memo.values()) and any(v > 0 for v in game._score_memo.values())

@@ -19,11 +19,11 @@ import random
 from typing import Any
 
 import pytest
-from test_speed_checks import BF_CORRUPTIONS, BF_MEMOISED, Corrupt, _hand, _playouts, _set
+from support.invariant_checks import BF_CORRUPTIONS, BF_MEMOISED, Corrupt, playouts, replaced, with_hand
+from support.walks import steps
 
 from bgrules.botfactory import invariants as bf
 from bgrules.core.fastevolve import evolve
-from bgrules.core.playout import walk
 from bgrules.core.registry import load_game
 
 PARTS = ("red-head", "blue-torso", "green-legs", "yellow-head", "any-torso", "red-legs")
@@ -38,7 +38,7 @@ def _equal_copy(p: Any) -> Any:
 def _replace(t: tuple[Any, ...], rng: random.Random, values: tuple[Any, ...]) -> tuple[Any, ...]:
     """One entry replaced by another value: the tuple keeps its length."""
     i = rng.randrange(len(t))
-    return _set(t, i, rng.choice(values))
+    return replaced(t, i, rng.choice(values))
 
 
 def _copies(t: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -49,7 +49,7 @@ def _copies(t: tuple[Any, ...]) -> tuple[Any, ...]:
 def _carry(t: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
     """One count up by 2**32 and the next down by one: the same packed sum (base 2**32), other counts."""
     i = rng.randrange(len(t) - 1)
-    return _set(_set(t, i, t[i] - 2**32), i + 1, t[i + 1] + 1)
+    return replaced(replaced(t, i, t[i] - 2**32), i + 1, t[i + 1] + 1)
 
 
 def _project_to_grid(s: Any, rng: random.Random) -> Any:
@@ -60,22 +60,22 @@ def _project_to_grid(s: Any, rng: random.Random) -> Any:
         raise IndexError("no Project in hand or no empty space")
     seat, (c, j) = rng.choice(seats), rng.choice(spaces)
     hand = s.hands[seat]
-    grid = _set(s.grid, c, _set(s.grid[c], j, hand.projects[0]))
-    return evolve(s, grid=grid, hands=_set(s.hands, seat, evolve(hand, projects=hand.projects[1:])))
+    grid = replaced(s.grid, c, replaced(s.grid[c], j, hand.projects[0]))
+    return evolve(s, grid=grid, hands=replaced(s.hands, seat, evolve(hand, projects=hand.projects[1:])))
 
 
 def _row(s: Any, rng: random.Random, field: str, change: Any) -> Any:
     rows = getattr(s, field)
     i = rng.randrange(len(rows))
-    return evolve(s, **{field: _set(rows, i, change(rows[i]))})
+    return evolve(s, **{field: replaced(rows, i, change(rows[i]))})
 
 
 TARGETED: dict[str, Corrupt] = {
-    "hand part replaced": lambda s, r: _hand(s, r, parts=lambda p: _replace(p, r, PARTS)),
-    "hand parts copied": lambda s, r: _hand(s, r, parts=_copies),
-    "hand project replaced": lambda s, r: _hand(s, r, projects=lambda p: _replace(p, r, COLOURS)),
-    "hand done replaced": lambda s, r: _hand(s, r, done=lambda p: _replace(p, r, COLOURS)),
-    "hand projects copied": lambda s, r: _hand(s, r, projects=_copies, done=_copies),
+    "hand part replaced": lambda s, r: with_hand(s, r, parts=lambda p: _replace(p, r, PARTS)),
+    "hand parts copied": lambda s, r: with_hand(s, r, parts=_copies),
+    "hand project replaced": lambda s, r: with_hand(s, r, projects=lambda p: _replace(p, r, COLOURS)),
+    "hand done replaced": lambda s, r: with_hand(s, r, done=lambda p: _replace(p, r, COLOURS)),
+    "hand projects copied": lambda s, r: with_hand(s, r, projects=_copies, done=_copies),
     "wheel replaced": lambda s, r: evolve(s, wheel=_replace(s.wheel, r, (*PARTS, None))),
     "wheel copied": lambda s, r: evolve(s, wheel=_copies(s.wheel)),
     "spares copied": lambda s, r: evolve(s, spares=_copies(s.spares)),
@@ -85,33 +85,33 @@ TARGETED: dict[str, Corrupt] = {
     "columns copied": lambda s, r: evolve(s, columns=tuple([_copies(c) for c in s.columns])),
     "grid replaced": lambda s, r: _row(s, r, "grid", lambda c: _replace(c, r, (*COLOURS, None))),
     "grid copied": lambda s, r: evolve(s, grid=tuple([_copies(c) for c in s.grid])),
-    "hand over the part limit": lambda s, r: _hand(s, r, parts=lambda p: (*p, *PARTS)),
-    "hand over the Project limit": lambda s, r: _hand(s, r, projects=lambda p: (*p, *COLOURS, *COLOURS)),
-    "hand over the token limit": lambda s, r: _hand(s, r, tokens=lambda t: r.choice((-1, 10))),
-    "hand tokens moved": lambda s, r: _hand(s, r, tokens=lambda t: t + r.choice((-1, 1))),
+    "hand over the part limit": lambda s, r: with_hand(s, r, parts=lambda p: (*p, *PARTS)),
+    "hand over the Project limit": lambda s, r: with_hand(s, r, projects=lambda p: (*p, *COLOURS, *COLOURS)),
+    "hand over the token limit": lambda s, r: with_hand(s, r, tokens=lambda t: r.choice((-1, 10))),
+    "hand tokens moved": lambda s, r: with_hand(s, r, tokens=lambda t: t + r.choice((-1, 1))),
     "supply copied": lambda s, r: evolve(s, supply=tuple(list(s.supply))),
     "reserved copied": lambda s, r: evolve(s, reserved=tuple(list(s.reserved))),
     "order copied": lambda s, r: evolve(s, order=tuple(list(s.order))),
     "settling": BF_CORRUPTIONS["settling"],
     "project carried": lambda s, r: evolve(s, project_pile=_carry(s.project_pile, r)),
     "project discard carried": lambda s, r: evolve(s, project_discard=_carry(s.project_discard, r)),
-    "project pile huge": lambda s, r: evolve(s, project_pile=_set(s.project_pile, 0, 2**40)),
+    "project pile huge": lambda s, r: evolve(s, project_pile=replaced(s.project_pile, 0, 2**40)),
     "project pile longer": lambda s, r: evolve(s, project_pile=(*s.project_pile, 0)),
     "project pile shorter": lambda s, r: evolve(s, project_pile=s.project_pile[:-1]),
     "project discard float": lambda s, r: evolve(
-        s, project_discard=_set(s.project_discard, 1, float(s.project_discard[1]))
+        s, project_discard=replaced(s.project_discard, 1, float(s.project_discard[1]))
     ),
     "grid unknown colour": lambda s, r: _row(s, r, "grid", lambda c: _replace(c, r, ("purple",))),
     "grid shorter": lambda s, r: evolve(s, grid=s.grid[:-1]),
-    "hand project none": lambda s, r: _hand(s, r, projects=lambda p: (*p, None)),
+    "hand project none": lambda s, r: with_hand(s, r, projects=lambda p: (*p, None)),
     "hand project moved to grid": lambda s, r: _project_to_grid(s, r),
 }
-"""Corruptions where the new fast paths look, beside the general ones of test_speed_checks.py."""
+"""Corruptions where the new fast paths look, beside the general ones (support.invariant_checks)."""
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_fast_paths_equal_the_plain_recount_where_they_skip(players: int) -> None:
-    violated, checked = _playouts(
+    violated, checked = playouts(
         bf,
         BF_MEMOISED,
         {**BF_CORRUPTIONS, **TARGETED},
@@ -125,12 +125,12 @@ def test_fast_paths_equal_the_plain_recount_where_they_skip(players: int) -> Non
     assert 20 < violated < checked  # both kinds met
 
 
-def _state_after(steps: int, seed: int = 7) -> tuple[Any, Any]:
+def _state_after(count: int, seed: int = 7) -> tuple[Any, Any]:
     game = load_game("botfactory", players=4)
     state = None
-    for i, (_b, _a, after) in enumerate(walk(game, seed)):
+    for i, (_b, _a, after) in enumerate(steps(game, seed)):
         state = after
-        if i == steps:
+        if i == count:
             break
     return game, state
 
@@ -145,19 +145,19 @@ def test_limits_follow_a_hand_over_the_part_limit_through_a_pending_draw() -> No
     seat = 1
     hand = state.hands[seat]
     over = evolve(hand, parts=("red-head",) * 6, projects=(), done=())
-    pending = evolve(state, hands=_set(state.hands, seat, over), draws=(("project", -1, "grid", 0, 0),))
+    pending = evolve(state, hands=replaced(state.hands, seat, over), draws=(("project", -1, "grid", 0, 0),))
     assert bf.limits(game, pending) is None
     other = (seat + 1) % 4
-    moved = evolve(pending, hands=_set(pending.hands, other, evolve(pending.hands[other], tokens=2)))
+    moved = evolve(pending, hands=replaced(pending.hands, other, evolve(pending.hands[other], tokens=2)))
     assert bf.limits(game, moved) is None
     ended = evolve(moved, draws=(), turn=None, phase=bf.Phase.MOVE)
     assert bf.limits(game, ended) == bf._Plain.limits(game, ended) == f"player {seat} holds 6 part tiles"
     assert bf.limits(game, moved) is None  # pending again, the same hands
-    fixed = evolve(moved, hands=_set(moved.hands, seat, evolve(over, parts=("red-head",) * 5)))
+    fixed = evolve(moved, hands=replaced(moved.hands, seat, evolve(over, parts=("red-head",) * 5)))
     assert bf.limits(game, fixed) is None
     assert bf.limits(game, evolve(fixed, draws=(), turn=None, phase=bf.Phase.MOVE)) is None
     # a changed hand over the token limit, pending or not
-    bad = evolve(fixed, hands=_set(fixed.hands, other, evolve(fixed.hands[other], tokens=10)))
+    bad = evolve(fixed, hands=replaced(fixed.hands, other, evolve(fixed.hands[other], tokens=10)))
     assert bf.limits(game, bad) == f"player {other} holds 10 tokens"
     assert bf.limits(game, fixed) is None
 
@@ -171,11 +171,11 @@ def test_bot_slots_name_the_first_bad_column_of_those_changed() -> None:
     assert bf.bot_slots(game, state) is None
     n = len(game.slots)
     cols = state.columns
-    wrong = _set(_set(cols, 1, ("red-legs",) + (None,) * (n - 1)), 3, (None,) * (n + 1))
+    wrong = replaced(replaced(cols, 1, ("red-legs",) + (None,) * (n - 1)), 3, (None,) * (n + 1))
     bad = evolve(state, columns=wrong)
     assert bf.bot_slots(game, bad) == bf._Plain.bot_slots(game, bad) is not None
     assert game.colours[1] in (bf.bot_slots(game, bad) or "")
-    half = evolve(state, columns=_set(wrong, 1, cols[1]))
+    half = evolve(state, columns=replaced(wrong, 1, cols[1]))
     answer = f"the {game.colours[3]} bot has {n + 1} spaces"
     assert bf.bot_slots(game, half) == bf._Plain.bot_slots(game, half) == answer
     assert bf.bot_slots(game, state) is None

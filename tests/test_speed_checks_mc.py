@@ -20,9 +20,9 @@ from typing import Any
 import attrs
 import pytest
 from mechanica_rulings import RULINGS, ruled_game
+from support import walks
 
 from bgrules.core.fastevolve import evolve
-from bgrules.core.playout import walk
 from bgrules.core.registry import load_game
 from bgrules.mechanica import game_invariants as mc
 from bgrules.mechanica.board import Placed, StartSlot, Truck, _same_shape
@@ -122,7 +122,7 @@ def test_the_step_record_equals_the_whole_boards_recount(players: int) -> None:
     mc._STEP.clear()
     corrupted = 0
     for seed in range(3):
-        for before, _action, after in walk(game, seed):
+        for before, _action, after in walks.steps(game, seed):
             changed, boards = _step_record(game, after.seats, before.seats)
             assert boards == _plain_boards(game, after.seats, before.seats), seed
             assert mc._boards(game, after.seats, before.seats, changed) == boards  # the kept answer
@@ -148,7 +148,7 @@ def test_the_step_record_is_recomputed_for_another_pair_or_game() -> None:
     a cleared record gives the plain answer again, never a stale one."""
     game: Any = load_game("mechanica", players=4)
     other: Any = load_game("mechanica", players=4)
-    steps = [(b, a) for b, _x, a in walk(game, 3)]
+    steps = [(b, a) for b, _x, a in walks.steps(game, 3)]
     before, after = next((b, a) for b, a in steps if _plain_boards(game, a.seats, b.seats) != (0, 0, 0, 0))
     want = _plain_boards(game, after.seats, before.seats)
     changed, boards = _step_record(game, after.seats, before.seats)
@@ -244,7 +244,7 @@ def test_every_memoised_check_equals_its_plain_recount_under_each_ruling(field: 
         game = ruled_game(field, value, players)
         for memo in mc.MEMOS:
             memo.clear()
-        for i, (before, action, after) in enumerate(walk(game, players)):
+        for i, (before, action, after) in enumerate(walks.steps(game, players)):
             where = f"{players}p step {i}"
             if i % 2:
                 _check_state(game, after, where, rng)

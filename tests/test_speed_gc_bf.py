@@ -1,37 +1,29 @@
 """Bot Factory's memos made light for the cyclic garbage collector (issue 12, item 3): the options memo's
 values are shared tuples of shared action objects, the move memo's answers are shared by the spaces they
 offer, the chance memo's (outcome, probability) pairs are shared, the action objects are kept per class by
-their arguments, and the tables only memo misses read live in one attribute of the game. Every answer is
-the plain computation's, along seeded playouts; what the collector sees (untracked keys, a few shared
-values) is checked too."""
+their arguments, and the tables only memo misses read live in one attribute of the game. What the collector
+sees (untracked keys, a few shared values), that the shared objects are whole (class, fields and hash of
+an object built afresh) and that play with the memos emptied on the way still refines the reference are
+checked here; the answers themselves along games are the refinement harness's (tests/refinement/
+test_engines.py: the fast engine against the reference engine at every state, under every ruling)."""
 
 from __future__ import annotations
 
 import gc
-import itertools
 from fractions import Fraction
 from typing import Any
 
 import attrs
 import pytest
-from test_speed_botfactory2 import _plain_placements
+from support.walks import steps
 
 from bgrules.botfactory.base import Tables
 from bgrules.botfactory.game import BotFactoryGame
-from bgrules.botfactory.state import (
-    SKIP,
-    BotFactoryState,
-    DrawContract,
-    DrawPart,
-    DrawProject,
-    MoveWorker,
-    PlacePart,
-    Refill,
-    TakeProject,
-    TakeTop,
-)
+from bgrules.botfactory.state import MoveWorker, PlacePart, Refill, TakeProject, TakeTop
 from bgrules.botfactory.variant import BotFactoryVariant, Rulings
 from bgrules.core.playout import walk
+from bgrules.core.refinement import difference, reference_of, walk_states
+from bgrules.core.registry import load_game
 
 
 def _cold(game: BotFactoryGame) -> BotFactoryGame:
@@ -54,77 +46,45 @@ def _same(a: Any, b: Any) -> bool:
     )
 
 
-def _plain_takes(state: BotFactoryState) -> list[TakeProject]:
-    return [TakeProject(c, r) for c in range(2) for r, t in enumerate(state.grid[c]) if t is not None]
+def _rebuilt(a: Any) -> Any:
+    """An object equal to ``a`` built afresh by its class from its fields (its own hash, no cache shared)."""
+    return type(a)(*attrs.astuple(a, recurse=False))
 
 
-def _drawable(state: BotFactoryState, ci: int) -> bool:
-    return bool(sum(state.piles[ci]) or sum(state.discards[ci]))
-
-
-def _plain_moves(game: BotFactoryGame, state: BotFactoryState, seat: int) -> list[int]:
-    taken = {w for w in state.workers if w is not None} | {state.sandra}
-    here = state.workers[seat]
-    return [
-        i
-        for i in range(len(game.spaces))
-        if i not in taken and (here is None or game.spaces[i][0] != game.spaces[here][0])
-    ]
-
-
-def _plain_outcomes(game: BotFactoryGame, state: BotFactoryState) -> list[tuple[Any, Fraction]]:
-    what, source, _dest, _a, _b = state.draws[0]
-    if what == "contract":
-        pool = state.contract_pool
-        return [(DrawContract(i), Fraction(1, len(pool))) for i in pool]
-    if what == "project":
-        counts = state.project_pile
-        total = sum(counts)
-        return [(DrawProject(c), Fraction(k, total)) for c, k in zip(game.colours, counts, strict=True) if k]
-    counts = state.piles[state.marker if source < 0 else source]
-    total = sum(counts)
-    return [(DrawPart(s), Fraction(k, total)) for s, k in zip(game.slots, counts, strict=True) if k]
+def _whole(offers: Any) -> bool:
+    """Each offered object is whole: as one built afresh from its fields (class, fields and hash)."""
+    return all(_same(a, _rebuilt(a)) for a in offers)
 
 
 READINGS = ("any_time", "own_turn")
 
 
 @pytest.mark.parametrize("reading", READINGS)
-def test_the_shared_offers_are_the_plain_ones(reading: str) -> None:
+def test_the_shared_offers_are_whole_and_one_per_class_and_arguments(reading: str) -> None:
     """At every seat of every state of seeded 2- and 4-player games (memos warm): the placements, Project
-    takes, icon and refill offers and moves equal, object by object (class, fields, hash), the rules' plain
-    reading built from fresh objects; the legal actions equal those of a game whose every memo and table
-    is empty; and an equal offer made twice is the very same object (one per class and arguments)."""
+    takes, icon and refill offers, moves and legal actions are whole objects (class, fields and hash of one
+    built afresh), and an offer is the one object the game keeps for its class and arguments. (That they are
+    the rules' offers is the refinement harness's: every_ruling[botfactory-*-additional_actions=own_turn]
+    and random_play[botfactory-*] in tests/refinement/test_engines.py.)"""
     seen = 0
     variant = BotFactoryVariant(rulings=Rulings(additional_actions=reading))
     for players in (2, 4):
         game = BotFactoryGame(players=players, variant=variant)
-        cold = BotFactoryGame(players=players, variant=variant)
         for seed in range(3):
-            for before, _action, _after in walk(game, seed):
+            for before, _action, _after in steps(game, seed):
                 for seat in range(players):
-                    got = game._placements(before, seat)
-                    plain: list[Any] = _plain_placements(game, before, seat)
-                    assert len(got) == len(plain) and all(map(_same, got, plain))
-                    assert all(a is game._action(PlacePart, a.part, a.colour) for a in got)
-                    hand = before.hands[seat]
+                    placed = game._placements(before, seat)
+                    assert _whole(placed) and all(a is game._action(PlacePart, a.part, a.colour) for a in placed)
                     icon = game._icon_options(before, seat)
-                    plain = [TakeTop(c) for ci, c in enumerate(game.colours) if _drawable(before, ci)]
-                    plain = [*plain, SKIP] if hand.tokens >= 1 else [SKIP]
-                    assert len(icon) == len(plain) and all(map(_same, icon, plain))
+                    assert _whole(icon) and all(a is game._action(TakeTop, a.colour) for a in icon[:-1])
                     refill = game._refill_options(before, seat % 2)
-                    plain = [Refill(seat % 2, c) for ci, c in enumerate(game.colours) if _drawable(before, ci)]
-                    assert len(refill) == len(plain) + 1 and all(map(_same, refill, [*plain, SKIP]))
+                    assert _whole(refill) and all(a is game._action(Refill, a.position, a.colour) for a in refill[:-1])
                     moves, spaces = game._move_options(before, seat)
-                    targets = _plain_moves(game, before, seat)
-                    assert all(map(_same, moves, [MoveWorker(s) for s in targets])) and len(moves) == len(targets)
-                    assert spaces == frozenset(targets)
+                    assert _whole(moves) and spaces == frozenset(m.space for m in moves)
                 takes = game._project_options(before)
-                assert len(takes) == len(_plain_takes(before)) and all(map(_same, takes, _plain_takes(before)))
+                assert _whole(takes) and all(a is game._action(TakeProject, a.column, a.row) for a in takes)
                 if before.phase.value != "over":
-                    legal = game.legal_actions(before)
-                    fresh = _cold(cold).legal_actions(before)
-                    assert len(legal) == len(fresh) and all(map(_same, legal, fresh))
+                    assert _whole(game.legal_actions(before))
                 seen += 1
     assert seen > 3000
 
@@ -137,7 +97,7 @@ def test_the_memos_hold_shared_values_and_untracked_keys() -> None:
     nor the action tables' keys (tuples of strings, ints and None)."""
     game = BotFactoryGame(players=4)
     for seed in range(12):
-        for _ in walk(game, seed):
+        for _ in steps(game, seed):
             pass
     for _ in range(3):  # a tuple is untracked once those it holds are: one pass per level of nesting
         gc.collect()
@@ -168,54 +128,57 @@ def test_the_memos_hold_shared_values_and_untracked_keys() -> None:
             assert not gc.is_tracked(key), key
 
 
-def test_the_chance_outcomes_are_the_plain_ones_with_shared_pairs() -> None:
-    """At every chance node of seeded 2- and 4-player games, warm and cold: the plain outcomes (objects
-    and exact Fractions, in order); two answers with an equal outcome share the
-    one pair object (the same index drawn with the same count out of the same total)."""
+def test_the_chance_outcomes_share_their_pairs_of_whole_draws_and_fractions() -> None:
+    """At every chance node of seeded 2- and 4-player games, warm and cold: whole draw objects with exact
+    Fractions (the refinement harness compares probabilities by ``==``, which a float would pass); two
+    answers with an equal outcome share the one pair object (the same index drawn with the same count out
+    of the same total)."""
     seen = 0
     for players in (2, 4):
         game = BotFactoryGame(players=players)
         cold = BotFactoryGame(players=players)
         pairs: dict[tuple[str, int, int, int], tuple[Any, Fraction]] = {}
         for seed in range(4):
-            for before, _action, _after in walk(game, seed):
+            for before, _action, _after in steps(game, seed):
                 if not before.draws:
                     continue
-                plain = _plain_outcomes(game, before)
-                for got in (game.chance_outcomes(before), _cold(cold).chance_outcomes(before)):
-                    assert len(got) == len(plain)
-                    for (a, p), (b, q) in zip(got, plain, strict=True):
-                        assert _same(a, b) and type(p) is Fraction and p == q
+                warm = game.chance_outcomes(before)
+                for got in (warm, _cold(cold).chance_outcomes(before)):
+                    assert got and _whole(a for a, _p in got)
+                    assert all(type(p) is Fraction for _a, p in got)
                 what, counts = game._chance_key(before)
                 if what == "contract":
                     drawn = [(i, 1, len(counts)) for i in counts]
                 else:
                     drawn = [(i, k, sum(counts)) for i, k in enumerate(counts) if k]
-                for (i, k, n), pair in zip(drawn, game.chance_outcomes(before), strict=True):
+                for (i, k, n), pair in zip(drawn, warm, strict=True):
                     assert pairs.setdefault((what, i, k, n), pair) is pair
                 seen += 1
     assert seen > 1000
 
 
-def test_play_with_tables_emptied_on_the_way_is_the_same_play() -> None:
+def test_play_with_tables_emptied_on_the_way_refines_the_reference() -> None:
     """A game whose memos and tables are emptied every few steps (as their bounds clear them in a long
-    campaign; objects made afresh, older shared tuples dropped) plays the same seeded games, action by
-    action, as one that keeps them."""
+    campaign; objects made afresh, older shared tuples dropped) still agrees with the reference engine at
+    every state of seeded games (the refinement harness's ``difference``: legal actions, successors, chance
+    outcomes; docs/refinement.md)."""
     for players in (2, 4):
-        kept = BotFactoryGame(players=players)
-        emptied = BotFactoryGame(players=players)
+        emptied = load_game("botfactory", players=players)
+        assert isinstance(emptied, BotFactoryGame)
+        ref = reference_of(emptied)
         for seed in range(3):
-            steps = 0
-            for (b1, a1, s1), (_b2, a2, s2) in zip(walk(kept, seed), walk(emptied, seed), strict=True):
-                assert _same(a1, a2) and s1 == s2, (seed, steps, b1)
-                steps += 1
-                if steps % 7 == 0:
+            states = 0
+            for state, _trace in walk_states(emptied, seed, emptied.info.max_length):
+                found = difference(emptied, ref, state)
+                assert found is None, (seed, states, found)
+                states += 1
+                if states % 7 == 0:
                     _cold(emptied)
-                elif steps % 5 == 0:
+                elif states % 5 == 0:
                     emptied._tables = Tables()
-                elif steps % 3 == 0:
+                elif states % 3 == 0:
                     emptied._action_memo.clear()
-            assert steps > 300
+            assert states > 300
 
 
 def test_shared_finds_the_very_objects_only() -> None:
@@ -261,7 +224,7 @@ def test_the_game_keeps_few_attributes() -> None:
     from bgrules.core.specs import default_invariants
 
     game = BotFactoryGame(players=4)
-    for _ in walk(game, 0):
+    for _ in steps(game, 0):
         pass
     for _ in walk(game, 1, agents=[make_agent("greedy") for _ in range(4)], max_rounds=3):
         pass
@@ -284,7 +247,7 @@ def test_the_options_memo_keys_are_one_level_deep() -> None:
     atoms = (str, int, type(None))
     game = BotFactoryGame(players=4)
     for seed in range(6):
-        for _ in walk(game, seed):
+        for _ in steps(game, seed):
             pass
     kinds = set()
     for key in game._options_memo:
@@ -295,24 +258,18 @@ def test_the_options_memo_keys_are_one_level_deep() -> None:
 
 
 @pytest.mark.parametrize("unpaid", ["nothing", "additional_only"])
-def test_the_window_seats_are_the_plain_ones_for_every_skip(unpaid: str) -> None:
-    """BF-ADDITIONAL: the window seats (the seats with nothing skipped memoised per Sandra, order and
-    workers; a skip taken off round the order) equal the plain walk of ``_window_seats_of`` at every state
-    of seeded 2- and 4-player games where every worker stands, for every skip of one or two seats, under
-    both readings of ``unpaid_share``; the memo's keys are flat tuples of ints and None."""
-    seen = 0
+def test_the_window_and_move_memo_keys_are_flat(unpaid: str) -> None:
+    """BF-ADDITIONAL's window seats (memoised per Sandra, order, workers and who paid her) and BF-MOVE's
+    targets are memoised on flat tuples of ints and None (untracked by the collector), under both readings
+    of ``unpaid_share``, after seeded 2- and 4-player games. (The seats themselves are the harness's:
+    random_play[botfactory-*] and every_ruling[botfactory-*-unpaid_share=additional_only].)"""
     for players in (2, 4):
         game = BotFactoryGame(players=players, variant=BotFactoryVariant(rulings=Rulings(unpaid_share=unpaid)))
         for seed in range(3):
-            for before, _action, _after in walk(game, seed):
-                if any(w is None for w in before.workers):
-                    continue
-                skips = [(), *((s,) for s in range(players)), *itertools.permutations(range(players), 2)]
-                for skip in skips:
-                    assert game._window_seats(before, skip) == game._window_seats_of(before, skip), (skip, before)
-                    seen += 1
+            for _ in steps(game, seed):
+                pass
+        assert game._window_memo and game._move_memo
         for key in game._window_memo:
             assert all(isinstance(x, (int, type(None))) for x in key), key
         for key in game._move_memo:
             assert all(isinstance(x, (int, type(None))) for x in key), key
-    assert seen > 10_000

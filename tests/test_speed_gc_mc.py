@@ -1,5 +1,5 @@
-"""Mechanica's memos hold few objects for the cyclic collector, and still give the plain answers (issue 12,
-item 3; docs/speed.md, the collector in long runs).
+"""Mechanica's memos hold few objects for the cyclic collector (issue 12, item 3; docs/speed.md, the
+collector in long runs).
 
 The collector's full passes visit every tracked object the memos keep alive, so the memos now keep shared
 instances where many entries had fresh equal ones: the sales per the trucks' loads (a bytes key, the
@@ -7,67 +7,52 @@ option lists shared), the board options (per layout three numbers, the places of
 demolition tuples, the trucks shared, the Forks and demolitions kept from a layout's second time on), the
 Blueprint completions (each ``Complete`` and each list), the Blueprint reveals' (Reveal, probability) pairs, the
 movement tables' Steps and tuples of Steps, and the (kind, rotation) entries of the board layouts the memos
-are keyed on (so the keys are untracked); the options of a waiting tile are shared Place and Recycle
-actions. Along seeded random playouts every memoised answer equals the one worked out afresh by the plain
-functions, and equal values are the very same object in the memos.
+are keyed on (so the keys are untracked). Along seeded random playouts equal values are the very same
+object in the memos, and the memos, emptied at their bounds, answer as before.
+
+That the memoised answers are the rules' (the sales, the placements and recycling of a waiting tile, the
+reveals, the board options, the completions, the movement options of a run) is the refinement harness's:
+tests/refinement/test_engines.py compares the fast engine with the reference engine at every state.
 """
 
 from __future__ import annotations
 
 import gc
 import itertools
-from fractions import Fraction
 
 import pytest
 from mechanica_rulings import ruled_game
-from test_speed_mechanica import _board_options_afresh
+from support.walks import states
 
-from bgrules.core.playout import walk
 from bgrules.core.protocol import CHANCE
 from bgrules.mechanica.blueprints import loads_key
 from bgrules.mechanica.board import _ENTRIES, Truck
-from bgrules.mechanica.components import Bot, Zone
+from bgrules.mechanica.components import Bot
 from bgrules.mechanica.fabricate import sell_options
-from bgrules.mechanica.factory import Factory, legal_placements, starting_factory
+from bgrules.mechanica.factory import Factory, starting_factory
 from bgrules.mechanica.game import MechanicaGame
-from bgrules.mechanica.movement import _SHARED_STEPS, options, options_table
-from bgrules.mechanica.state import MechanicaState, Next, Phase, Place, Recycle, Reveal
+from bgrules.mechanica.movement import _SHARED_STEPS, options_table
+from bgrules.mechanica.state import MechanicaState, Phase
 
 
 def _check_state(game: MechanicaGame, state: MechanicaState, counts: dict[str, int]) -> None:
-    """Every memoised answer about ``state`` against the plain computation, and its sharing."""
+    """The sharing of every memoised answer about ``state``."""
     phase = state.phase
     if phase is Phase.SELL:
         seat = state.seats[state.current]
         legal = game.legal_actions(state)
-        first = (*sell_options(seat.factory), Next())
-        assert legal[: len(first)] == first
         memo = game._sell_memo[loads_key(seat.factory.dock)]
-        assert memo == first and game._sell_shared[memo] is memo
+        assert game._sell_shared[memo] is memo
+        assert all(a is b for a, b in zip(legal, memo, strict=False))  # the legal actions are the shared ones
         counts["sell"] += 1
-    if phase in (Phase.PLACE, Phase.RECYCLE):  # the shared Place and Recycle actions: the plain ones
-        board = state.seats[state.current].factory
-        holes = [(r, h) for r, slot in enumerate(board.start) for h in range(len(slot.holes))]
-        assert game._recycle_options(board) == [Recycle(r, h) for r, h in holes]
-        if phase is Phase.PLACE:
-            kind = game.variant.catalogue.tile(state.pending or "")
-            placed = game._place_options(state, board)
-            if kind.zone is Zone.FLOOR:
-                plain = [Place(r, c, rot) for r, c, rot in legal_placements(board, game.variant, kind.key)]
-                assert placed[: len(plain)] == plain and all(type(a) is Place for a in plain)
-                counts["place"] += len(plain)
-            assert placed[len(placed) - len(holes) :] == [Recycle(r, h) for r, h in holes]
     if phase is Phase.REVEAL:
         n = len(state.bp_pool)
-        outcomes = game.chance_outcomes(state)
-        assert outcomes == tuple((Reveal(c), Fraction(1, n)) for c in state.bp_pool)
-        for c, pair in zip(state.bp_pool, outcomes, strict=True):
+        for c, pair in zip(state.bp_pool, game.chance_outcomes(state), strict=True):
             assert game._reveal_pairs[(c, n)] is pair  # the same card of a pool of the same size: one pair
         counts["reveal"] += 1
     if game.to_move(state) is not CHANCE and phase is not Phase.OVER and phase is not Phase.RUN:
         for seat in state.seats:
             forks, trucks, demolitions = game._board_options(seat.factory)
-            assert (forks, trucks, demolitions) == _board_options_afresh(game, seat.factory)
             layout, parts = seat.factory.layout, game._board_parts
             known = game._board_memo[layout]
             assert parts[known[1]] is trucks and known[1] == game._dock_memo[layout[2]]  # trucks shared
@@ -82,7 +67,6 @@ def _check_state(game: MechanicaGame, state: MechanicaState, counts: dict[str, i
             assert parts[known[0]] is again[0] and parts[known[2]] is again[2]
             if any(t.load for t in seat.factory.dock):
                 found = game._complete_options(state, seat)
-                assert found == tuple(game._complete_uncached(state, seat))
                 assert game._complete_shared[found] is found
                 assert all(game._complete_shared[action] is action for action in found)
                 counts["complete"] += len(found)
@@ -92,26 +76,21 @@ def _check_state(game: MechanicaGame, state: MechanicaState, counts: dict[str, i
         assert all(entry is None or _ENTRIES[entry] is entry for entry in cells)
         assert cells == tuple(None if p is None else (p.kind, p.rotation) for p in seat.factory.floor)
     if state.run is not None:
-        table = options_table(state.run.factory, game.variant)
-        for node, steps in table.items():
-            assert steps == options(state.run.factory, game.variant, node)
+        for steps in options_table(state.run.factory, game.variant).values():
             assert _SHARED_STEPS[steps] is steps
             assert all(_SHARED_STEPS[step] is step for step in steps)
             counts["nodes"] += 1
 
 
-@pytest.mark.parametrize(("field", "value", "players"), [("default", None, 4), ("default", None, 2)])
-def test_the_memos_give_the_plain_answers_along_playouts(field: str, value: object, players: int) -> None:
-    game = ruled_game(field, value, players)
-    counts = dict.fromkeys(("sell", "reveal", "boards", "complete", "nodes", "kept", "place"), 0)
-    for seed in range(16):  # three games, and more until a bought floor tile has waited (rare in random play)
-        for _before, _action, after in walk(game, 7_000 + seed):
-            _check_state(game, after, counts)
-        if seed >= 2 and counts["place"] > 5:
-            break
+@pytest.mark.parametrize("players", [4, 2])
+def test_the_memos_hold_shared_answers_along_playouts(players: int) -> None:
+    game = ruled_game("default", None, players)
+    counts = dict.fromkeys(("sell", "reveal", "boards", "complete", "nodes", "kept"), 0)
+    for seed in range(3):
+        for state in states(game, 7_000 + seed):
+            _check_state(game, state, counts)
     assert counts["sell"] > 20 and counts["reveal"] > 3 and counts["boards"] > 200
     assert counts["complete"] > 0 and counts["nodes"] > 100 and counts["kept"] > 100
-    assert counts["place"] > 5
 
 
 def test_the_sales_read_only_the_loads() -> None:
@@ -137,7 +116,7 @@ def test_the_memos_hold_shared_objects_after_long_play() -> None:
     per (card, pool size)."""
     game = ruled_game("default", None, 4)
     for seed in range(6):
-        for _ in walk(game, 8_000 + seed):
+        for _ in states(game, 8_000 + seed):
             pass
     assert game._sell_memo and all(type(key) is bytes for key in game._sell_memo)
     assert len({id(v) for v in game._sell_memo.values()}) == len(set(game._sell_memo.values()))
@@ -168,20 +147,20 @@ def _tables() -> list[tuple[object, dict[object, tuple[object, ...]]]]:
 def test_the_shared_pools_empty_with_their_memos() -> None:
     """The pools of shared instances are bounded as their memos are: emptied when the memo is."""
     game = ruled_game("default", None, 4)
-    state = None
-    for _before, _action, after in walk(game, 9_000, max_steps=200):
-        state = after
-    assert state is not None and game._board_parts
+    for _state in states(game, 9_000, max_steps=200):
+        pass
+    assert game._board_parts
+    board = starting_factory()
+    fresh = Factory(board.floor, board.start, board.dock)
+    want = game._board_options(fresh)  # the answer before the memo is filled to its bound
     for i in range(50_001):
         game._board_memo[("filler", i)] = game._board_memo[next(iter(game._board_memo))]
     game._last_board = None
-    board = starting_factory()
-    fresh = Factory(board.floor, board.start, board.dock)
     game._board_memo.pop(fresh.layout, None)  # a layout to work out afresh
     found = game._board_options(fresh)
     assert len(game._board_memo) == 1 and len(game._board_parts) == 1  # the trucks; the rest not kept yet
     assert game._board_memo[fresh.layout][0] == game._board_memo[fresh.layout][2] == -1
-    assert found == _board_options_afresh(game, fresh)
+    assert found == want
     game._last_board = None
     assert game._board_options(fresh) == found and len(game._board_parts) == 3  # both kept: twice seen
 
@@ -189,7 +168,7 @@ def test_the_shared_pools_empty_with_their_memos() -> None:
 def test_shared_memo_values_are_not_tracked_keys() -> None:
     """The sales' keys (bytes) and the table Steps' pool hold nothing the collector must visit per entry."""
     game = ruled_game("default", None, 4)
-    for _ in walk(game, 9_100):
+    for _ in states(game, 9_100):
         pass
     gc.collect()
     assert not any(gc.is_tracked(key) for key in game._sell_memo)

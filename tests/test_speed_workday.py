@@ -7,6 +7,10 @@ MC-MOVE-LOOP check first): the same run, and the same effects counted for covera
 run copy made by ``workday._copy`` (slot by slot, the stock's converter skipped) equals, slot for slot,
 the copy ``Run.__init__`` makes; and the boards of the runs (built by ``with_*``, which pass the layout
 on) carry the layout their tiles give.
+
+The run a workday ends in is also the refinement harness's (tests/refinement/test_engines.py, the fast
+engine against the reference engine under every ruling); what only this test sees is that the memoised
+route counts each rule's effect for coverage as the step-by-step reading does, and the copies slot by slot.
 """
 
 from __future__ import annotations
@@ -17,9 +21,9 @@ from typing import Any
 import attrs
 import pytest
 from mechanica_rulings import RULINGS, ruled_game
+from support.walks import states
 
 from bgrules.core import coverage
-from bgrules.core.playout import walk
 from bgrules.mechanica import workday
 from bgrules.mechanica.board import on_floor
 from bgrules.mechanica.factory import Factory
@@ -100,7 +104,7 @@ def test_workday_speed_paths_agree_along_playouts(field: str, value: object, mon
     monkeypatch.setattr(workday, "_copy", watch.copy)
     steps = 80 if field == "loop" else 400  # under loop = "forbid" every placement looks for a loop: slow
     for seed in range(3):
-        for _before, _action, _after in walk(game, seed, max_steps=steps):
+        for _state in states(game, seed, max_steps=steps):
             pass
     assert watch.moves > 10
     assert len(watch.copies) >= 4

@@ -1,0 +1,1 @@
+"""Helpers shared by several test files (imported as ``support.<module>``: tests/ is on the path)."""

@@ -190,6 +190,7 @@ SALES = lines("hole | . . . . | truck[B]", "basic[B] | . . . . | big[PD]")
 # (spec id, mutation, game options): each row must turn the spec's verdict to violated
 CASES = [
     ("MC-FACTORY-REFINES-REFERENCE", upgrader_keeps_input_bot_from_stock, {"factory": UPGRADE, "supply": ["fork"]}),
+    ("MC-FACTORY-REFINES-READINGS", upgrader_keeps_input_bot_from_stock, {"factory": UPGRADE, "supply": ["fork"]}),
     ("MC-INV-ONE-BOT-PER-HOLE", collisions_unresolved, {"factory": COLLIDE_TRUCK, "supply": ["fork"]}),
     ("MC-INV-BOTS-CONSERVED", upgrader_keeps_input_bot_from_stock, {"factory": UPGRADE, "supply": ["fork"]}),
     ("MC-INV-INPUTS-EMPTY", upgrader_leaves_its_input, {"factory": UPGRADE, "supply": ["fork"]}),
@@ -733,6 +734,9 @@ GAME_CASES = [
     ("MC-REFINES-REFERENCE", fork_bought_free, None),
     ("MC-REFINES-REFERENCE-3P", fork_bought_free, None),
     ("MC-REFINES-REFERENCE-2P", fork_bought_free, None),
+    ("MC-REFINES-READINGS-A-2P", fork_bought_free, None),
+    ("MC-REFINES-READINGS-B-2P", fork_bought_free, None),
+    ("MC-REFINES-LOOP-FORBID-2P", fork_bought_free, None),
     ("MC-GAME-MONEY-NONNEGATIVE", forks_beyond_the_wallet, None),
     ("MC-GAME-MONEY-NONNEGATIVE", shop_buys_beyond_the_wallet, None),
     ("MC-GAME-WALLET-CHANGES", fork_bought_free, None),
@@ -1301,6 +1305,10 @@ BF_CASES = [
     ("BF-REFINES-REFERENCE", bf_first_parts_pay_three, None),
     ("BF-REFINES-REFERENCE-3P", bf_first_parts_pay_three, None),
     ("BF-REFINES-REFERENCE-2P", bf_first_parts_pay_three, None),
+    ("BF-REFINES-READINGS-OWN-TURN", bf_first_parts_pay_three, None),
+    ("BF-REFINES-READINGS-OWN-TURN-2P", bf_first_parts_pay_three, None),
+    ("BF-REFINES-READINGS-ANY-TIME", bf_first_parts_pay_three, None),
+    ("BF-REFINES-READINGS-ANY-TIME-2P", bf_first_parts_pay_three, None),
     ("BF-INV-TOKENS-CONSERVED", bf_reserve_paid_twice, BF_RICH),
     ("BF-INV-PROJECTS-CONSERVED", bf_project_kept, None),
     ("BF-INV-PROJECTS-CONSERVED", bf_project_discard_lost, None),

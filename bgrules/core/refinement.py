@@ -7,8 +7,9 @@ the same questions and must give the same answers:
 
 - ``to_move`` and ``is_terminal``;
 - at a player's decision, the same legal actions in the same order, and for each the same successor;
-- at a chance node, the same outcomes in the same order with the same exact probabilities, and for each
-  the same successor;
+- the same initial state (:func:`initial_difference`);
+- at a chance node, the same outcomes in the same order with the same exact probabilities (of the same
+  type: a float 0.5 is not the Fraction 1/2), and for each the same successor;
 - at a terminal state, the same ``scores`` and ``winners`` (and ``end_trigger`` where both have one);
 - an engine that raises where the other answers differs too (its exception is the difference).
 
@@ -139,6 +140,13 @@ def difference(fast: Game, ref: Game, state: Any, successors: bool = True) -> st
     listed_f, listed_r = tuple(got_f[1]), tuple(got_r[1])
     if listed_f != listed_r:
         return _listing(label, listed_f, listed_r)
+    if chance:
+        for (outcome, p), (_o, q) in zip(listed_f, listed_r, strict=True):
+            if type(p) is not type(q):
+                return (
+                    f"chance outcomes: the probability of {_short(outcome, 100)} is a {type(p).__name__} in the "
+                    f"fast engine, a {type(q).__name__} in the reference"
+                )
     if not successors:
         return None
     for entry in listed_f:
@@ -147,6 +155,15 @@ def difference(fast: Game, ref: Game, state: Any, successors: bool = True) -> st
         if found:
             return found
     return None
+
+
+def initial_difference(fast: Game, ref: Game) -> str | None:
+    """How the two engines' initial states differ (None: the same state)."""
+    return _same("initial state", _ask(fast.initial_state), _ask(ref.initial_state))
+
+
+_STARTS_CHECKED: weakref.WeakSet[Any] = weakref.WeakSet()
+"""The games whose initial state :func:`refines` has compared with its reference's (once per game)."""
 
 
 def _refinement_reads(game: Game, state: Any) -> dict[str, Any]:
@@ -160,8 +177,15 @@ def _refinement_reads(game: Game, state: Any) -> dict[str, Any]:
 def refines(game: Game, state: Any) -> str | None:
     """REFINEMENT: the fast engine agrees with the reference engine at ``state``: the same mover, terminal
     test, legal actions in order, chance outcomes with their probabilities, successor of every action and
-    outcome, and on a terminal state the same scores and winners (:func:`difference`)."""
-    found = difference(game, reference_of(game), state)
+    outcome, and on a terminal state the same scores and winners (:func:`difference`); and, the first time
+    a game is asked, the same initial state (:func:`initial_difference`)."""
+    ref = reference_of(game)
+    if game not in _STARTS_CHECKED:
+        found = initial_difference(game, ref)
+        if found is not None:
+            return f"the fast engine and the reference disagree: {found}"
+        _STARTS_CHECKED.add(game)
+    found = difference(game, ref, state)
     return None if found is None else f"the fast engine and the reference disagree: {found}"
 
 
@@ -218,8 +242,12 @@ def compare_walks(
 ) -> WalkReport:
     """Walk a playout from each seed on ``fast`` and compare the engines at every state (:func:`difference`);
     ``agents(seed)`` may give the seats' agents for that game (None: uniform random). Stops at the first
-    difference and reports it with its seed and trace."""
+    difference and reports it with its seed and trace; the initial states are compared first (a difference
+    there has no seed)."""
     states = finished = played = 0
+    found = initial_difference(fast, ref)
+    if found is not None:
+        return WalkReport(0, 0, 0, found)
     for seed in seeds:
         played += 1
         last = None
@@ -234,4 +262,13 @@ def compare_walks(
     return WalkReport(played, states, finished)
 
 
-__all__ = ["WalkReport", "compare_walks", "difference", "fields_apart", "reference_of", "refines", "walk_states"]
+__all__ = [
+    "WalkReport",
+    "compare_walks",
+    "difference",
+    "fields_apart",
+    "initial_difference",
+    "reference_of",
+    "refines",
+    "walk_states",
+]

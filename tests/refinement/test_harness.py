@@ -14,7 +14,7 @@ from tictactoe import Board, TicTacToe
 from bgrules import explore
 from bgrules.core.errors import InputError
 from bgrules.core.protocol import CHANCE
-from bgrules.core.refinement import compare_walks, difference, reference_of
+from bgrules.core.refinement import compare_walks, difference, initial_difference, reference_of
 from bgrules.core.registry import load_game
 
 
@@ -137,6 +137,32 @@ def test_chance_probabilities_must_be_the_same() -> None:
     assert difference(Coin(), Coin(), ()) is None
     said = difference(Coin(), FairCoin(), ())
     assert said is not None and "chance outcomes" in said and "1/3" in said.replace("Fraction(1, 3)", "1/3")
+
+
+class FloatCoin(FairCoin):
+    """The same odds as floats: equal to the Fractions under ``==``, not exact."""
+
+    def chance_outcomes(self, s: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
+        return tuple((o, float(p)) for o, p in super().chance_outcomes(s))
+
+
+def test_a_float_probability_is_not_the_exact_one() -> None:
+    assert FloatCoin().chance_outcomes(()) == FairCoin().chance_outcomes(())  # == alone cannot tell them apart
+    said = difference(FloatCoin(), FairCoin(), ())
+    assert said is not None and "is a float in the fast engine, a Fraction in the reference" in said
+
+
+class OtherStart(ScoredTicTacToe):
+    def initial_state(self) -> Board:
+        return ("X", *super().initial_state()[1:])
+
+
+def test_the_initial_states_are_compared_first() -> None:
+    assert initial_difference(ScoredTicTacToe(), ScoredTicTacToe()) is None
+    said = initial_difference(ScoredTicTacToe(), OtherStart())
+    assert said is not None and said.startswith("initial state")
+    report = compare_walks(ScoredTicTacToe(), OtherStart(), seeds=range(3))
+    assert not report and report.difference == said and report.games == 0 and report.seed is None
 
 
 def test_the_walk_harness_reports_the_seed_and_trace_of_a_difference() -> None:

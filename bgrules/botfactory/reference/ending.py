@@ -6,7 +6,7 @@ from collections import Counter
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from bgrules.botfactory.state import BotFactoryState
+from bgrules.botfactory.state import BotFactoryState, Phase
 from bgrules.botfactory.variant import BotFactoryVariant
 
 if TYPE_CHECKING:
@@ -29,6 +29,20 @@ def end_triggered(g: ReferenceBotFactoryGame, s: BotFactoryState) -> bool:
     if any(len(hand.done) >= g.c.counts.bots_to_end for hand in s.hands):
         return True
     return g.max_rounds is not None and s.round >= g.max_rounds
+
+
+def trigger(g: ReferenceBotFactoryGame, s: BotFactoryState) -> str | None:
+    """BF-END: the rule that ended a finished game: BF-END-COLOUR when a colour in play has no bot left to
+    build (also when a fifth bot was built the same round: the seed names the colour first, line 16),
+    else BF-END-FIFTH when a player holds ``bots_to_end`` bots, else ``max_rounds`` (the game's own cap,
+    not a rule of the seed); None while the game goes on."""
+    if s.phase is not Phase.OVER:
+        return None
+    if any(left == 0 for left in s.bots_left):
+        return "BF-END-COLOUR"
+    if any(len(hand.done) >= g.c.counts.bots_to_end for hand in s.hands):
+        return "BF-END-FIFTH"
+    return "max_rounds"
 
 
 def contract_score(g: ReferenceBotFactoryGame, s: BotFactoryState, seat: int) -> int:

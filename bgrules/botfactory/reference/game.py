@@ -143,6 +143,9 @@ class ReferenceBotFactoryGame(GameBase):
     def winners(self, state: BotFactoryState) -> tuple[int, ...]:
         return ending.winners(self, state)
 
+    def end_trigger(self, state: BotFactoryState) -> str | None:
+        return ending.trigger(self, state)
+
     def chance_outcomes(self, state: BotFactoryState) -> tuple[tuple[Any, Fraction], ...]:
         if state.phase is Phase.OVER:
             return ()

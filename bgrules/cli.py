@@ -1521,9 +1521,11 @@ def adequacy(
 def games(as_json: bool) -> None:
     """Every game: its player counts, the options of load_game (default, meaning) and the rulings of its
     variant files (choices, default)."""
-    from bgrules.core.catalog import describe_games
+    from bgrules.core.catalog import describe_all
 
-    described = describe_games()
+    described, problems = describe_all()
+    for line in problems:  # a plug-in game that does not load: one line each, on stderr; the others list
+        click.echo(f"bgrules games: {line}", err=True)
     if as_json:
         click.echo(json.dumps(described, indent=2, ensure_ascii=False))
         return
@@ -1687,7 +1689,8 @@ def read_state(
     options and variant) or a bare ``bgrules.dumps`` state with ``--game`` (``--players`` found from the
     state when not given). A state of another game, or a malformed one, is one InputError."""
     from bgrules.core.codec import parse_json, structure
-    from bgrules.core.registry import GAMES, load_game
+    from bgrules.core.descriptor import descriptor
+    from bgrules.core.registry import load_game
 
     where = f"state file {path}"
     if not text.strip():
@@ -1744,7 +1747,7 @@ def read_state(
     counts = (
         [game.players]
         if players is not None
-        else [game.players, *range(GAMES[game_name][1][0], GAMES[game_name][1][1] + 1)]
+        else [game.players, *range(descriptor(game_name).players[0], descriptor(game_name).players[1] + 1)]
     )
     best: tuple[int, Any, list[str]] | None = None
     for n in dict.fromkeys(counts):

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from bgrules.core.descriptor import Table, descriptors
 from bgrules.core.errors import InputError
 from bgrules.core.jobs import Task
 from bgrules.core.specs import Budget, Spec, load_specs, part_label, run_group, sampled_groups, select, usable_specs
@@ -95,8 +96,10 @@ def plan(
     return tasks, specs
 
 
-_PREFIX = {"botfactory": "BF-", "mechanica": "MC-", "mechanica-factory": "MC-"}
-"""The rule prefix of each game's proof obligations."""
+_PREFIX: Table[str, str] = Table(
+    lambda: {d.name: f"{d.rule_prefix}-" for d in descriptors() if d.rule_prefix is not None}, "_PREFIX"
+)
+"""The rule prefix of each game's proof obligations (its descriptor's ``rule_prefix``)."""
 
 
 def group_rows(group: list[Spec], budget: Budget, checker: str) -> Rows:

@@ -534,7 +534,7 @@ def verify(
     specs/clarifications/) when it has them, else the ones bgrules ships."""
     from bgrules.core import coverage
     from bgrules.core.defaults import default_dir, source_label
-    from bgrules.core.verify import plan
+    from bgrules.core.verify import plan, plugins_only
 
     _only(only)
     for value, option in ((games, "--games"), (examples, "--examples"), (max_steps, "--max-steps")):
@@ -563,6 +563,8 @@ def verify(
     proof_rows = [r for r in values if r["kind"] == "proof"] if "proved" in chosen else None
     rows = spec_rows + (proof_rows or []) + [r for r in values if r["kind"] not in ("spec", "proof")]
     complete = only is None and set(chosen) == {"sampled", "searched", "explored", "proved", "clarified"}
+    if specs and plugins_only(specs):  # the rule coverage is of docs/rules, which no plug-in game's spec reaches
+        complete = False
     covered = coverage.verify_row(
         collected,
         proof_rows,
@@ -914,6 +916,8 @@ def simulate(
 
     if n_games < 1:
         raise InputError("--games", "play at least one game")
+    if check and specs_dir is None:
+        specs_dir = _own_specs(game_name)
     from bgrules.core import campaign_cli
 
     if campaign_cli.wanted(engine, jobs, address, results, resume):  # the games as a campaign (docs/campaigns.md)
@@ -1002,6 +1006,22 @@ def simulate(
         "seed_departures": _seed_departures(game),
     }
     _print_simulate(result, game_name, n_games, seed, as_json, variant is not None)
+
+
+def _own_specs(game_name: str) -> Path | None:
+    """The game's own specs directory (its descriptor's ``specs``: a plug-in game's) when the default specs
+    directory holds none of its specs, else None (the default)."""
+    from bgrules.core.defaults import default_dir
+    from bgrules.core.descriptor import find
+    from bgrules.core.specs import load_specs
+
+    found = find(game_name)
+    if found is None or found.specs is None or not Path(found.specs).is_dir():
+        return None
+    where = default_dir("specs")
+    if where.is_dir() and any(s.game == game_name for s in load_specs(where)):
+        return None
+    return Path(found.specs)
 
 
 def _print_simulate(

@@ -4,6 +4,7 @@ directory with its ``entry_points.txt``) on ``sys.path``, as pip would leave it;
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import tomllib
 from collections.abc import Iterator
@@ -67,6 +68,16 @@ def test_the_shipped_games_load_when_the_metadata_has_no_entry_points(
     assert bgrules.game_names() == SHIPPED
     assert desc.discover().problems == ()
     assert bgrules.load_game("mechanica-factory").info.name == "mechanica-factory"
+
+
+def test_the_shipped_games_declared_again_by_the_metadata_load_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh: None
+) -> None:
+    _distribution(tmp_path, "bgrules", dict(desc.BUILTIN))  # an install of this checkout: the same entry points
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert {ep.name for ep in importlib.metadata.entry_points(group=desc.GROUP)} >= set(SHIPPED)
+    assert bgrules.game_names() == SHIPPED
+    assert desc.discover().problems == ()
 
 
 def test_a_plugged_in_game_is_listed_after_the_shipped_ones_and_loads(nim: Path) -> None:
@@ -135,16 +146,26 @@ def test_a_broken_entry_point_is_one_line_and_the_other_games_still_load(
             "gone": "no_such_module_of_bgrules:DESCRIPTOR",
             "notone": "bgrules_nim.game:Take",
             "wrong": "bgrules_nim.game:SCALE",
+            "ghost": "ghost_game:DESCRIPTOR",
         },
+    )
+    (nim / "broken" / "ghost_game.py").write_text(
+        "from bgrules.core.descriptor import GameDescriptor\n"
+        "DESCRIPTOR = GameDescriptor(\n"
+        "    name='ghost', game='no_such_module_of_ghost:Game', players=(1, 2), default_players=1\n"
+        ")\n",
+        encoding="utf-8",
     )
     monkeypatch.syspath_prepend(str(nim / "broken"))
     desc.forget()
     code, out, err = run("games")
     assert code == 0
     lines = err.splitlines()
-    assert len(lines) == 3 and all(line.startswith("bgrules games: package bgrules-broken") for line in lines)
+    assert len(lines) == 4 and all(line.startswith("bgrules games: package bgrules-broken") for line in lines)
     assert "'gone'" in lines[0] and "ModuleNotFoundError" in lines[0]
-    assert "'notone'" in lines[1] and "not a bgrules GameDescriptor" in lines[1]
+    assert "'notone'" in lines[1] and "a type, not a bgrules GameDescriptor" in lines[1]
+    assert "'wrong'" in lines[2] and "a float, not a bgrules GameDescriptor" in lines[2]
+    assert "game 'ghost' cannot be described" in lines[3] and "no_such_module_of_ghost" in lines[3]
     names = [line.split(":")[0] for line in out.splitlines() if not line.startswith(" ")]
     assert names == [*SHIPPED, "nim"]
 

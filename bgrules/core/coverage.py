@@ -235,7 +235,7 @@ class Rule:
     id: str
     title: str
     game: str
-    """``botfactory`` or ``mechanica`` (from the ID's prefix)."""
+    """The rules document, ``botfactory`` or ``mechanica`` (from the ID's prefix: :data:`PREFIXES`)."""
 
 
 def _prefixes() -> dict[str, str]:
@@ -436,15 +436,16 @@ def _documents() -> dict[str, tuple[str, ...]]:
     from bgrules.core.descriptor import descriptors
 
     out: dict[str, tuple[str, ...]] = {}
+    where = rules_dir()
     for d in descriptors():
-        if d.rules_doc is not None:
+        if d.rules_doc is not None and (where / f"{d.rules_doc}.md").is_file():
             out[d.rules_doc] = (*out.get(d.rules_doc, ()), d.name)
     return out
 
 
 GAMES: Table[str, tuple[str, ...]] = Table(_documents, "GAMES")
-"""The games whose rules each rules document holds (the descriptors' ``rules_doc``): Mechanica's factory
-sandbox plays MC rules too."""
+"""The games whose rules each rules document holds (the descriptors' ``rules_doc``, of the documents in
+:func:`rules_dir`): Mechanica's factory sandbox plays MC rules too."""
 
 
 def choice(game: str | None) -> tuple[str | None, tuple[str, ...]]:

@@ -40,6 +40,8 @@ DESCRIPTOR = GameDescriptor(
     adapter_options={"max_rounds": RUNNER_ROUNDS},
     adapter_parser=adapter_options,
     picture="bgrules.pictures.botfactory:draw_botfactory",
+    narration="bgrules.pictures.narrate:botfactory_words",
+    tie_break="bgrules.pictures.ending:botfactory_tie",
     state_type="bgrules.botfactory.state:BotFactoryState",
     figures="bgrules.botfactory.figures:FIGURES",
 )

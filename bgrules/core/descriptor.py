@@ -61,6 +61,8 @@ PARTS = (
     "action_space",
     "adapter_parser",
     "picture",
+    "narration",
+    "tie_break",
     "state_type",
     "symmetries",
     "figures",
@@ -77,6 +79,8 @@ _MEANING = {
     "action_space": "action codec",
     "adapter_parser": "adapter parameters parser",
     "picture": "picture function",
+    "narration": "narration of a step",
+    "tie_break": "tie-break words",
     "state_type": "state class",
     "symmetries": "symmetries (canonical states)",
     "figures": "pinned seed figures",
@@ -135,6 +139,12 @@ class GameDescriptor:
     """Whether the game has chance nodes (OpenSpiel's chance mode)."""
     picture: Part | None = None
     """``draw(game, state) -> str``: the SVG text of a state (:func:`bgrules.pictures.draw`)."""
+    narration: Part | None = None
+    """``words(game, before, action, after) -> str``: one step in game terms (the traces' and pages' text;
+    None: the mover and the action's repr)."""
+    tie_break: Part | None = None
+    """``words(game, state, tied, winners) -> str``: what decided a shared best score, with its rule ID
+    (None: nothing said)."""
     state_type: Part | None = None
     """The class of the game's states (the pictures tell a state of another game by it)."""
     symmetries: Part | None = None

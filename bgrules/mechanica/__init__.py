@@ -35,6 +35,8 @@ MECHANICA = GameDescriptor(
     observation_specs="bgrules.integrations.observations:_mechanica_specs",
     action_space="bgrules.integrations.actions:_mechanica",
     picture="bgrules.pictures.mechanica:draw_mechanica",
+    narration="bgrules.pictures.narrate:mechanica_words",
+    tie_break="bgrules.pictures.ending:mechanica_tie",
     state_type="bgrules.mechanica.state:MechanicaState",
     figures="bgrules.mechanica.figures:FIGURES",
 )
@@ -63,6 +65,8 @@ FACTORY = GameDescriptor(
     rewards="score",
     chance=False,
     picture="bgrules.pictures.mechanica:draw_sandbox",
+    narration="bgrules.pictures.narrate:factory_words",
+    tie_break="bgrules.pictures.ending:mechanica_tie",
     state_type="bgrules.mechanica.sandbox:SandboxState",
 )
 """The factory sandbox's descriptor (the entry point ``mechanica-factory`` of ``bgrules.games``): one player,

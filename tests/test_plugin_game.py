@@ -174,11 +174,18 @@ def test_a_malformed_or_duplicate_descriptor_is_reported_and_skipped() -> None:
     good = desc.GameDescriptor(name="toy", game="x:Y", players=(2, 2), default_players=2)
     bad = desc.GameDescriptor(name="Toy Game", game="x:Y", players=(3, 2), default_players=2, rewards="money")
     twin = desc.GameDescriptor(name="toy", game="other:Z", players=(1, 1), default_players=1)
+    odd = desc.GameDescriptor(name="odd", game="x:Y", players=(1, 1), default_players=1, options=["abc"])
     found = desc.collect(
-        [("toys", "toy", lambda: good), ("broken-toys", "bad", lambda: bad), ("twins", "toy", lambda: twin)]
+        [
+            ("toys", "toy", lambda: good),
+            ("broken-toys", "bad", lambda: bad),
+            ("twins", "toy", lambda: twin),
+            ("odd-toys", "odd", lambda: odd),
+        ]
     )
     assert [d.name for d in found.descriptors] == ["toy"]
-    assert len(found.problems) == 2
+    assert len(found.problems) == 3
+    assert found.problems[2].startswith("package odd-toys (entry point 'odd' of bgrules.games): a malformed")
     assert found.problems[0].startswith("package broken-toys (entry point 'bad' of bgrules.games): a malformed")
     assert "name 'Toy Game'" in found.problems[0] and "players (3, 2)" in found.problems[0]
     assert "rewards 'money'" in found.problems[0]

@@ -305,7 +305,10 @@ def collect(sources: Iterable[tuple[str, str, Callable[[], Any]]]) -> Discovery:
             if not isinstance(value, GameDescriptor):
                 problems.append(f"{where}: gives a {type(value).__name__}, not a bgrules GameDescriptor")
                 continue
-            wrong = value.problems()
+            try:
+                wrong = value.problems()
+            except Exception as exc:  # a field of a shape problems() cannot even read
+                wrong = [_one_line(exc)]
             if wrong:
                 problems.append(f"{where}: a malformed descriptor: {'; '.join(wrong)}")
                 continue

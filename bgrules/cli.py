@@ -534,7 +534,7 @@ def verify(
     specs/clarifications/) when it has them, else the ones bgrules ships."""
     from bgrules.core import coverage
     from bgrules.core.defaults import default_dir, source_label
-    from bgrules.core.verify import plan
+    from bgrules.core.verify import plan, plugins_only
 
     _only(only)
     for value, option in ((games, "--games"), (examples, "--examples"), (max_steps, "--max-steps")):
@@ -563,6 +563,8 @@ def verify(
     proof_rows = [r for r in values if r["kind"] == "proof"] if "proved" in chosen else None
     rows = spec_rows + (proof_rows or []) + [r for r in values if r["kind"] not in ("spec", "proof")]
     complete = only is None and set(chosen) == {"sampled", "searched", "explored", "proved", "clarified"}
+    if specs and plugins_only(specs):  # the rule coverage is of docs/rules, which no plug-in game's spec reaches
+        complete = False
     covered = coverage.verify_row(
         collected,
         proof_rows,
@@ -914,6 +916,8 @@ def simulate(
 
     if n_games < 1:
         raise InputError("--games", "play at least one game")
+    if check and specs_dir is None:
+        specs_dir = _own_specs(game_name)
     from bgrules.core import campaign_cli
 
     if campaign_cli.wanted(engine, jobs, address, results, resume):  # the games as a campaign (docs/campaigns.md)
@@ -1002,6 +1006,22 @@ def simulate(
         "seed_departures": _seed_departures(game),
     }
     _print_simulate(result, game_name, n_games, seed, as_json, variant is not None)
+
+
+def _own_specs(game_name: str) -> Path | None:
+    """The game's own specs directory (its descriptor's ``specs``: a plug-in game's) when the default specs
+    directory holds none of its specs, else None (the default)."""
+    from bgrules.core.defaults import default_dir
+    from bgrules.core.descriptor import find
+    from bgrules.core.specs import load_specs
+
+    found = find(game_name)
+    if found is None or found.specs is None or not Path(found.specs).is_dir():
+        return None
+    where = default_dir("specs")
+    if where.is_dir() and any(s.game == game_name for s in load_specs(where)):
+        return None
+    return Path(found.specs)
 
 
 def _print_simulate(
@@ -1521,9 +1541,11 @@ def adequacy(
 def games(as_json: bool) -> None:
     """Every game: its player counts, the options of load_game (default, meaning) and the rulings of its
     variant files (choices, default)."""
-    from bgrules.core.catalog import describe_games
+    from bgrules.core.catalog import describe_all
 
-    described = describe_games()
+    described, problems = describe_all()
+    for line in problems:  # a plug-in game that does not load: one line each, on stderr; the others list
+        click.echo(f"bgrules games: {line}", err=True)
     if as_json:
         click.echo(json.dumps(described, indent=2, ensure_ascii=False))
         return
@@ -1687,7 +1709,8 @@ def read_state(
     options and variant) or a bare ``bgrules.dumps`` state with ``--game`` (``--players`` found from the
     state when not given). A state of another game, or a malformed one, is one InputError."""
     from bgrules.core.codec import parse_json, structure
-    from bgrules.core.registry import GAMES, load_game
+    from bgrules.core.descriptor import descriptor
+    from bgrules.core.registry import load_game
 
     where = f"state file {path}"
     if not text.strip():
@@ -1744,7 +1767,7 @@ def read_state(
     counts = (
         [game.players]
         if players is not None
-        else [game.players, *range(GAMES[game_name][1][0], GAMES[game_name][1][1] + 1)]
+        else [game.players, *range(descriptor(game_name).players[0], descriptor(game_name).players[1] + 1)]
     )
     best: tuple[int, Any, list[str]] | None = None
     for n in dict.fromkeys(counts):

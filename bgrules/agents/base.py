@@ -2,22 +2,23 @@
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
+from bgrules.core.descriptor import Table, descriptors
 from bgrules.core.errors import InputError
 from bgrules.core.protocol import Game
 
 Evaluation = Callable[[Any, Any, int], float]
 
-EVALUATIONS = {
-    "botfactory": "bgrules.botfactory.evaluate",
-    "mechanica": "bgrules.mechanica.evaluate",
-    "mechanica-factory": "bgrules.mechanica.evaluate",
-}
-"""The module holding each game's ``evaluate(game, state, seat)`` and ``SCALE`` (by ``game.info.name``)."""
+
+
+EVALUATIONS: Table[str, Any] = Table(
+    lambda: {d.name: d.evaluation for d in descriptors() if d.evaluation is not None}, "EVALUATIONS"
+)
+"""Each game's evaluation part (the module holding ``evaluate(game, state, seat)`` and ``SCALE``), by name,
+from the descriptors (:mod:`bgrules.core.descriptor`)."""
 
 
 @runtime_checkable
@@ -38,10 +39,12 @@ def scores_evaluation(game: Any, state: Any, seat: int) -> float:
 def evaluation_for(game: Game) -> tuple[Evaluation, float]:
     """The game's evaluation and its scale (a typical lead worth a clear advantage, used by mcts to turn
     leads into rewards)."""
-    name = EVALUATIONS.get(game.info.name)
-    if name is None:
+    from bgrules.core.descriptor import find
+
+    found = find(getattr(getattr(game, "info", None), "name", None))
+    if found is None or found.evaluation is None:
         return scores_evaluation, 5.0
-    module = importlib.import_module(name)
+    module = found.part("evaluation", "agents")
     fn: Evaluation = module.evaluate
     return fn, float(module.SCALE)
 

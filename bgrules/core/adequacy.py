@@ -51,10 +51,25 @@ from typing import Any
 
 import attrs
 
+from bgrules.core.descriptor import Table
 from bgrules.core.errors import BgrulesError, InputError
 
-ENGINE_DIRS = {"botfactory": "botfactory", "mechanica": "mechanica"}
-"""The rules document of each engine package (``bgrules/<dir>``)."""
+
+def _engine_dirs() -> dict[str, str]:
+    from bgrules.core.descriptor import descriptors
+
+    out: dict[str, str] = {}
+    for d in descriptors():
+        game = d.game if isinstance(d.game, str) else f"{getattr(d.game, '__module__', '')}:"
+        package = game.partition(":")[0].split(".")
+        if d.rules_doc is not None and len(package) > 2 and package[0] == "bgrules":
+            out.setdefault(d.rules_doc, package[1])
+    return out
+
+
+ENGINE_DIRS: Table[str, str] = Table(_engine_dirs, "ENGINE_DIRS")
+"""The rules document of each engine package (``bgrules/<dir>``): the package of each shipped game's Game
+class, by its descriptor's ``rules_doc`` (a plug-in game's engine is not mutated)."""
 NOT_ENGINE = (
     "invariants",
     "game_invariants",

@@ -15,39 +15,13 @@ import textwrap
 import typing
 from typing import Any
 
-from bgrules.core.registry import GAMES, game_names
+from bgrules.core.descriptor import GameDescriptor, Table, descriptor, descriptors
 
-OPTION_MEANINGS: dict[str, dict[str, str]] = {
-    "botfactory": {
-        "max_rounds": "end the game, scored as finished, after this round (BF-END); none: only the seed's triggers",
-    },
-    "mechanica": {},
-    "mechanica-factory": {
-        "factory": "the factory to start from, in the notation of docs/mechanica-notation.md (default: the start)",
-        "supply": "the improvements a player may install, by kind, comma-separated (Forks may repeat)",
-        "days": "workdays to play (MC-DAY)",
-    },
-}
-"""What each option of ``load_game`` means, per game (a test checks that every option has one)."""
-
-_RULINGS = {
-    "botfactory": "bgrules.botfactory.variant",
-    "mechanica": "bgrules.mechanica.variant",
-    "mechanica-factory": "bgrules.mechanica.variant",
-}
-_CLASSES = {
-    "botfactory": "bgrules.botfactory.game:BotFactoryGame",
-    "mechanica": "bgrules.mechanica.game:MechanicaGame",
-    "mechanica-factory": "bgrules.mechanica.sandbox:FactoryGame",
-}
-
-
-def _import(target: str) -> Any:
-    import importlib
-
-    module, _, name = target.partition(":")
-    loaded = importlib.import_module(module)
-    return getattr(loaded, name) if name else loaded
+OPTION_MEANINGS: Table[str, dict[str, str]] = Table(
+    lambda: {d.name: dict(d.options) for d in descriptors()}, "OPTION_MEANINGS"
+)
+"""What each option of ``load_game`` means, per game (from the descriptors; a test checks that every option
+has one)."""
 
 
 def _text(value: Any) -> Any:
@@ -59,7 +33,9 @@ def _text(value: Any) -> Any:
 
 def options(name: str) -> list[dict[str, Any]]:
     """The options of ``load_game(name, ...)``: name, default and meaning."""
-    cls = _import(_CLASSES[name])
+    found = descriptor(name)
+    cls = found.part("game", "games")
+    meanings = dict(found.options)
     out = []
     for p in inspect.signature(cls.__init__).parameters.values():
         if p.name in ("self", "players", "variant") or p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
@@ -68,7 +44,7 @@ def options(name: str) -> list[dict[str, Any]]:
             {
                 "name": p.name,
                 "default": _text(None if p.default is inspect.Parameter.empty else p.default),
-                "meaning": OPTION_MEANINGS[name].get(p.name, ""),
+                "meaning": meanings.get(p.name, ""),
             }
         )
     return out
@@ -105,7 +81,10 @@ def rulings(name: str) -> list[dict[str, Any]]:
     """The rulings of ``name``'s variant files: name, choices, default and meaning."""
     import attrs
 
-    cls = _import(_RULINGS[name] + ":Rulings")
+    found = descriptor(name)
+    if found.variant is None:
+        return []
+    cls = found.part("variant", "games").Rulings
     hints = typing.get_type_hints(cls)
     docs = _field_docs(cls)
     return [
@@ -122,20 +101,36 @@ def rulings(name: str) -> list[dict[str, Any]]:
 def describe_games() -> list[dict[str, Any]]:
     """``bgrules games --json``: one object per game with ``name``, ``min_players``, ``max_players``,
     ``default_players``, ``options`` and ``rulings``."""
+    return [_describe(d) for d in descriptors()]
+
+
+def _describe(found: GameDescriptor) -> dict[str, Any]:
+    lo, hi = found.players
+    return {
+        "name": found.name,
+        "min_players": lo,
+        "max_players": hi,
+        "default_players": found.default_players,
+        "options": options(found.name),
+        "rulings": rulings(found.name),
+    }
+
+
+def describe_all() -> tuple[list[dict[str, Any]], list[str]]:
+    """``bgrules games``: the games that load (as :func:`describe_games`) and a line per problem: an entry
+    point that failed to import or gave a malformed descriptor, or a game whose parts cannot be read."""
+    from bgrules.core.descriptor import discover
+
+    found = discover()
+    problems = list(found.problems)
     out = []
-    for name in game_names():
-        _factory, (lo, hi), default = GAMES[name]
-        out.append(
-            {
-                "name": name,
-                "min_players": lo,
-                "max_players": hi,
-                "default_players": default,
-                "options": options(name),
-                "rulings": rulings(name),
-            }
-        )
-    return out
+    for d in descriptors():
+        try:
+            out.append(_describe(d))
+        except Exception as exc:  # a plug-in game's code may raise anything: report it, in one line
+            why = " ".join(str(exc).split()) or type(exc).__name__
+            problems.append(f"package {found.package(d.name)}: game {d.name!r} cannot be described: {why}")
+    return out, problems
 
 
-__all__ = ["OPTION_MEANINGS", "describe_games", "options", "rulings"]
+__all__ = ["OPTION_MEANINGS", "describe_all", "describe_games", "options", "rulings"]

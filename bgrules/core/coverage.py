@@ -30,6 +30,7 @@ from typing import Any
 import attrs
 
 from bgrules.core.defaults import default_dir
+from bgrules.core.descriptor import Table
 
 CHECKERS = ("sampled", "searched", "explored", "witness", "proved", "simulate", "tests")
 """The checkers a rule may be reached by, in the order the table lists them."""
@@ -234,11 +235,27 @@ class Rule:
     id: str
     title: str
     game: str
-    """``botfactory`` or ``mechanica`` (from the ID's prefix)."""
+    """The rules document, ``botfactory`` or ``mechanica`` (from the ID's prefix: :data:`PREFIXES`)."""
 
 
-PREFIXES = {"BF": "botfactory", "MC": "mechanica"}
-_HEADING = re.compile(r"^#{2,4} ((?:BF|MC)-[A-Z]+(?:-[A-Z]+)*)\b(.*)$", flags=re.M)
+def _prefixes() -> dict[str, str]:
+    from bgrules.core.descriptor import descriptors
+
+    out: dict[str, str] = {}
+    for d in descriptors():
+        if d.rule_prefix is not None and d.rules_doc is not None:
+            out.setdefault(d.rule_prefix, d.rules_doc)
+    return out
+
+
+PREFIXES: Table[str, str] = Table(_prefixes, "PREFIXES")
+"""Each rule-ID prefix and its rules document (``BF``: ``botfactory``), from the game descriptors."""
+
+
+def _heading() -> re.Pattern[str]:
+    """A rules document's heading of a rule ID of a known prefix, and the text after it."""
+    known = "|".join(re.escape(p) for p in sorted(PREFIXES))
+    return re.compile(rf"^#{{2,4}} ((?:{known})-[A-Z]+(?:-[A-Z]+)*)\b(.*)$", flags=re.M)
 
 
 def rules_dir() -> Path:
@@ -258,12 +275,13 @@ def documented_rules(directory: Path | None = None) -> list[Rule]:
     if not paths:
         raise InputError(str(directory), "no rules documents (*.md) to take the rule IDs from")
     found: dict[str, Rule] = {}
+    heading, prefixes = _heading(), dict(PREFIXES)
     for path in paths:
-        for rule_id, rest in _HEADING.findall(path.read_text(encoding="utf-8")):
+        for rule_id, rest in heading.findall(path.read_text(encoding="utf-8")):
             if any(marker in rule_id for marker in NOT_RULES) or rule_id in found:
                 continue
             title = re.sub(r"^\s*[—–-]+\s*", "", rest).strip()
-            found[rule_id] = Rule(rule_id, title, PREFIXES[rule_id[:2]])
+            found[rule_id] = Rule(rule_id, title, prefixes[rule_id.partition("-")[0]])
     return [found[k] for k in sorted(found)]
 
 
@@ -414,8 +432,20 @@ def percent(result: Mapping[str, Any]) -> float:
 
 # --- runners: bgrules coverage and verify's coverage row ----------------------------------------------
 
-GAMES = {"botfactory": ("botfactory",), "mechanica": ("mechanica", "mechanica-factory")}
-"""The games whose rules each rules document holds: Mechanica's factory sandbox plays MC rules too."""
+def _documents() -> dict[str, tuple[str, ...]]:
+    from bgrules.core.descriptor import descriptors
+
+    out: dict[str, tuple[str, ...]] = {}
+    where = rules_dir()
+    for d in descriptors():
+        if d.rules_doc is not None and (where / f"{d.rules_doc}.md").is_file():
+            out[d.rules_doc] = (*out.get(d.rules_doc, ()), d.name)
+    return out
+
+
+GAMES: Table[str, tuple[str, ...]] = Table(_documents, "GAMES")
+"""The games whose rules each rules document holds (the descriptors' ``rules_doc``, of the documents in
+:func:`rules_dir`): Mechanica's factory sandbox plays MC rules too."""
 
 
 def choice(game: str | None) -> tuple[str | None, tuple[str, ...]]:

@@ -38,9 +38,30 @@ class Level:
     distinct: int
 
 
+def canonical_of(game: Any) -> Callable[[Any], Key] | None:
+    """The game's declared symmetries as a key of a state: its own callable ``canonical(state)``, else its
+    descriptor's ``symmetries`` part (``canonical(game, state)``: :mod:`bgrules.core.descriptor`), else
+    None."""
+    own = getattr(game, "canonical", None)
+    if callable(own):
+        return own  # type: ignore[no-any-return]
+    from bgrules.core.descriptor import find
+
+    found = find(getattr(getattr(game, "info", None), "name", None))
+    if found is None or found.symmetries is None:
+        return None
+    part = found.part("symmetries", "explore")
+
+    def key(state: Any) -> Key:
+        return part(game, state)  # type: ignore[no-any-return]
+
+    return key
+
+
 def has_symmetry(game: Any) -> bool:
-    """Whether the game declares its symmetries (a callable ``canonical``)."""
-    return callable(getattr(game, "canonical", None))
+    """Whether the game declares its symmetries (a callable ``canonical``, or its descriptor's
+    ``symmetries``)."""
+    return canonical_of(game) is not None
 
 
 @attrs.frozen(eq=False)
@@ -118,8 +139,9 @@ def explore(
     _budget("depth", depth, int)
     _budget("max_states", max_states, int)
     _budget("seconds", seconds, (int, float))
-    symmetric = bool(symmetry) and has_symmetry(game)
-    key: Callable[[Any], Key] = game.canonical if symmetric else _identity
+    canonical = canonical_of(game) if symmetry else None
+    symmetric = canonical is not None
+    key: Callable[[Any], Key] = canonical if canonical is not None else _identity
     state0 = game.initial_state() if start is None else start
     deadline = None if seconds is None else time.monotonic() + seconds
 

@@ -11,14 +11,17 @@ report a variant's departures under ``seed_departures`` (docs/verify.md).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
 import attrs
 
-GAMES = {"botfactory": "bgrules.botfactory.figures", "mechanica": "bgrules.mechanica.figures"}
-"""The games with pinned figures, and the module of each table."""
+from bgrules.core.descriptor import Table, descriptors, find
+
+GAMES: Table[str, Any] = Table(
+    lambda: {d.name: d.figures for d in descriptors() if d.figures is not None}, "GAMES"
+)
+"""The games with pinned figures, and the table of each (its descriptor's ``figures`` part)."""
 
 
 @attrs.frozen
@@ -41,9 +44,10 @@ class Figure:
 
 
 def _table_of(game: str) -> tuple[Figure, ...]:
-    if game not in GAMES:
+    found = find(game)
+    if found is None or found.figures is None:
         return ()
-    table: tuple[Figure, ...] = importlib.import_module(GAMES[game]).FIGURES
+    table: tuple[Figure, ...] = found.part("figures")
     return table
 
 

@@ -1,65 +1,40 @@
-"""``load_game``: every game by name."""
+"""``load_game``: every game by name, as its descriptor (:mod:`bgrules.core.descriptor`, found through the
+entry-point group ``bgrules.games``) describes it."""
 
 from __future__ import annotations
 
 import contextlib
-import importlib
 from collections.abc import Callable
 from typing import Any
 
 from bgrules.core.codec import show
+from bgrules.core.descriptor import GameDescriptor, Table, descriptor, descriptors, find
 from bgrules.core.errors import InputError
 from bgrules.core.protocol import Game
 
+GAMES: Table[str, tuple[Callable[..., Game], tuple[int, int], int]] = Table(
+    lambda: {d.name: (_factory(d, "game"), d.players, d.default_players) for d in descriptors()}, "GAMES"
+)
+"""Each game's constructor, player range and default players (from the descriptors)."""
 
-def _mechanica_factory(players: int, variant: Any, **options: Any) -> Game:
-    from bgrules.mechanica.sandbox import FactoryGame
-
-    return FactoryGame(players=players, variant=variant, **options)
-
-
-def _mechanica(players: int, variant: Any, **options: Any) -> Game:
-    from bgrules.mechanica.game import MechanicaGame
-
-    return MechanicaGame(players=players, variant=variant, **options)
-
-
-def _botfactory(players: int, variant: Any, **options: Any) -> Game:
-    from bgrules.botfactory.game import BotFactoryGame
-
-    return BotFactoryGame(players=players, variant=variant, **options)
-
-
-GAMES: dict[str, tuple[Callable[..., Game], tuple[int, int], int]] = {
-    "botfactory": (_botfactory, (2, 4), 4),
-    "mechanica": (_mechanica, (2, 4), 4),
-    "mechanica-factory": (_mechanica_factory, (1, 1), 1),
-}
-
-
-OPTIONS: dict[str, tuple[str, ...]] = {
-    "botfactory": ("max_rounds",),
-    "mechanica": (),
-    "mechanica-factory": ("factory", "supply", "days"),
-}
+OPTIONS: Table[str, tuple[str, ...]] = Table(lambda: {d.name: d.option_names() for d in descriptors()}, "OPTIONS")
 """The options each game takes besides ``players`` and ``variant`` (keyword arguments of ``load_game``)."""
 
-REFERENCES: dict[str, str] = {
-    "botfactory": "bgrules.botfactory.reference:ReferenceBotFactoryGame",
-    "mechanica": "bgrules.mechanica.reference:ReferenceMechanicaGame",
-    "mechanica-factory": "bgrules.mechanica.reference:ReferenceFactoryGame",
-}
-"""Each game's reference engine (``load_game(name, reference=True)``: docs/refinement.md), by its class's
-path: plain functions written from docs/rules, which the fast engine must refine."""
+REFERENCES: Table[str, Any] = Table(
+    lambda: {d.name: d.reference for d in descriptors() if d.reference is not None}, "REFERENCES"
+)
+"""Each game's reference engine (``load_game(name, reference=True)``: docs/refinement.md), by its class (or
+its class's path): plain functions written from docs/rules, which the fast engine must refine."""
 
 
 def game_names() -> tuple[str, ...]:
-    return tuple(sorted(GAMES))
+    return tuple(d.name for d in descriptors())
 
 
 def game_options(name: str) -> tuple[str, ...]:
     """The options ``load_game(name, ...)`` takes besides ``players`` and ``variant``."""
-    return OPTIONS.get(name, ())
+    found = find(name)
+    return () if found is None else found.option_names()
 
 
 def load_game(
@@ -69,9 +44,8 @@ def load_game(
     ``reference=True`` gives the game's reference engine (the same protocol, states and actions, written
     plainly from docs/rules; slower): the one the fast engine is checked against (docs/refinement.md).
     The game records how it was loaded (``loaded_as``: name, players, variant, options)."""
-    if not isinstance(name, str) or name not in GAMES:
-        raise InputError("game", f"unknown game {show(name)}; known: {', '.join(game_names())}")
-    factory, (lo, hi), default = GAMES[name]
+    found = descriptor(name)
+    (lo, hi), default = found.players, found.default_players
     n = default if players is None else players
     if not isinstance(n, int) or isinstance(n, bool) or not lo <= n <= hi:
         allowed = f"{lo}" if lo == hi else f"{lo} to {hi}"
@@ -86,8 +60,7 @@ def load_game(
         )
     if not isinstance(reference, bool):
         raise InputError("reference", f"True or False, not {show(reference)}")
-    if reference:
-        factory = _reference_factory(name)
+    factory = _factory(found, "reference" if reference else "game")
     try:
         game = factory(n, variant, **options)
     except TypeError:
@@ -97,19 +70,28 @@ def load_game(
     return game
 
 
-def _reference_factory(name: str) -> Callable[..., Game]:
-    """The constructor of ``name``'s reference engine (``REFERENCES``), called as the fast one is."""
-    path = REFERENCES.get(name)
-    if path is None:
-        raise InputError("reference", f"{name} has no reference engine")
-    module_name, _, attr = path.partition(":")
-    try:
-        cls = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as exc:
-        raise InputError("reference", f"{name}'s reference engine {path} cannot be loaded: {exc}") from None
+def _factory(found: GameDescriptor, part: str) -> Callable[..., Game]:
+    """The constructor of the descriptor's Game class (``game``) or reference engine (``reference``), called
+    ``(players, variant, **options)``; a game without a reference engine, or one that cannot be imported, is
+    an InputError."""
+    if part == "reference" and found.reference is None:
+        raise InputError("reference", f"{found.name} has no reference engine")
 
     def build(players: int, variant: Any, **options: Any) -> Game:
+        cls = _part(found, part)
         made: Game = cls(players=players, variant=variant, **options)
         return made
 
     return build
+
+
+def _part(found: GameDescriptor, part: str) -> Any:
+    value = getattr(found, part)
+    if part == "reference" and isinstance(value, str):
+        from bgrules.core.descriptor import resolve
+
+        try:
+            return resolve(value)
+        except (ImportError, AttributeError) as exc:
+            raise InputError("reference", f"{found.name}'s reference engine {value} cannot be loaded: {exc}") from None
+    return found.part(part)

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from bgrules.core.descriptor import Table, descriptors
 from bgrules.core.errors import InputError
 from bgrules.core.jobs import Task
 from bgrules.core.specs import Budget, Spec, load_specs, part_label, run_group, sampled_groups, select, usable_specs
@@ -77,6 +78,11 @@ def plan(
     if spec_checkers:
         loaded = usable_specs(specs_dir, labels.get("specs", str(specs_dir)))
         tasks, specs = spec_tasks(specs_dir, budget, spec_checkers, only, games, loaded)
+    if games is None and loaded and plugins_only(loaded):
+        # a specs directory of plug-in games alone (docs/extending.md): the shipped proofs and clarifications
+        # are of other games' rules, so only those of the specs' games (none) are checked
+        games = sorted({s.game for s in loaded})
+        checkers = [c for c in checkers if c != "proved"]
     if "proved" in checkers:
         prefixes = None if games is None else tuple({_PREFIX[g] for g in games if g in _PREFIX})
         try:
@@ -95,8 +101,23 @@ def plan(
     return tasks, specs
 
 
-_PREFIX = {"botfactory": "BF-", "mechanica": "MC-", "mechanica-factory": "MC-"}
-"""The rule prefix of each game's proof obligations."""
+def plugins_only(specs: Sequence[Spec]) -> bool:
+    """Whether every spec is of a game that plays none of the shipped games' rules (no rule prefix of
+    theirs: :data:`bgrules.core.descriptor.BUILTIN`)."""
+    from bgrules.core.descriptor import BUILTIN, find
+
+    shipped = {_PREFIX.get(name) for name, _ in BUILTIN} - {None}
+    for spec in specs:
+        found = find(spec.game)
+        if found is None or found.rule_prefix is None or f"{found.rule_prefix}-" in shipped:
+            return False
+    return True
+
+
+_PREFIX: Table[str, str] = Table(
+    lambda: {d.name: f"{d.rule_prefix}-" for d in descriptors() if d.rule_prefix is not None}, "_PREFIX"
+)
+"""The rule prefix of each game's proof obligations (its descriptor's ``rule_prefix``)."""
 
 
 def group_rows(group: list[Spec], budget: Budget, checker: str) -> Rows:

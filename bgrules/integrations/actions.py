@@ -112,11 +112,13 @@ def action_space(game: Game) -> ActionSpace:
     found = _SPACES.get(game)
     if found is None:
         name = game.info.name
-        builder = _BUILDERS.get(name)
-        if builder is None:
-            raise InputError(
-                "game", f"no action space for the game {show(name)}; known: {', '.join(sorted(_BUILDERS))}"
-            )
+        from bgrules.core.descriptor import descriptors, find
+
+        described = find(name)
+        if described is None or described.action_space is None:
+            known = ", ".join(d.name for d in descriptors() if d.action_space is not None)
+            raise InputError("game", f"no action space for the game {show(name)}; known: {known}")
+        builder: Callable[[Any], tuple[list[Any], list[Any]]] = described.part("action_space", "actions")
         actions, chance = builder(game)
         found = _SPACES[game] = ActionSpace(name, game.players, actions, chance)
     return found
@@ -307,10 +309,3 @@ def _botfactory(game: Any) -> tuple[list[Any], list[Any]]:
         "DrawContract": lambda k: _product(k, contracts),
     }
     return _split(game.action_types(), build)
-
-
-_BUILDERS: dict[str, Callable[[Any], tuple[list[Any], list[Any]]]] = {
-    "mechanica": _mechanica,
-    "mechanica-factory": _mechanica_factory,
-    "botfactory": _botfactory,
-}

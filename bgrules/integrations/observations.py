@@ -216,15 +216,15 @@ def _botfactory(game: Any, state: Any, observer: int, out: list[tuple[str, int]]
         )
 
 
-_WRITERS: dict[str, Writer] = {
-    "mechanica": _mechanica,
-    "mechanica-factory": _mechanica_factory,
-    "botfactory": _botfactory,
-}
+def _part(game: Game, field: str) -> Any:
+    """The descriptor's observation part ``field`` of ``game``: a game without one is an InputError."""
+    from bgrules.core.descriptor import descriptor
+
+    return descriptor(game.info.name).part(field, "observations")
 
 
 def _pairs(game: Game, state: Any, observer: int) -> list[tuple[str, int]]:
-    writer = _WRITERS[game.info.name]
+    writer: Writer = _part(game, "observation")
     out: list[tuple[str, int]] = []
     writer(game, state, observer, out)
     return out
@@ -424,12 +424,6 @@ def _botfactory_specs(game: Any, names: Sequence[str]) -> tuple[Spec, ...]:
     return _rules(table, names, "botfactory")
 
 
-_SPEC_WRITERS: dict[str, Callable[[Any, Sequence[str]], tuple[Spec, ...]]] = {
-    "mechanica": _mechanica_specs,
-    "mechanica-factory": _mechanica_factory_specs,
-    "botfactory": _botfactory_specs,
-}
-
 _SPECS: weakref.WeakKeyDictionary[Any, tuple[Spec, ...]] = weakref.WeakKeyDictionary()
 
 
@@ -438,7 +432,8 @@ def feature_specs(game: Game) -> tuple[Spec, ...]:
     order of :func:`feature_names`; the bounds come from the game's data (token cap, copies, bots)."""
     found = _SPECS.get(game)
     if found is None:
-        found = _SPECS[game] = _SPEC_WRITERS[game.info.name](game, feature_names(game))
+        specs: Callable[[Any, Sequence[str]], tuple[Spec, ...]] = _part(game, "observation_specs")
+        found = _SPECS[game] = specs(game, feature_names(game))
     return found
 
 

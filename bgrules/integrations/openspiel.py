@@ -40,7 +40,9 @@ import importlib
 from fractions import Fraction
 from typing import Any
 
+from bgrules.botfactory.variant import RUNNER_ROUNDS as _RUNNER_ROUNDS
 from bgrules.core.codec import dumps, loads, loads_as, show
+from bgrules.core.descriptor import descriptor, descriptors
 from bgrules.core.errors import InputError, require_extra
 from bgrules.core.protocol import CHANCE, Game
 from bgrules.core.registry import load_game
@@ -51,33 +53,27 @@ from bgrules.integrations.rewards import SCORE_BOUND, check_rewards, default_rew
 pyspiel: Any = require_extra("pyspiel", "openspiel", "bgrules.integrations.openspiel")
 np: Any = require_extra("numpy", "openspiel", "bgrules.integrations.openspiel")
 
-GAMES = {
-    "bgrules_mechanica": "mechanica",
-    "bgrules_mechanica_factory": "mechanica-factory",
-    "bgrules_botfactory": "botfactory",
-}
-"""OpenSpiel's name of each game, and bgrules' name."""
+GAMES = {f"bgrules_{d.name.replace('-', '_')}": d.name for d in descriptors()}
+"""OpenSpiel's name of each game (``bgrules_`` and the name, ``-`` as ``_``), and bgrules' name: every game
+of the descriptors (:mod:`bgrules.core.descriptor`) at import."""
 
-RUNNER_ROUNDS = 40
-"""Bot Factory's default ``max_rounds`` here (the runners' cap, ``bgrules.botfactory.game.RUNNER_ROUNDS``)."""
+RUNNER_ROUNDS = _RUNNER_ROUNDS
+"""Bot Factory's default ``max_rounds`` here (the runners' cap, ``bgrules.botfactory.game.RUNNER_ROUNDS``,
+filled in by its descriptor's ``adapter_options``)."""
 
 _INT_MAX = 2**31 - 1
 """OpenSpiel's GameInfo holds ``max_game_length`` in a C++ int."""
 
-_PLAYERS = {"mechanica": (2, 4, 4), "mechanica-factory": (1, 1, 1), "botfactory": (2, 4, 4)}
-
-_OPTIONS: dict[str, dict[str, Any]] = {
-    "mechanica": {},
-    "mechanica-factory": {"factory": "", "supply": "", "days": 6},
-    "botfactory": {"max_rounds": RUNNER_ROUNDS},
-}
 
 
 def _parameters(name: str) -> dict[str, Any]:
-    """The OpenSpiel parameter specification of a game (names and defaults)."""
+    """The OpenSpiel parameter specification of a game (names and defaults): the descriptor's default
+    players, ``adapter_options`` and ``adapter_parameters``, and the adapter's own."""
+    found = descriptor(name)
     return {
-        "players": _PLAYERS[name][2],
-        **_OPTIONS[name],
+        "players": found.default_players,
+        **dict(found.adapter_options),
+        **dict(found.adapter_parameters),
         "variant": "",
         "rewards": default_rewards(name),
         "observation": "vector",
@@ -86,8 +82,9 @@ def _parameters(name: str) -> dict[str, Any]:
 
 def _game_type(short: str, rewards: str = "win") -> Any:
     name = GAMES[short]
-    lo, hi, _ = _PLAYERS[name]
-    chance = name != "mechanica-factory"
+    found = descriptor(name)
+    lo, hi = found.players
+    chance = found.chance
     if rewards == "score":
         utility = pyspiel.GameType.Utility.GENERAL_SUM
     elif lo == hi == 1:
@@ -116,18 +113,9 @@ def _game_type(short: str, rewards: str = "win") -> Any:
 
 def _bgrules_game(name: str, params: dict[str, Any]) -> Game:
     """The bgrules game for OpenSpiel parameters (with the defaults filled in)."""
-    options: dict[str, Any] = {}
-    if name == "botfactory":
-        rounds = params["max_rounds"]
-        if type(rounds) is not int or rounds < 1:
-            raise InputError("max_rounds", f"a whole number of at least 1, not {show(rounds)}")
-        options["max_rounds"] = rounds
-    if name == "mechanica-factory":
-        options["days"] = params["days"]
-        if params["factory"]:
-            options["factory"] = str(params["factory"]).replace(";", "\n")
-        if params["supply"]:
-            options["supply"] = str(params["supply"]).replace("+", " ").split()
+    found = descriptor(name)
+    given = {key: params[key] for key, _ in (*found.adapter_options, *found.adapter_parameters)}
+    options: dict[str, Any] = given if found.adapter_parser is None else found.part("adapter_parser")(given)
     variant = params["variant"] or None
     return load_game(name, players=params["players"], variant=variant, **options)
 
@@ -350,28 +338,27 @@ def _load_game(short: str, params: dict[str, Any]) -> Any:
     return pyspiel.load_game(short, params)
 
 
-class BgrulesMechanica(BgrulesGame):
-    """OpenSpiel's bgrules_mechanica: bgrules' mechanica."""
-
-    SHORT = "bgrules_mechanica"
-
-
-class BgrulesMechanicaFactory(BgrulesGame):
-    """OpenSpiel's bgrules_mechanica_factory: bgrules' mechanica-factory (the factory sandbox)."""
-
-    SHORT = "bgrules_mechanica_factory"
+def _class_name(name: str) -> str:
+    """``Bgrules`` and the game's name in camel case (``mechanica-factory``: ``BgrulesMechanicaFactory``)."""
+    return "Bgrules" + "".join(word.capitalize() for word in name.split("-"))
 
 
-class BgrulesBotfactory(BgrulesGame):
-    """OpenSpiel's bgrules_botfactory: bgrules' botfactory."""
+def _game_class(short: str) -> type[BgrulesGame]:
+    """The OpenSpiel game class of one game: a module attribute named by :func:`_class_name`, so that pickle
+    finds it."""
+    name = GAMES[short]
+    cls = type(
+        _class_name(name),
+        (BgrulesGame,),
+        {"SHORT": short, "__module__": __name__, "__doc__": f"OpenSpiel's {short}: bgrules' {name}."},
+    )
+    globals()[cls.__name__] = cls
+    return cls
 
-    SHORT = "bgrules_botfactory"
 
-
-CLASSES: dict[str, type[BgrulesGame]] = {
-    cls.SHORT: cls for cls in (BgrulesMechanica, BgrulesMechanicaFactory, BgrulesBotfactory)
-}
-"""The game class of each OpenSpiel name (module attributes, so that pickle finds them)."""
+CLASSES: dict[str, type[BgrulesGame]] = {short: _game_class(short) for short in GAMES}
+"""The game class of each OpenSpiel name (``BgrulesBotfactory``, ``BgrulesMechanica``,
+``BgrulesMechanicaFactory``, and one per plug-in game: module attributes, so that pickle finds them)."""
 
 
 def _register() -> None:

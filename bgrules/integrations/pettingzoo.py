@@ -40,7 +40,9 @@ import math
 import random
 from typing import Any
 
+from bgrules.botfactory.variant import RUNNER_ROUNDS as _RUNNER_ROUNDS
 from bgrules.core.codec import dumps, show
+from bgrules.core.descriptor import descriptor
 from bgrules.core.errors import InputError, require_extra
 from bgrules.core.protocol import CHANCE, Game
 from bgrules.core.registry import load_game
@@ -52,8 +54,9 @@ _pz: Any = require_extra("pettingzoo", "pettingzoo", "bgrules.integrations.petti
 _spaces: Any = require_extra("gymnasium.spaces", "pettingzoo", "bgrules.integrations.pettingzoo")
 np: Any = require_extra("numpy", "pettingzoo", "bgrules.integrations.pettingzoo")
 
-RUNNER_ROUNDS = 40
-"""Bot Factory's default ``max_rounds`` in an environment (the runners' cap)."""
+RUNNER_ROUNDS = _RUNNER_ROUNDS
+"""Bot Factory's default ``max_rounds`` in an environment (the runners' cap; the descriptor's
+``adapter_options`` fill it in)."""
 
 OBSERVATION_HIGH = 2**31 - 1
 """The observation vector's declared upper bound (its entries are counts, money, indices: never negative)."""
@@ -102,8 +105,8 @@ class BgrulesEnv(_pz.AECEnv):  # type: ignore[misc]
         if render_mode == "rgb_array":
             require_extra("cairosvg", "png", 'render_mode="rgb_array"')
             require_extra("PIL", "png", 'render_mode="rgb_array"')
-        if game == "botfactory" and "max_rounds" not in options:
-            options["max_rounds"] = RUNNER_ROUNDS
+        for key, default in descriptor(game).adapter_options:  # e.g. a round cap, so that every game ends
+            options.setdefault(key, default)
         self.game: Game = load_game(game, players=players, **options)
         self.rewards_kind = check_rewards(default_rewards(game) if rewards is None else rewards)
         self.render_mode = render_mode

@@ -16,8 +16,11 @@ it; a score past it is an error, never a return out of bounds."""
 
 
 def default_rewards(name: str) -> str:
-    """``"score"`` for the one-player factory sandbox (a win is certain there), ``"win"`` for the others."""
-    return "score" if name == "mechanica-factory" else "win"
+    """The game's descriptor's ``rewards``: ``"score"`` for the one-player factory sandbox (a win is certain
+    there), ``"win"`` for the others."""
+    from bgrules.core.descriptor import descriptor
+
+    return descriptor(name).rewards
 
 
 def check_rewards(value: Any) -> str:

@@ -20,47 +20,40 @@ __all__ = ["draw", "draw_factory", "to_png"]
 
 
 def _state_games() -> dict[type, str]:
-    """Each registered game's state class and the game's name."""
-    from bgrules.botfactory.state import BotFactoryState
-    from bgrules.mechanica.sandbox import SandboxState
-    from bgrules.mechanica.state import MechanicaState
+    """Each registered game's state class (its descriptor's ``state_type``) and the game's name."""
+    from bgrules.core.descriptor import descriptors
 
-    return {BotFactoryState: "botfactory", MechanicaState: "mechanica", SandboxState: "mechanica-factory"}
+    return {d.part("state_type", "pictures"): d.name for d in descriptors() if d.state_type is not None}
 
 
 def draw(game: Game, state: Any) -> str:
-    """The SVG document text of ``state``, a state of ``game`` (a game from :func:`bgrules.load_game`).
-    A state of another game, something that is no state, or a state the game's ``validate`` finds broken
-    (another player count, an unknown tile, an index out of range) raises :class:`bgrules.InputError`
-    naming the problem."""
+    """The SVG document text of ``state``, a state of ``game`` (a game from :func:`bgrules.load_game`), drawn
+    by the game's descriptor's ``picture``. A state of another game, something that is no state, or a state
+    the game's ``validate`` finds broken (another player count, an unknown tile, an index out of range), or a
+    game without a picture function, raises :class:`bgrules.InputError` naming the problem."""
+    from bgrules.core.descriptor import find
+
     info = getattr(game, "info", None)
     name = getattr(info, "name", None)
-    owners = _state_games()
-    if name not in owners.values():
+    found = find(name)
+    if found is None:
         raise InputError("game", f"no pictures for {game!r}: pass a game from bgrules.load_game")
-    owner = owners.get(type(state))
-    if owner is None:
-        from bgrules.mechanica.board import Factory
+    picture = found.part("picture", "pictures")
+    if found.state_type is not None:
+        owners = _state_games()
+        owner = owners.get(type(state))
+        if owner is None:
+            from bgrules.mechanica.board import Factory
 
-        hint = "; draw a lone factory with bgrules.pictures.draw_factory" if isinstance(state, Factory) else ""
-        raise InputError("state", f"a {type(state).__name__} is not a state of any game, not of {name}{hint}")
-    if owner != name:
-        raise InputError("state", f"a {type(state).__name__} is a state of {owner}, not of {name}")
+            hint = "; draw a lone factory with bgrules.pictures.draw_factory" if isinstance(state, Factory) else ""
+            raise InputError("state", f"a {type(state).__name__} is not a state of any game, not of {name}{hint}")
+        if owner != name:
+            raise InputError("state", f"a {type(state).__name__} is a state of {owner}, not of {name}")
     problems = game.validate(state) if hasattr(game, "validate") else []
     if problems:
         more = f" (and {len(problems) - 1} more problem(s))" if len(problems) > 1 else ""
         raise InputError("state", f"not a {name} state this game can have: {problems[0]}{more}")
-    if name == "mechanica-factory":
-        from bgrules.pictures.mechanica import draw_sandbox
-
-        return draw_sandbox(game, state)
-    if name == "mechanica":
-        from bgrules.pictures.mechanica import draw_mechanica
-
-        return draw_mechanica(game, state)
-    from bgrules.pictures.botfactory import draw_botfactory
-
-    return str(draw_botfactory(game, state))
+    return str(picture(game, state))
 
 
 def to_png(svg_text: str) -> bytes:

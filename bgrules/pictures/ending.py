@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-__all__ = ["Ending", "ending", "seat_list"]
+__all__ = ["Ending", "botfactory_tie", "ending", "mechanica_tie", "seat_list"]
 
 
 @attrs.frozen
@@ -52,14 +52,13 @@ def ending(game: Any, state: Any) -> Ending | None:
     best = max(scores)
     tied = tuple(i for i, s in enumerate(scores) if s == best)
     trigger = game.end_trigger(state) if hasattr(game, "end_trigger") else None
-    name = getattr(getattr(game, "info", None), "name", "")
     words = ""
     if len(tied) > 1:
-        words = (
-            _botfactory_tie(state, tied, winners)
-            if name == "botfactory"
-            else _mechanica_tie(game, state, tied, winners)
-        )
+        from bgrules.core.descriptor import find
+
+        found = find(getattr(getattr(game, "info", None), "name", ""))
+        if found is not None and found.tie_break is not None:  # the game's tie-break, in words
+            words = str(found.part("tie_break", "ending")(game, state, tied, winners))
     return Ending(scores, winners, tied, words, trigger)
 
 
@@ -87,3 +86,13 @@ def _botfactory_tie(state: Any, tied: tuple[int, ...], winners: tuple[int, ...])
     if steps:
         return f"{on}; {', then '.join(steps)} broke the tie, BF-TIE"
     return f"{on}, on completed bots and on the oddness of their Speech tokens, and share the win, BF-TIE"
+
+
+def mechanica_tie(game: Any, state: Any, tied: tuple[int, ...], winners: tuple[int, ...]) -> str:
+    """MC-END-TIE in words (the descriptor's ``tie_break`` of Mechanica and its sandbox)."""
+    return _mechanica_tie(game, state, tied, winners)
+
+
+def botfactory_tie(game: Any, state: Any, tied: tuple[int, ...], winners: tuple[int, ...]) -> str:
+    """BF-TIE in words (the descriptor's ``tie_break`` of Bot Factory)."""
+    return _botfactory_tie(state, tied, winners)

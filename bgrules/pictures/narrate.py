@@ -14,7 +14,7 @@ from typing import Any
 from bgrules.core.protocol import CHANCE
 from bgrules.pictures.ending import ending
 
-__all__ = ["describe"]
+__all__ = ["botfactory_words", "describe", "factory_words", "mechanica_words"]
 
 SIDES = {"N": "north", "E": "east", "S": "south", "W": "west"}
 TURNED = ("not turned", "turned 90\u00b0", "turned 180\u00b0", "turned 270\u00b0")
@@ -23,11 +23,11 @@ GRADE = ("Basic", "Plus", "Deluxe")
 
 def describe(game: Any, before: Any, action: Any, after: Any) -> str:
     """The step from ``before`` by ``action`` to ``after`` in game terms, one line."""
-    name = getattr(getattr(game, "info", None), "name", "")
-    if name == "botfactory":
-        words = _botfactory(game, before, action, after)
-    elif name in ("mechanica", "mechanica-factory"):
-        words = _mechanica(game, before, action, after, sandbox=name == "mechanica-factory")
+    from bgrules.core.descriptor import find
+
+    found = find(getattr(getattr(game, "info", None), "name", ""))
+    if found is not None and found.narration is not None:  # the game's own words (its descriptor's narration)
+        words = str(found.part("narration", "narrate")(game, before, action, after))
     else:
         words = f"{_actor(game, before)}: {action!r}"
     end = ending(game, after) if not game.is_terminal(before) else None
@@ -336,3 +336,18 @@ def _botfactory_after(game: Any, before: Any, after: Any) -> str:
     if after.round != before.round:
         out.append(f"round {after.round} began")
     return ("; " + "; ".join(out)) if out else ""
+
+
+def mechanica_words(game: Any, before: Any, action: Any, after: Any) -> str:
+    """A step of Mechanica in words (the descriptor's ``narration``)."""
+    return _mechanica(game, before, action, after, sandbox=False)
+
+
+def factory_words(game: Any, before: Any, action: Any, after: Any) -> str:
+    """A step of the factory sandbox in words (the descriptor's ``narration``)."""
+    return _mechanica(game, before, action, after, sandbox=True)
+
+
+def botfactory_words(game: Any, before: Any, action: Any, after: Any) -> str:
+    """A step of Bot Factory in words (the descriptor's ``narration``)."""
+    return _botfactory(game, before, action, after)

@@ -4,12 +4,14 @@ classes whose ``__init__`` does more than store its arguments."""
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
 import attrs
 import pytest
 
+from bgrules.botfactory import assembly, production, projects
 from bgrules.botfactory.state import BotFactoryState, Hand, MoveWorker, Turn
 from bgrules.core import fastevolve
 from bgrules.core.fastevolve import evolve
@@ -156,9 +158,9 @@ def test_the_memoised_options_are_the_rooms_options() -> None:
     game = load_game("botfactory", players=4)
     fresh = load_game("botfactory", players=4)
     rooms = {
-        ASSEMBLY: game._swap_options,
-        PRODUCTION: game._trade_options,
-        PROJECT: game._exchange_options,
+        ASSEMBLY: functools.partial(assembly.swap_options, game),
+        PRODUCTION: functools.partial(production.trade_options, game),
+        PROJECT: functools.partial(projects.exchange_options, game),
         FINANCE: lambda state, seat: [],
     }
     checked = 0
@@ -178,10 +180,12 @@ def test_the_memoised_options_are_the_rooms_options() -> None:
                             assert game._window_seats(state, skip) == game._window_seats_of(state, skip)
                 fresh._limits_memo.clear()
                 assert game._check_limits(state, seat) == fresh._check_limits(state, seat)
-                assert game._placements(state, seat) == tuple(game._placements_of(state, seat))
+                assert assembly.placements(game, state, seat) == tuple(assembly.placements_of(game, state, seat))
                 fresh._options_memo.clear()
-                assert game._icon_options(state, seat) == fresh._icon_options(state, seat)
-                assert game._refill_options(state, seat % 2) == fresh._refill_options(state, seat % 2)
+                assert assembly.icon_options(game, state, seat) == assembly.icon_options(fresh, state, seat)
+                assert production.refill_options(game, state, seat % 2) == production.refill_options(
+                    fresh, state, seat % 2
+                )
             fresh._options_memo.clear()
             fresh._move_memo.clear()
             assert game.legal_actions(state) == fresh._legal_actions(state)

@@ -10,6 +10,7 @@ from typing import Any
 
 import attrs
 
+from bgrules.botfactory import assembly
 from bgrules.botfactory.game import BotFactoryGame
 from bgrules.botfactory.state import BotFactoryState, DrawContract, DrawPart, DrawProject, PlacePart
 from bgrules.core.playout import walk
@@ -335,7 +336,7 @@ def test_the_moves_and_placements_are_the_plain_ones() -> None:
                         if i not in taken and (here is None or game.spaces[i][0] != game.spaces[here][0])
                     ]
                     assert game._move_targets(before, seat) == plain
-                    assert game._placements_of(before, seat) == _plain_placements(game, before, seat)
+                    assert assembly.placements_of(game, before, seat) == _plain_placements(game, before, seat)
                     seen += 1
     assert seen > 10000
 

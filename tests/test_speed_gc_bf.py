@@ -16,7 +16,7 @@ import attrs
 import pytest
 from test_speed_botfactory2 import _plain_placements
 
-from bgrules.botfactory.base import Tables
+from bgrules.botfactory import assembly, production, projects
 from bgrules.botfactory.game import BotFactoryGame
 from bgrules.botfactory.state import (
     SKIP,
@@ -31,14 +31,13 @@ from bgrules.botfactory.state import (
     TakeTop,
 )
 from bgrules.botfactory.variant import BotFactoryVariant, Rulings
+from bgrules.core.memo import Memos
 from bgrules.core.playout import walk
 
 
 def _cold(game: BotFactoryGame) -> BotFactoryGame:
     """``game`` with every memo and table emptied: what it answers next is computed afresh."""
-    for memo in (game._options_memo, game._move_memo, game._action_memo, game._chance_memo, game._window_memo):
-        memo.clear()
-    game._tables = Tables()
+    game.memos.clear()
     game._last_legal = None
     game._last_chance = None
     return game
@@ -103,23 +102,23 @@ def test_the_shared_offers_are_the_plain_ones(reading: str) -> None:
         for seed in range(3):
             for before, _action, _after in walk(game, seed):
                 for seat in range(players):
-                    got = game._placements(before, seat)
+                    got = assembly.placements(game, before, seat)
                     plain: list[Any] = _plain_placements(game, before, seat)
                     assert len(got) == len(plain) and all(map(_same, got, plain))
                     assert all(a is game._action(PlacePart, a.part, a.colour) for a in got)
                     hand = before.hands[seat]
-                    icon = game._icon_options(before, seat)
+                    icon = assembly.icon_options(game, before, seat)
                     plain = [TakeTop(c) for ci, c in enumerate(game.colours) if _drawable(before, ci)]
                     plain = [*plain, SKIP] if hand.tokens >= 1 else [SKIP]
                     assert len(icon) == len(plain) and all(map(_same, icon, plain))
-                    refill = game._refill_options(before, seat % 2)
+                    refill = production.refill_options(game, before, seat % 2)
                     plain = [Refill(seat % 2, c) for ci, c in enumerate(game.colours) if _drawable(before, ci)]
                     assert len(refill) == len(plain) + 1 and all(map(_same, refill, [*plain, SKIP]))
                     moves, spaces = game._move_options(before, seat)
                     targets = _plain_moves(game, before, seat)
                     assert all(map(_same, moves, [MoveWorker(s) for s in targets])) and len(moves) == len(targets)
                     assert spaces == frozenset(targets)
-                takes = game._project_options(before)
+                takes = projects.project_options(game, before)
                 assert len(takes) == len(_plain_takes(before)) and all(map(_same, takes, _plain_takes(before)))
                 if before.phase.value != "over":
                     legal = game.legal_actions(before)
@@ -141,12 +140,12 @@ def test_the_memos_hold_shared_values_and_untracked_keys() -> None:
             pass
     for _ in range(3):  # a tuple is untracked once those it holds are: one pass per level of nesting
         gc.collect()
-    tables = game._tables
+    tables = game.memos
     memo = game._options_memo
     assert len(memo) > 500
     distinct: dict[type, set[int]] = {}
     for key, value in memo.items():
-        assert tables.offers[tuple(map(id, value))] is value
+        assert tables["offers"][tuple(map(id, value))] is value
         for a in value:
             distinct.setdefault(type(a), set()).add(id(a))
         assert not gc.is_tracked(key), key
@@ -156,9 +155,9 @@ def test_the_memos_hold_shared_values_and_untracked_keys() -> None:
     for key, (moves, spaces) in game._move_memo.items():
         assert not gc.is_tracked(key), key
         assert answers.setdefault(tuple(sorted(spaces)), (moves, spaces)) == (moves, spaces)
-        assert tables.move_offers[tuple(m.space for m in moves)] is game._move_memo[key]
-    assert len(game._move_memo) > 2 * len(tables.move_offers)
-    pairs = {id(pair) for pair in tables.outcome_pairs.values()}  # the table holds them: no id reused
+        assert tables["move_offers"][tuple(m.space for m in moves)] is game._move_memo[key]
+    assert len(game._move_memo) > 2 * len(tables["move_offers"])
+    pairs = {id(pair) for pair in tables["outcome_pairs"].values()}  # the table holds them: no id reused
     assert len(game._chance_memo) > 100
     for key, outcomes in game._chance_memo.items():
         assert not gc.is_tracked(key), key
@@ -212,7 +211,9 @@ def test_play_with_tables_emptied_on_the_way_is_the_same_play() -> None:
                 if steps % 7 == 0:
                     _cold(emptied)
                 elif steps % 5 == 0:
-                    emptied._tables = Tables()
+                    for memo in emptied.memos:  # the tables only misses read
+                        if memo.name in ("offers", "move_offers", "moves", "chance_sets", "outcome_pairs"):
+                            memo.clear()
                 elif steps % 3 == 0:
                     emptied._action_memo.clear()
             assert steps > 300
@@ -235,7 +236,7 @@ def test_shared_finds_the_very_objects_only() -> None:
     assert game._shared(first) is first and (id(first[0]), id(first[1])) == ids  # held, not reused
     for i in range(20_001):
         game._shared((TakeProject(0, i), TakeProject(1, i)))
-    assert len(game._tables.offers) <= 20_001
+    assert len(game.memos["offers"]) <= 20_001
     again = (TakeProject(0, 0), TakeProject(1, 0))
     assert game._shared(again) == again and game._shared(again) is game._shared(again)
 
@@ -256,7 +257,7 @@ def test_the_action_tables_give_one_object_per_class_and_arguments() -> None:
 def test_the_game_keeps_few_attributes() -> None:
     """The game object keeps at most 29 attributes after random, greedy and checked play: under CPython 3.11
     an object with more loses its shared-key dictionary, and every ``self.x`` read of Bot Factory's rooms
-    gets slower (random play 4-5%, measured); memo-miss tables go into ``game._tables``."""
+    gets slower (random play 4-5%, measured); the memos live in ``game.memos``."""
     from bgrules.agents import make_agent
     from bgrules.core.specs import default_invariants
 
@@ -273,7 +274,7 @@ def test_the_game_keeps_few_attributes() -> None:
         for _kind, pred in preds:
             assert pred(game, after) is None
     assert len(vars(game)) <= 29, sorted(vars(game))
-    assert isinstance(game._tables, Tables) and not hasattr(game._tables, "__dict__")
+    assert isinstance(game.memos, Memos) and not hasattr(game.memos, "__dict__")
 
 
 def test_the_options_memo_keys_are_one_level_deep() -> None:

@@ -48,9 +48,7 @@ class Limits(Base):
                         len(hand.parts), len(hand.projects), len(hand.done), counts.part_limit, counts.project_limit
                     )
                 )
-            if len(self._limits_memo) > 10_000:
-                self._limits_memo.clear()
-            self._limits_memo[key] = over
+            self._limits_memo.put(key, over)
         if over:
             return evolve(state, phase=_Phase_DISCARD, discarder=seat, after_discard="action")
         return state

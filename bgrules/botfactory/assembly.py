@@ -40,12 +40,9 @@ PLACE_RULE: str | None = None
 def placements(game: Tokens, state: BotFactoryState, seat: int) -> tuple[PlacePart, ...]:
     """BF-ASM: parts from hand onto matching empty spaces; BF-ASM-PROJECT: a bot's last part only with an
     unfinished Project of its colour (and a bot meeple of that colour left). Memoised on what it reads:
-    the hand's parts and Projects, the columns, the bots left. The key holds the columns one by one, not
-    their tuple: a tuple two levels deep is often still tracked when the collector first looks at it (it
-    untracks a tuple only once what it holds is untracked), and then stays tracked in the oldest
-    generation until a full collection (docs/speed.md)."""
+    the hand's parts and Projects, the columns, the bots left (docs/speed.md, "Bot Factory's hot path")."""
     hand = state.hands[seat]
-    key = ("place", hand.parts, hand.projects, state.bots_left) + state.columns  # noqa: RUF005 (no list: faster)
+    key = ("place", hand.parts, hand.projects, state.bots_left) + state.columns  # noqa: RUF005
     found = game._options_memo.get(key)
     if found is None:
         found = game._remember(key, tuple(placements_of(game, state, seat)))
@@ -138,11 +135,11 @@ def place(game: Tokens, state: BotFactoryState, seat: int, action: PlacePart, ru
 
 def icon_options(game: Tokens, state: BotFactoryState, seat: int) -> list[Any]:
     """BF-ASM-ICON: pay a token for the top part of any pile, or decline. Memoised on the piles and the
-    discards, one by one (after how many piles there are: a key of tuples of ints, see ``placements``)."""
+    discards (after how many piles there are)."""
     if state.hands[seat].tokens < 1:
         return [SKIP]
     piles = state.piles
-    key = ("icon", len(piles)) + piles + state.discards  # noqa: RUF005 (no list: faster)
+    key = ("icon", len(piles)) + piles + state.discards  # noqa: RUF005
     found = game._options_memo.get(key)
     if found is None:
         found = game._remember(

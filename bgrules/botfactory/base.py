@@ -99,16 +99,14 @@ class Base(GameBase):
 
     def _remember(self, key: tuple[Any, ...], value: tuple[Any, ...]) -> tuple[Any, ...]:
         """Store ``value``, the options of ``key`` (what they read, tagged by kind), in the options memo, as
-        the shared tuple of those very objects (``_shared``); the memo is cleared past 50,000 entries."""
+        the shared tuple of those very objects (``_shared``)."""
         return self._options_memo.put(key, self._shared(value))
 
     def _shared(self, offers: tuple[Any, ...]) -> tuple[Any, ...]:
         """``offers`` (shared action objects, ``_action``), or the equal tuple of the very same objects met
-        before: one tuple per game for each sequence of offers, so that the options memo's many keys (whose
-        tuples of strings and ints the cyclic collector stops tracking) share a few tracked values instead
-        of each holding a tuple of its own (docs/speed.md). Found by the objects' ids, each compared with
-        ``is`` (the stored tuple holds them: no id of theirs is reused while it is stored); bounded: cleared
-        past 20,000."""
+        before: one tuple per game for each sequence of offers (the ``offers`` memo; docs/speed.md, "Bot
+        Factory's hot path"). Found by the objects' ids, each compared with ``is`` (the stored tuple holds
+        them: no id of theirs is reused while it is stored)."""
         table: Memo[tuple[int, ...], tuple[Any, ...]] = self.memos.memo("offers", 20_000)
         key = tuple(map(id, offers))
         found = table.get(key)
@@ -125,9 +123,8 @@ class Base(GameBase):
 
     def _action(self, cls: type[A], *args: Any) -> A:
         """The action ``cls(*args)``, one shared object per game for each class and arguments (actions are
-        frozen values: an offer made again offers an equal object; bounded: a class's table is cleared past
-        50,000). A table per class, keyed by the arguments alone: a tuple of strings and ints, which the
-        cyclic collector stops tracking (a key holding the class would stay tracked)."""
+        frozen values: an offer made again offers an equal object), in a table per class keyed by the
+        arguments (the ``action`` memo)."""
         table = self._action_memo.get(cls)
         if table is None:
             table = self._action_memo.put(cls, Memo(cls.__name__, 50_000))

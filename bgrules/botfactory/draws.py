@@ -61,8 +61,7 @@ class Draws(Base):
     def _outcomes(self, what: str, counts: tuple[int, ...]) -> tuple[tuple[Any, Fraction], ...]:
         """The outcomes of a draw from ``counts`` (the contract ids left, or the tiles of each colour or
         slot): each outcome pair, its object and its probability, built once per game and shared by every
-        answer (``_outcome``, the ``draw_actions`` memo, ``_fraction``), as a memo miss meets the same few again and
-        again."""
+        answer (``_outcome``, the ``draw_actions`` memo, ``_fraction``)."""
         acts = self.memos.memo("draw_actions", 10_000)
         if not acts:
             acts.update({("contract", i): DrawContract(i) for i in self.contracts})
@@ -80,9 +79,7 @@ class Draws(Base):
 
     def _outcome(self, what: str, i: int, k: int, n: int) -> tuple[Any, Fraction]:
         """The outcome pair (the ``i``-th draw of kind ``what``, ``Fraction(k, n)``), one shared tuple per game
-        for each (bounded: cleared past 10,000): the chance memo's many answers hold a few tracked pairs
-        between them, not one each (the cyclic collector walks every tracked object a long run keeps,
-        docs/speed.md)."""
+        for each (the ``outcome_pairs`` memo; docs/speed.md, "Bot Factory's hot path")."""
         memos = self.memos
         table: Memo[tuple[str, int, int, int], tuple[Any, Fraction]] = memos.memo("outcome_pairs", 10_000)
         key = (what, i, k, n)
@@ -95,7 +92,7 @@ class Draws(Base):
         return found
 
     def _fraction(self, k: int, n: int) -> Fraction:
-        """``Fraction(k, n)``, one shared object per game for each pair (bounded: cleared past 10,000)."""
+        """``Fraction(k, n)``, one shared object per game for each pair (the ``fractions`` memo)."""
         table: Memo[tuple[int, int], Fraction] = self.memos.memo("fractions", 10_000)
         found = table.get((k, n))
         if found is None:

@@ -28,12 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bgrules.botfactory.state import Phase
-
-# Enum members the functions below compare with, as module constants: under Python 3.11 each ``Phase.X``
-# is looked up through EnumType.__getattr__'s hook, about 0.2 us a time on a hot path (docs/speed.md).
-_Phase_ACTION = Phase.ACTION
-_Phase_MOVE = Phase.MOVE
+from bgrules.botfactory.state import ACTION, MOVE
 
 TOKEN_NEED = 0.5
 TOKENS_NEEDED = 3
@@ -184,12 +179,12 @@ def turn_potential(game: Any, state: Any, seat: int, fits: Sequence[int]) -> flo
     passed (the turn's own actions are then valued). A main action the seat cannot pay the toll for
     (BF-SANDRA-SHARE, BF-ASM-LAST) is worth nothing; one it can is worth TOLL less per token."""
     where = state.workers[seat]
-    if where is None or state.phase not in (_Phase_MOVE, _Phase_ACTION):
+    if where is None or state.phase not in (MOVE, ACTION):
         return 0.0
     pos = state.order.index(seat)
-    if state.phase is _Phase_MOVE and pos >= state.index:
+    if state.phase is MOVE and pos >= state.index:
         return 0.0  # not moved yet this round: the worker stands where it acted last round
-    if state.phase is _Phase_ACTION and pos <= state.index:
+    if state.phase is ACTION and pos <= state.index:
         return 0.0
     board, _space, n = game.spaces[where]
     hand = state.hands[seat]

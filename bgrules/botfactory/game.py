@@ -19,6 +19,10 @@ from typing import Any
 from bgrules.botfactory.base import ASSEMBLY, FINANCE, GAME_NAME, PRODUCTION, PROJECT
 from bgrules.botfactory.round import RoundFlow
 from bgrules.botfactory.state import (
+    DISCARD,
+    OVER,
+    PICK,
+    SETUP,
     BotFactoryState,
     DiscardPart,
     DiscardProject,
@@ -31,7 +35,6 @@ from bgrules.botfactory.state import (
     Job,
     MoveWorker,
     PayShare,
-    Phase,
     PlacePart,
     Raise,
     Refill,
@@ -49,13 +52,6 @@ from bgrules.core import coverage
 from bgrules.core.codec import ActionGuard
 from bgrules.core.memo import Memos
 from bgrules.core.protocol import CHANCE, GameInfo, Mover
-
-# Enum members the functions below compare with, as module constants: under Python 3.11 each ``Phase.X``
-# is looked up through EnumType.__getattr__'s hook, about 0.2 us a time on a hot path (docs/speed.md).
-_Phase_DISCARD = Phase.DISCARD
-_Phase_OVER = Phase.OVER
-_Phase_PICK = Phase.PICK
-_Phase_SETUP = Phase.SETUP
 
 __all__ = [
     "ACTION_TYPES",
@@ -204,7 +200,7 @@ class BotFactoryGame(RoundFlow):
             workers=(None,) * n,
             sandra=c.boards.sandra_start,
             round=1,
-            phase=_Phase_SETUP,
+            phase=SETUP,
             order=tuple(range(n)),
             draws=tuple(jobs),
             after_discard="setup",
@@ -212,17 +208,17 @@ class BotFactoryGame(RoundFlow):
         return self._settle(state)
 
     def to_move(self, state: BotFactoryState) -> Mover:
-        if state.phase is _Phase_OVER:
+        if state.phase is OVER:
             return None
         if state.draws:
             return CHANCE
-        if state.phase is _Phase_DISCARD:
+        if state.phase is DISCARD:
             return state.discarder
-        if state.phase is _Phase_PICK:
+        if state.phase is PICK:
             return tuple(reversed(state.order))[state.index]
         if state.window:
             return state.window[0]
         return state.order[state.index]
 
     def is_terminal(self, state: BotFactoryState) -> bool:
-        return state.phase is _Phase_OVER
+        return state.phase is OVER

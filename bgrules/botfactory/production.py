@@ -99,10 +99,9 @@ def next_refill(
 
 def refill_options(game: Tokens, state: BotFactoryState, pos: int) -> list[Any]:
     """BF-PROD-ROTATE: refill top space ``pos`` from the top of any pile, or leave it empty. Memoised on the
-    piles and the discards, one by one (after how many piles there are: a key of tuples of ints, which the
-    collector stops tracking at once, ``AssemblyRoom._placements``)."""
+    piles and the discards (after how many piles there are)."""
     piles = state.piles
-    key = ("refill", pos, len(piles)) + piles + state.discards  # noqa: RUF005 (no list: faster)
+    key = ("refill", pos, len(piles)) + piles + state.discards  # noqa: RUF005
     found = game._options_memo.get(key)
     if found is None:
         found = game._remember(

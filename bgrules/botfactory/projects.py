@@ -35,8 +35,7 @@ PLACE_RULE: str | None = "BF-PROJ-LEFT"
 
 
 def project_options(game: Tokens, state: BotFactoryState) -> list[Any]:
-    """BF-PROJ: every Project tile on the board may be taken. Memoised on the board's two columns, one by one
-    (bounded; a key of tuples of strings, which the collector stops tracking at once: see ``_placements``)."""
+    """BF-PROJ: every Project tile on the board may be taken. Memoised on the board's two columns."""
     grid = state.grid
     key = ("take", grid[0], grid[1])
     found = game._options_memo.get(key)

@@ -22,15 +22,19 @@ from bgrules.botfactory.base import (
 from bgrules.botfactory.draws import Draws
 from bgrules.botfactory.limits import Limits
 from bgrules.botfactory.state import (
+    ACTION,
+    DISCARD,
     END_TURN,
+    MOVE,
+    OVER,
     PAY_SHARE,
+    PICK,
     SKIP,
     BotFactoryState,
     EndTurn,
     Exchange,
     MoveWorker,
     PayShare,
-    Phase,
     PlacePart,
     Skip,
     Swap,
@@ -45,14 +49,6 @@ from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import copier, evolve
 from bgrules.core.memo import Memo
 
-# Enum members the functions below compare with, as module constants: under Python 3.11 each ``Phase.X``
-# is looked up through EnumType.__getattr__'s hook, about 0.2 us a time on a hot path (docs/speed.md).
-_Phase_ACTION = Phase.ACTION
-_Phase_DISCARD = Phase.DISCARD
-_Phase_MOVE = Phase.MOVE
-_Phase_OVER = Phase.OVER
-_Phase_PICK = Phase.PICK
-
 # the hottest copies of the round, by position (``fastevolve.copier``: ``evolve`` without its keywords)
 _MOVED = copier(BotFactoryState, "workers", "index")
 _ALL_MOVED = copier(BotFactoryState, "workers", "sandra", "phase", "index", "turn")
@@ -63,7 +59,7 @@ _PAID_TURN = copier(BotFactoryState, "turn", "paid")
 
 
 _ADDITIONAL_TYPES = (Swap, Trade, Exchange)
-"""The additional actions (BF-ADDITIONAL), a tuple: ``isinstance`` with ``A | B`` builds the union each call."""
+"""The additional actions (BF-ADDITIONAL)."""
 
 
 class Room(Protocol):
@@ -111,32 +107,29 @@ class RoundFlow(Tokens, Draws, Limits):
     def _legal_actions(self, state: BotFactoryState) -> tuple[Any, ...]:
         """BF-ROUND: the decisions of the phase (BF-SETUP-PARTS, BF-MOVE, the action turn, BF-ADDITIONAL windows, BF-
         LIMIT-PARTS / BF-LIMIT-PROJECTS discards) or the chance outcomes (BF-PILE)."""
-        if state.phase is _Phase_OVER:
+        if state.phase is OVER:
             return ()
         if state.draws:
             return tuple(a for a, _p in self.chance_outcomes(state))
-        if state.phase is _Phase_DISCARD:
+        if state.phase is DISCARD:
             return self._discard_options(state)
-        if state.phase is _Phase_PICK:
+        if state.phase is PICK:
             return tuple(
                 TakeTop(col) for ci, col in enumerate(self.colours) if sum(state.piles[ci]) or sum(state.discards[ci])
             )
         if state.window:
             seat = state.window[0]
-            return (*self._additional_options(state, seat, self._board_of(state, seat)), END_TURN)
+            return (*ROOMS[self._board_of(state, seat)].additional_options(self, state, seat), END_TURN)
         seat = state.order[state.index]
-        if state.phase is _Phase_MOVE:
+        if state.phase is MOVE:
             return self._move_options(state, seat)[0]
         return tuple(self._turn_options(state, seat))
 
     def _move_options(self, state: BotFactoryState, seat: int) -> tuple[tuple[MoveWorker, ...], frozenset[int]]:
         """BF-MOVE: the moves of ``seat`` and their spaces (``_move_targets``), memoised by what they read: the
-        seat, Sandra and the workers (bounded: cleared past 20,000 entries). Every key with the same spaces
-        shares one answer (by the spaces, the ``move_offers`` memo): the memo's keys are flat tuples of ints and
-        None, which the cyclic collector stops tracking the first time it sees them (a key holding the
-        workers' tuple was often still tracked then, that tuple being as young, and some reached the oldest
-        generation), and its values are a few shared ones (docs/speed.md)."""
-        key = state.workers + (state.sandra, seat)  # noqa: RUF005 (no list: faster)
+        seat, Sandra and the workers; every key with the same spaces shares one answer (the ``move_offers``
+        memo; docs/speed.md, "Bot Factory's hot path")."""
+        key = state.workers + (state.sandra, seat)  # noqa: RUF005
         found = self._move_memo.get(key)
         if found is None:
             targets = tuple(self._move_targets(state, seat))
@@ -182,10 +175,10 @@ class RoundFlow(Tokens, Draws, Limits):
         if turn.main == "open" and turn.left > 0:
             return [
                 *self._main_options(state, seat, board, turn),
-                *self._additional_options(state, seat, board),
+                *ROOMS[board].additional_options(self, state, seat),
                 END_TURN,
             ]
-        return [*self._additional_options(state, seat, board), END_TURN]
+        return [*ROOMS[board].additional_options(self, state, seat), END_TURN]
 
     def _main_options(self, state: BotFactoryState, seat: int, board: int, turn: Turn) -> list[Any]:
         """The main action of the board one stands on (BF-ASM, BF-PROD, BF-PROJ, BF-FIN): its room's."""
@@ -240,15 +233,15 @@ class RoundFlow(Tokens, Draws, Limits):
     def apply(self, state: BotFactoryState, action: Any) -> BotFactoryState:
         """BF-ROUND: one action or chance outcome, then the automatic steps (``_settle``); an illegal one raises
         IllegalAction naming its rule and changes nothing."""
-        if state.phase is _Phase_OVER:
+        if state.phase is OVER:
             raise IllegalAction("BF-END", "the game is over; no action is legal")
         if state.draws:
             return self._settle(self._resolve_draw(state, action))
-        if state.phase is _Phase_DISCARD:
+        if state.phase is DISCARD:
             return self._settle(self._discard(state, action))
-        if state.phase is _Phase_PICK:
+        if state.phase is PICK:
             return self._settle(self._pick(state, action))
-        if state.phase is _Phase_MOVE:
+        if state.phase is MOVE:
             return self._settle(self._move(state, action))
         return self._settle(self._act(state, action))
 
@@ -278,9 +271,9 @@ class RoundFlow(Tokens, Draws, Limits):
         sandra = self._sandra_target(state.sandra, workers) if state.round > 1 else state.sandra
         rulings = self.variant.rulings
         if rulings.additional_actions == "any_time" and rulings.opening_window == "after_moves":
-            return self._after_moves(_ALL_MOVED(state, workers, sandra, _Phase_ACTION, 0, None))
+            return self._after_moves(_ALL_MOVED(state, workers, sandra, ACTION, 0, None))
         # the action phase and its first turn (``_opening``) in one copy
-        return _ALL_MOVED(state, workers, sandra, _Phase_ACTION, 0, self._opening_on(workers, sandra, state.order[0]))
+        return _ALL_MOVED(state, workers, sandra, ACTION, 0, self._opening_on(workers, sandra, state.order[0]))
 
     def _after_moves(self, state: BotFactoryState) -> BotFactoryState:
         """BF-ADDITIONAL-WINDOW: the move phase is over (the workers and Sandra stand; ``state`` is the action
@@ -336,7 +329,8 @@ class RoundFlow(Tokens, Draws, Limits):
 
     def _act(self, state: BotFactoryState, action: Any) -> BotFactoryState:
         """BF-ROUND: an action of the turn: a window's (BF-ADDITIONAL), a reward's answer, the fees (BF-SANDRA-SHARE,
-        BF-ASM-LAST), EndTurn, an additional or a main action."""
+        BF-ASM-LAST), EndTurn, an additional or a main action: the last two handed to the room of the board
+        (``ROOMS``: its guard, then its effect; an action of another board is refused under the board's rule)."""
         if state.window:
             return self._window_act(state, action)
         seat = state.order[state.index]
@@ -371,20 +365,10 @@ class RoundFlow(Tokens, Draws, Limits):
             return self._end_turn(state)
         board = self._board_of(state, seat)
         if isinstance(action, _ADDITIONAL_TYPES):
-            return self._check_limits(self._additional(state, seat, board, action), seat)
+            return self._check_limits(ROOMS[board].additional(self, state, seat, action), seat)
         if turn.main != "open" or turn.left <= 0:
             raise IllegalAction("BF-ROUND", f"{action!r}: no main action is left this turn (EndTurn)")
-        return self._check_limits(self._main(state, seat, board, turn, action), seat)
-
-    def _main(self, state: BotFactoryState, seat: int, board: int, turn: Turn, action: Any) -> BotFactoryState:
-        """BF-ASM / BF-PROD / BF-PROJ / BF-FIN: one step of the board's main action, handed to the board's room
-        (which refuses an action of another board under its own rule)."""
-        return ROOMS[board].main(self, state, seat, turn, action)
-
-    def _additional(self, state: BotFactoryState, seat: int, board: int, action: Any) -> BotFactoryState:
-        """BF-ADDITIONAL: one additional action of the board, handed to the board's room (its guard and its
-        effect)."""
-        return ROOMS[board].additional(self, state, seat, action)
+        return self._check_limits(ROOMS[board].main(self, state, seat, turn, action), seat)
 
     def _prompt_rule(self, state: BotFactoryState, seat: int, kind: str) -> str:
         """The rule a pending reward answers to (BF-PROD-MARK, BF-PROJ-LEFT, BF-ASM-ICON, BF-FIN-LINE,
@@ -429,13 +413,10 @@ class RoundFlow(Tokens, Draws, Limits):
         toll forbids any action (``unpaid_share = "nothing"``) unless they paid her this round (BF-SANDRA-PAID,
         ``paid_sharer = "any_time"``; under ``"own_turn"`` additional actions on her board are taken in
         one's own turn only, after paying). Whether a seat has an option is asked when its turn in the
-        window comes. The seats offered one with nothing skipped are memoised on what they read (Sandra,
-        the order, the workers, who paid Sandra: the same between two payments of a round's action phase;
-        bounded), in a flat key of ints and None (which the collector stops tracking at once,
-        ``_move_options``; the order and the workers have one int or None per seat, Sandra one int, so the
-        paid seats that end it cannot be mistaken for them); those of ``skip`` are those from the seat after
-        ``skip[0]`` round the order, less ``skip`` (a key holding ``skip`` met each only once a round and
-        missed every time)."""
+        window comes. The seats offered one with nothing skipped are memoised on what they read (the order,
+        the workers, Sandra, who paid Sandra; the order and the workers have one entry per seat, so the paid
+        seats that end the key cannot be mistaken for them); those of ``skip`` are those from the seat after
+        ``skip[0]`` round the order, less ``skip``."""
         order = state.order
         if len(order) != self._players:  # not a state of the usual shape: the plain walk says what
             return self._window_seats_of(state, skip)
@@ -477,7 +458,7 @@ class RoundFlow(Tokens, Draws, Limits):
     def _window_left(self, state: BotFactoryState, window: tuple[int, ...]) -> tuple[int, ...]:
         """BF-ADDITIONAL: the window from its first seat with an additional action to take (the options read
         the hands and the supplies, never the window, the turn or its index)."""
-        while window and not self._additional_options(state, window[0], self._board_of(state, window[0])):
+        while window and not ROOMS[self._board_of(state, window[0])].additional_options(self, state, window[0]):
             window = window[1:]
         return window
 
@@ -510,7 +491,7 @@ class RoundFlow(Tokens, Draws, Limits):
             resume = "window" if self.variant.rulings.additional_actions == "any_time" else "maintenance"
             changes.update(index=n + 1, after_discard=resume)
             return self._sandra_act(state, **changes)
-        if not state.draws and state.phase is _Phase_ACTION:  # what ``_settle`` does next: maintenance at once
+        if not state.draws and state.phase is ACTION:  # what ``_settle`` does next: maintenance at once
             return self._maintenance(state, **changes)
         changes["after_discard"] = "maintenance"
         return evolve(state, **changes)
@@ -532,10 +513,10 @@ class RoundFlow(Tokens, Draws, Limits):
             raise IllegalAction(
                 "BF-ADDITIONAL", f"{action!r}: between turns only additional actions (or EndTurn to pass)"
             )
-        state = self._check_limits(self._additional(state, seat, self._board_of(state, seat), action), seat)
+        state = self._check_limits(ROOMS[self._board_of(state, seat)].additional(self, state, seat, action), seat)
         if seat in state.paid and self.variant.rulings.unpaid_share == "nothing":
             coverage.effect("BF-SANDRA-PAID")
-        if state.phase is _Phase_ACTION and not state.draws:
+        if state.phase is ACTION and not state.draws:
             return self._next_in_window(state)
         return state
 
@@ -594,7 +575,7 @@ class RoundFlow(Tokens, Draws, Limits):
             or any(len(h.done) >= self.c.counts.bots_to_end for h in state.hands)
             or (self.max_rounds is not None and state.round >= self.max_rounds)
         ):
-            over = evolve(state, phase=_Phase_OVER, after_discard="", paid=())  # the round's payments end with it
+            over = evolve(state, phase=OVER, after_discard="", paid=())  # the round's payments end with it
             trigger = self.end_trigger(over)
             if trigger == "BF-END-COLOUR":
                 coverage.effect("BF-END")
@@ -606,13 +587,13 @@ class RoundFlow(Tokens, Draws, Limits):
         coverage.effect("BF-ROUND")
         coverage.effect("BF-ORDER")
         order = tuple(sorted(range(self._players), key=lambda s: state.workers[s] or 0))
-        return _NEXT_ROUND(state, state.round + 1, order, 0, _Phase_MOVE, "", ())  # BF-SANDRA-PAID: for one round
+        return _NEXT_ROUND(state, state.round + 1, order, 0, MOVE, "", ())  # BF-SANDRA-PAID: for one round
 
     def end_trigger(self, state: BotFactoryState) -> str | None:
         """BF-END: the rule that ended a terminal state: "BF-END-COLOUR" (a colour's bots all built; also when
         a fifth bot was built in the same round), "BF-END-FIFTH" (a player's fifth bot), or "max_rounds" (the
         game's own round cap, ``max_rounds``, not a rule of the seed); None while the game goes on."""
-        if state.phase is not _Phase_OVER:
+        if state.phase is not OVER:
             return None
         if any(left <= 0 for left in state.bots_left):
             return "BF-END-COLOUR"
@@ -630,16 +611,16 @@ class RoundFlow(Tokens, Draws, Limits):
                     return state
                 state = evolve(state, draws=state.draws[1:])
                 continue
-            if state.phase is _Phase_DISCARD:
+            if state.phase is DISCARD:
                 return state
             resume = state.after_discard
             if not resume:  # nothing to resume: a player or chance acts (the common case)
                 return state
             if resume == "setup":
-                state = evolve(state, phase=_Phase_PICK, index=0, after_discard="")
+                state = evolve(state, phase=PICK, index=0, after_discard="")
             elif resume == "pick":
                 if state.index >= self._players:
-                    state = evolve(state, phase=_Phase_MOVE, index=0, after_discard="")
+                    state = evolve(state, phase=MOVE, index=0, after_discard="")
                 else:
                     state = evolve(state, after_discard="")
             elif resume == "action":

@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import pytest
 
-from bgrules.core.memo import Memo, Memos
+from bgrules.core.memo import Memos
 
 
 def test_a_memo_is_emptied_once_past_its_bound_and_put_returns_the_value() -> None:
-    memo: Memo[int, str] = Memo("m", 2)
+    memos = Memos()
+    memo: dict[int, str] = memos.memo("m", 2)
     for i in range(3):
-        assert memo.put(i, str(i)) == str(i)
-    assert len(memo) == 3 and memo.get(0) == "0"  # at most bound + 1 entries
-    memo.put(3, "3")
-    assert dict(memo) == {3: "3"}
+        assert memos.put(memo, i, str(i)) == str(i)
+    assert len(memo) == 3 and memo.get(0) == "0" and memos.bound("m") == 2  # at most bound + 1 entries
+    memos.put(memo, 3, "3")
+    assert memo == {3: "3"}
+
+
+def test_put_refuses_a_dict_that_is_not_one_of_the_memos() -> None:
+    with pytest.raises(KeyError):
+        Memos().put({}, 1, 1)
 
 
 def test_the_memos_of_one_owner_are_found_by_name_and_cleared_together() -> None:
@@ -21,12 +27,11 @@ def test_the_memos_of_one_owner_are_found_by_name_and_cleared_together() -> None
     a = memos.memo("a", 10)
     b = memos.memo("b", 10)
     assert memos.memo("a", 10) is a and memos["b"] is b and "a" in memos and "c" not in memos
-    a.put(1, 1)
-    b.put(2, 2)
+    memos.put(a, 1, 1)
+    memos.put(b, 2, 2)
     assert memos.sizes() == {"a": 1, "b": 1}
     memos.clear()
-    assert memos.sizes() == {"a": 0, "b": 0} and memos["a"] is a
-    assert [m.name for m in memos] == ["a", "b"]
+    assert memos.sizes() == {"a": 0, "b": 0} and memos["a"] is a and list(memos) == ["a", "b"]
 
 
 def test_a_memo_has_one_bound() -> None:

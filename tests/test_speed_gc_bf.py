@@ -211,8 +211,8 @@ def test_play_with_tables_emptied_on_the_way_is_the_same_play() -> None:
                 if steps % 7 == 0:
                     _cold(emptied)
                 elif steps % 5 == 0:
-                    for memo in emptied.memos:  # the tables only misses read
-                        if memo.name in ("offers", "move_offers", "moves", "chance_sets", "outcome_pairs"):
+                    for name, memo in emptied.memos.items():  # the tables only misses read
+                        if name in ("offers", "move_offers", "moves", "chance_sets", "outcome_pairs"):
                             memo.clear()
                 elif steps % 3 == 0:
                     emptied._action_memo.clear()

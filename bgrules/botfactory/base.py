@@ -20,7 +20,7 @@ from bgrules.botfactory.state import BotFactoryState, Exchange, Hand, Swap, Trad
 from bgrules.botfactory.variant import BotFactoryVariant, Components, Contract
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import copier, evolve
-from bgrules.core.memo import Memo, Memos
+from bgrules.core.memo import Memos
 from bgrules.core.protocol import GameBase
 
 A = TypeVar("A")
@@ -74,14 +74,14 @@ class Base(GameBase):
     max_rounds: int | None
     runner_rounds: int | None
     memos: Memos
-    _chance_memo: Memo[tuple[Any, ...], tuple[tuple[Any, Fraction], ...]]
-    _move_memo: Memo[tuple[Any, ...], Any]
-    _options_memo: Memo[tuple[Any, ...], tuple[Any, ...]]
-    _score_memo: Memo[tuple[Any, ...], int]
-    _limits_memo: Memo[tuple[int, int, int, bool], bool]
-    _window_memo: Memo[tuple[Any, ...], tuple[int, ...]]
-    _opening_memo: Memo[tuple[int, int], Any]
-    _action_memo: Memo[type, Memo[tuple[Any, ...], Any]]
+    _chance_memo: dict[tuple[Any, ...], tuple[tuple[Any, Fraction], ...]]
+    _move_memo: dict[tuple[Any, ...], Any]
+    _options_memo: dict[tuple[Any, ...], tuple[Any, ...]]
+    _score_memo: dict[tuple[Any, ...], int]
+    _limits_memo: dict[tuple[int, int, int, bool], bool]
+    _window_memo: dict[tuple[Any, ...], tuple[int, ...]]
+    _opening_memo: dict[tuple[int, int], Any]
+    _action_memo: dict[type, dict[tuple[Any, ...], Any]]
 
     def colour(self, name: str) -> int:
         try:
@@ -100,19 +100,19 @@ class Base(GameBase):
     def _remember(self, key: tuple[Any, ...], value: tuple[Any, ...]) -> tuple[Any, ...]:
         """Store ``value``, the options of ``key`` (what they read, tagged by kind), in the options memo, as
         the shared tuple of those very objects (``_shared``)."""
-        return self._options_memo.put(key, self._shared(value))
+        return self.memos.put(self._options_memo, key, self._shared(value))
 
     def _shared(self, offers: tuple[Any, ...]) -> tuple[Any, ...]:
         """``offers`` (shared action objects, ``_action``), or the equal tuple of the very same objects met
         before: one tuple per game for each sequence of offers (the ``offers`` memo; docs/speed.md, "Bot
         Factory's hot path"). Found by the objects' ids, each compared with ``is`` (the stored tuple holds
         them: no id of theirs is reused while it is stored)."""
-        table: Memo[tuple[int, ...], tuple[Any, ...]] = self.memos.memo("offers", 20_000)
+        table: dict[tuple[int, ...], tuple[Any, ...]] = self.memos["offers"]
         key = tuple(map(id, offers))
         found = table.get(key)
         if found is not None and len(found) == len(offers) and all(map(_is, found, offers)):
             return found
-        return table.put(key, offers)
+        return self.memos.put(table, key, offers)
 
     def _drawable(self, state: BotFactoryState, ci: int) -> bool:
         return bool(sum(state.piles[ci]) or sum(state.discards[ci]))
@@ -127,10 +127,11 @@ class Base(GameBase):
         arguments (the ``action`` memo)."""
         table = self._action_memo.get(cls)
         if table is None:
-            table = self._action_memo.put(cls, Memo(cls.__name__, 50_000))
+            memos = self.memos
+            table = memos.put(self._action_memo, cls, memos.memo(f"action.{cls.__name__}", 50_000))
         found: A | None = table.get(args)
         if found is None:
-            found = table.put(args, cls(*args))
+            found = self.memos.put(table, args, cls(*args))
         return found
 
     def _discard_part_tile(self, state: BotFactoryState, part: str) -> BotFactoryState:

@@ -11,7 +11,6 @@ from bgrules.botfactory.state import BotFactoryState, DrawContract, DrawPart, Dr
 from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import copier, evolve
-from bgrules.core.memo import Memo
 
 # a draw's copies, by position (``fastevolve.copier``)
 _DRAWN_PROJECT = copier(BotFactoryState, "draws", "project_pile", "grid")
@@ -29,7 +28,7 @@ class Draws(Base):
         key = self._chance_key(state)
         found = self._chance_memo.get(key)
         if found is None:
-            found = self._chance_memo.put(key, self._outcomes(key[0], key[1]))
+            found = self.memos.put(self._chance_memo, key, self._outcomes(key[0], key[1]))
         return found
 
     def _chance_key(self, state: BotFactoryState) -> tuple[Any, ...]:
@@ -52,17 +51,17 @@ class Draws(Base):
         if type(action) not in (DrawPart, DrawProject, DrawContract):
             return any(action == a for a, _p in outcomes)
         key = self._chance_key(state)
-        sets = self.memos.memo("chance_sets", 20_000)
+        sets = self.memos["chance_sets"]
         found = sets.get(key)
         if found is None:
-            found = sets.put(key, frozenset(a for a, _p in self.chance_outcomes(state)))
+            found = self.memos.put(sets, key, frozenset(a for a, _p in self.chance_outcomes(state)))
         return action in found
 
     def _outcomes(self, what: str, counts: tuple[int, ...]) -> tuple[tuple[Any, Fraction], ...]:
         """The outcomes of a draw from ``counts`` (the contract ids left, or the tiles of each colour or
         slot): each outcome pair, its object and its probability, built once per game and shared by every
         answer (``_outcome``, the ``draw_actions`` memo, ``_fraction``)."""
-        acts = self.memos.memo("draw_actions", 10_000)
+        acts = self.memos["draw_actions"]
         if not acts:
             acts.update({("contract", i): DrawContract(i) for i in self.contracts})
             acts.update({("project", i): DrawProject(col) for i, col in enumerate(self.colours)})
@@ -81,22 +80,22 @@ class Draws(Base):
         """The outcome pair (the ``i``-th draw of kind ``what``, ``Fraction(k, n)``), one shared tuple per game
         for each (the ``outcome_pairs`` memo; docs/speed.md, "Bot Factory's hot path")."""
         memos = self.memos
-        table: Memo[tuple[str, int, int, int], tuple[Any, Fraction]] = memos.memo("outcome_pairs", 10_000)
+        table: dict[tuple[str, int, int, int], tuple[Any, Fraction]] = memos["outcome_pairs"]
         key = (what, i, k, n)
         found = table.get(key)
         if found is None:
-            action = memos.memo("draw_actions", 10_000).get((what, i))
+            action = memos["draw_actions"].get((what, i))
             if action is None:  # a contract id not among the game's: its own object
                 action = DrawContract(i)
-            found = table.put(key, (action, self._fraction(k, n)))
+            found = memos.put(table, key, (action, self._fraction(k, n)))
         return found
 
     def _fraction(self, k: int, n: int) -> Fraction:
         """``Fraction(k, n)``, one shared object per game for each pair (the ``fractions`` memo)."""
-        table: Memo[tuple[int, int], Fraction] = self.memos.memo("fractions", 10_000)
+        table: dict[tuple[int, int], Fraction] = self.memos["fractions"]
         found = table.get((k, n))
         if found is None:
-            found = table.put((k, n), Fraction(k, n))
+            found = self.memos.put(table, (k, n), Fraction(k, n))
         return found
 
     @staticmethod

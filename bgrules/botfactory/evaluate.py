@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bgrules.botfactory.state import ACTION, MOVE
-from bgrules.core.memo import Memo
+from bgrules.core.memo import Memos
 
 TOKEN_NEED = 0.5
 TOKENS_NEEDED = 3
@@ -62,12 +62,13 @@ thousand to the largest)."""
 
 def _part(game: Any, part: str) -> tuple[int, int]:
     """A part tile's colour index (-1: any colour) and slot index (memoised: the "evaluate.parts" memo)."""
-    memo: Memo[str, tuple[int, int]] = game.memos.memo("evaluate.parts", _MEMO_BOUND)
+    memo: dict[str, tuple[int, int]] = game.memos.memo("evaluate.parts", _MEMO_BOUND)
     found: tuple[int, int] | None = memo.get(part)
     if found is not None:
         return found
     colour, slot = part.split("-")
-    return memo.put(part, (-1 if colour == "any" else game.colours.index(colour), game.slots.index(slot)))
+    memos: Memos = game.memos
+    return memos.put(memo, part, (-1 if colour == "any" else game.colours.index(colour), game.slots.index(slot)))
 
 
 def _board(
@@ -77,7 +78,7 @@ def _board(
     colour's column its spaces still to fill (none once the colour has no bot left to build or the column
     is full), per slot whether any column still has it to fill, and per column the parts on it if it has a
     space to fill (else 0)."""
-    memo: Memo[tuple[Any, Any], tuple[tuple[tuple[bool, ...], ...], tuple[bool, ...], tuple[int, ...]]]
+    memo: dict[tuple[Any, Any], tuple[tuple[tuple[bool, ...], ...], tuple[bool, ...], tuple[int, ...]]]
     memo = game.memos.memo("evaluate.board", _MEMO_BOUND)
     key = (columns, bots_left)
     found = memo.get(key)
@@ -89,7 +90,8 @@ def _board(
         empty.append(tuple(open_ and x is None for x in column))
     open_at = tuple(any(row[si] for row in empty) for si in range(len(empty[0]) if empty else 0))
     placed = tuple(sum(x is not None for x in columns[ci]) if any(row) else 0 for ci, row in enumerate(empty))
-    return memo.put(key, (tuple(empty), open_at, placed))
+    memos: Memos = game.memos
+    return memos.put(memo, key, (tuple(empty), open_at, placed))
 
 
 def _held(
@@ -123,12 +125,13 @@ def _contract_score(game: Any, state: Any, seat: int, done: Any) -> int:
     "evaluate.contracts" memo)."""
     if not any(seat in seats for seats in state.reserved):
         return 0
-    memo: Memo[tuple[Any, Any, Any, int], int] = game.memos.memo("evaluate.contracts", _MEMO_BOUND)
+    memo: dict[tuple[Any, Any, Any, int], int] = game.memos.memo("evaluate.contracts", _MEMO_BOUND)
     key = (state.reserved, state.display, done, seat)
     found = memo.get(key)
     if found is not None:
         return found
-    return memo.put(key, int(game.contract_score(state, seat)))
+    memos: Memos = game.memos
+    return memos.put(memo, key, int(game.contract_score(state, seat)))
 
 
 def evaluate(game: Any, state: Any, seat: int) -> float:
@@ -138,12 +141,12 @@ def evaluate(game: Any, state: Any, seat: int) -> float:
     hand = state.hands[seat]
     parts, projects, done = hand.parts, hand.projects, hand.done
     columns, bots_left, values = state.columns, state.bots_left, state.values
-    memo: Memo[tuple[Any, ...], tuple[float, tuple[float, ...], tuple[int, ...]]]
+    memo: dict[tuple[Any, ...], tuple[float, tuple[float, ...], tuple[int, ...]]]
     memo = game.memos.memo("evaluate.held", _MEMO_BOUND)
     key = (parts, projects, columns, bots_left, values)
     found = memo.get(key)
     if found is None:
-        found = memo.put(key, _held(game, parts, projects, columns, bots_left, values))
+        found = game.memos.put(memo, key, _held(game, parts, projects, columns, bots_left, values))
     exact, progress, fits = found
     colours = game.colours
     score = sum(values[colours.index(c)] for c in done) + hand.tokens // 2 - len(parts) - 2 * len(projects)

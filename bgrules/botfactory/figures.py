@@ -59,7 +59,7 @@ def _placement_gains(game: Any) -> dict[int, int]:
             gains[count] = max(gains.get(count, gained), gained)
         if len(gains) == 2:
             break
-    return dict(memo.put("placement_gains", gains))
+    return dict(game.memos.put(memo, "placement_gains", gains))
 
 
 def _part_penalty(game: Any) -> int:

@@ -53,6 +53,18 @@ from bgrules.core.codec import ActionGuard
 from bgrules.core.memo import Memos
 from bgrules.core.protocol import CHANCE, GameInfo, Mover
 
+_MISS_TABLES = (
+    ("offers", 20_000),
+    ("move_offers", 20_000),
+    ("moves", 10),
+    ("move_candidates", 1_000),
+    ("chance_sets", 20_000),
+    ("draw_actions", 10_000),
+    ("outcome_pairs", 10_000),
+    ("fractions", 10_000),
+)
+"""The memos only the other memos' misses read, by name and bound."""
+
 __all__ = [
     "ACTION_TYPES",
     "ASSEMBLY",
@@ -126,6 +138,8 @@ class BotFactoryGame(RoundFlow):
         """The turn each space opens with, by the space and Sandra's space (``_opening_on``)."""
         self._action_memo = memos.memo("action", 1_000)
         """The offered actions' objects, by class, then arguments (``_action``)."""
+        for name, bound in _MISS_TABLES:  # read through ``memos[name]`` (docs/speed.md)
+            memos.memo(name, bound)
         self._guard = ActionGuard(ACTION_TYPES, "BF-ROUND")
         self._round_apply = RoundFlow.apply.__get__(self)  # the round's dispatch, behind the guard
         self._info = GameInfo(

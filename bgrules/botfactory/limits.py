@@ -43,7 +43,7 @@ class Limits(Base):
                         len(hand.parts), len(hand.projects), len(hand.done), counts.part_limit, counts.project_limit
                     )
                 )
-            self._limits_memo.put(key, over)
+            self.memos.put(self._limits_memo, key, over)
         if over:
             return evolve(state, phase=DISCARD, discarder=seat, after_discard="action")
         return state

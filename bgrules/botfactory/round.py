@@ -47,7 +47,6 @@ from bgrules.botfactory.tokens import Tokens
 from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import copier, evolve
-from bgrules.core.memo import Memo
 
 # the hottest copies of the round, by position (``fastevolve.copier``: ``evolve`` without its keywords)
 _MOVED = copier(BotFactoryState, "workers", "index")
@@ -134,17 +133,17 @@ class RoundFlow(Tokens, Draws, Limits):
         if found is None:
             targets = tuple(self._move_targets(state, seat))
             memos = self.memos
-            offers: Memo[tuple[int, ...], tuple[tuple[MoveWorker, ...], frozenset[int]]]
-            offers = memos.memo("move_offers", 20_000)
+            offers: dict[tuple[int, ...], tuple[tuple[MoveWorker, ...], frozenset[int]]]
+            offers = memos["move_offers"]
             found = offers.get(targets)
             if found is None:
                 n = len(self.spaces)
-                table = memos.memo("moves", 10)
+                table = memos["moves"]
                 moves = table.get(n)
                 if moves is None:  # one MoveWorker per space, shared by every answer
-                    moves = table.put(n, tuple(MoveWorker(i) for i in range(n)))
-                found = offers.put(targets, (tuple([moves[s] for s in targets]), frozenset(targets)))
-            self._move_memo.put(key, found)
+                    moves = memos.put(table, n, tuple(MoveWorker(i) for i in range(n)))
+                found = memos.put(offers, targets, (tuple([moves[s] for s in targets]), frozenset(targets)))
+            memos.put(self._move_memo, key, found)
         return found
 
     def _move_targets(self, state: BotFactoryState, seat: int) -> list[int]:
@@ -152,13 +151,13 @@ class RoundFlow(Tokens, Draws, Limits):
         taken = set(state.workers)  # (None among them is no space)
         taken.add(state.sandra)
         here = state.workers[seat]
-        known = self.memos.memo("move_candidates", 1_000)
+        known = self.memos["move_candidates"]
         candidates = known.get(here)
         if candidates is None:  # the spaces not on the board of ``here`` (all of them in round 1), per game
             candidates = tuple(
                 i for i in range(len(self.spaces)) if here is None or self.spaces[i][0] != self.spaces[here][0]
             )
-            known.put(here, candidates)
+            self.memos.put(known, here, candidates)
         return [i for i in candidates if i not in taken]
 
     def _turn_options(self, state: BotFactoryState, seat: int) -> list[Any]:
@@ -324,7 +323,7 @@ class RoundFlow(Tokens, Draws, Limits):
                 found = Turn(n, "share" if (1 if sharing else 0) + extra else "open")  # _toll
             else:
                 found = Turn(n, "share" if sharing else "extra" if extra else "open")
-            self._opening_memo.put(key, found)
+            self.memos.put(self._opening_memo, key, found)
         return found
 
     def _act(self, state: BotFactoryState, action: Any) -> BotFactoryState:
@@ -423,7 +422,7 @@ class RoundFlow(Tokens, Draws, Limits):
         key = order + state.workers + (state.sandra,) + state.paid
         offered = self._window_memo.get(key)
         if offered is None:
-            offered = self._window_memo.put(key, self._window_seats_of(state, ()))
+            offered = self.memos.put(self._window_memo, key, self._window_seats_of(state, ()))
         if not skip:
             return offered
         start = order.index(skip[0]) + 1
@@ -659,7 +658,7 @@ class RoundFlow(Tokens, Draws, Limits):
         memo = self._score_memo
         found = memo.get(key)
         if found is None:
-            found = memo.put(key, self._best_assignment(state, seat, done))
+            found = self.memos.put(memo, key, self._best_assignment(state, seat, done))
         return found
 
     def _best_assignment(self, state: BotFactoryState, seat: int, done: tuple[str, ...]) -> int:

@@ -1,5 +1,7 @@
-"""A room per board (issue 8): each board's module holds its main action, its additional action and
-Sandra's action, and every method of the rooms and of the round flow names the rule IDs it enforces."""
+"""A room per board (issues 8 and 23): each board's module is a room of plain functions (its main action's
+options and guard with its effect, its additional action's, Sandra's action there), the round hands them
+on through its table of rooms, and every function of the rooms and method of the round flow names the rule
+IDs it enforces."""
 
 from __future__ import annotations
 
@@ -19,11 +21,15 @@ MODULES = (assembly, production, projects, finance, round_flow)
 
 
 def _methods(module):
+    """The functions a module defines and the methods of the classes it defines."""
+    for name, f in inspect.getmembers(module, inspect.isfunction):
+        if f.__module__ == module.__name__:
+            yield f"{module.__name__}.{name}", f
     for _name, cls in inspect.getmembers(module, inspect.isclass):
         if cls.__module__ == module.__name__:
             for name, f in vars(cls).items():
                 f = getattr(f, "__func__", f)
-                if callable(f):
+                if callable(f) and not (name.startswith("__") and name.endswith("__")):
                     yield f"{module.__name__}.{cls.__name__}.{name}", f
 
 
@@ -38,21 +44,37 @@ def test_every_method_names_its_rule_ids(module):
         assert cited <= documented, f"{where} cites undocumented {sorted(cited - documented)}"
 
 
+ROOM_FUNCTIONS = ("main_options", "main", "additional_options", "additional", "sandra")
+
+
 @pytest.mark.parametrize(
-    ("module", "main", "additional", "sandra"),
+    ("board", "module", "effects"),
     [
-        (assembly, "_assembly_main", "_swap", "_sandra_assembly"),
-        (production, "_take_output", "_trade", "_sandra_production"),
-        (projects, "_project_main", "_exchange", "_slide_projects"),
-        (finance, "_reserve", None, "_sandra_finance"),
+        (0, assembly, ("place", "swap", "placements", "icon_options", "take_icon_part", "extra_cost")),
+        (1, production, ("rotate", "take_output", "refill_options", "refill", "trade")),
+        (2, projects, ("take_project", "line_reward_options", "exchange", "slide_projects")),
+        (3, finance, ("raise_value", "reserve")),
     ],
+    ids=lambda x: getattr(x, "__name__", str(x)).rsplit(".", 1)[-1],
 )
-def test_each_board_has_its_room(module, main, additional, sandra):
-    names = {where.rsplit(".", 1)[1] for where, _f in _methods(module)}
-    for name in (main, additional, sandra):
-        if name is not None:
-            assert name in names, f"{name} is not in {module.__name__}"
-            assert getattr(BotFactoryGame, name).__module__ == module.__name__
+def test_each_board_has_its_room_of_functions(board, module, effects):
+    """The room of the board is the module of its functions, in the round's table at the board's number;
+    it defines every function of a room and its board's effects, none of which is a method of the game."""
+    assert round_flow.ROOMS[board] is module
+    assert not [cls for _n, cls in inspect.getmembers(module, inspect.isclass) if cls.__module__ == module.__name__]
+    for name in (*ROOM_FUNCTIONS, *effects):
+        f = getattr(module, name)
+        assert inspect.isfunction(f) and f.__module__ == module.__name__, name
+    for name in effects:
+        assert not hasattr(BotFactoryGame, name) and not hasattr(BotFactoryGame, f"_{name}"), name
+    assert isinstance(module.RULE, str) and module.RULE.startswith("BF-")
+
+
+def test_the_round_dispatches_through_its_table_of_rooms():
+    """The round flow names no board by its number: it asks the room of the board (``ROOMS``)."""
+    source = inspect.getsource(round_flow)
+    for board in ("ASSEMBLY", "PRODUCTION", "PROJECT", "FINANCE"):
+        assert not re.search(rf"==\s*{board}\b", source), board
 
 
 def test_the_public_game_class_still_lives_in_game():

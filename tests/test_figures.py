@@ -198,18 +198,19 @@ def test_diff_reports_each_variants_seed_departures(tmp_path: Path) -> None:
 
 
 def test_a_changed_placement_reward_in_the_engine_fails_verify(monkeypatch: pytest.MonkeyPatch) -> None:
-    from bgrules.botfactory.assembly import AssemblyRoom
+    from bgrules.botfactory import assembly
+    from bgrules.botfactory.tokens import Tokens
 
-    place = AssemblyRoom._place
+    place = assembly.place
 
-    def generous(self: AssemblyRoom, state: Any, seat: int, action: Any, rule: str) -> Any:  # 3 tokens, not 2
-        after = place(self, state, seat, action, rule)
+    def generous(game: Tokens, state: Any, seat: int, action: Any, rule: str) -> Any:  # 3 tokens, not 2
+        after = place(game, state, seat, action, rule)
         hand = after.hands[seat]
         if hand.done == state.hands[seat].done:
-            after = self._gain(after, seat, 1)
+            after = game._gain(after, seat, 1)
         return after
 
-    monkeypatch.setattr(AssemblyRoom, "_place", generous)
+    monkeypatch.setattr(assembly, "place", generous)
     (report,) = run_spec(_spec("BF-FIG-SEED"), Budget())  # type: ignore[arg-type]
     assert report.verdict == "violated"
     assert "first_part_reward is 3, the seed says 2" in report.detail

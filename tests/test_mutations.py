@@ -18,6 +18,10 @@ from unittest import mock
 import attrs
 import pytest
 
+from bgrules.botfactory import assembly as bf_assembly
+from bgrules.botfactory import finance as bf_finance
+from bgrules.botfactory import production as bf_production
+from bgrules.botfactory import projects as bf_projects
 from bgrules.botfactory.game import FINANCE as FINANCE_BOARD
 from bgrules.botfactory.game import BotFactoryGame
 from bgrules.botfactory.state import Phase as BFPhase
@@ -887,13 +891,13 @@ def bf_limits_unchecked(mp: pytest.MonkeyPatch) -> None:
 
 def bf_reserve_unpaid(mp: pytest.MonkeyPatch) -> None:
     """BF-FIN-CONTRACT broken: a reservation puts tokens on the contract without taking them from the hand."""
-    orig = BotFactoryGame._reserve
+    orig = bf_finance.reserve
 
     def reserve(self, state, seat, turn, action):
         after = orig(self, state, seat, turn, action)
         return self._hand(after, seat, tokens=state.hands[seat].tokens)
 
-    mp.setattr(BotFactoryGame, "_reserve", reserve)
+    mp.setattr(bf_finance, "reserve", reserve)
 
 
 def bf_discarded_part_vanishes(mp: pytest.MonkeyPatch) -> None:
@@ -903,7 +907,7 @@ def bf_discarded_part_vanishes(mp: pytest.MonkeyPatch) -> None:
 
 def bf_part_in_wrong_slot(mp: pytest.MonkeyPatch) -> None:
     """BF-ASM broken: a placed part lands in the next space down (wrapping) instead of its own slot's."""
-    orig = BotFactoryGame._place
+    orig = bf_assembly.place
 
     def place(self, state, seat, action, rule):
         after = orig(self, state, seat, action, rule)
@@ -913,14 +917,14 @@ def bf_part_in_wrong_slot(mp: pytest.MonkeyPatch) -> None:
         column[si], column[j] = column[j], column[si]
         return attrs.evolve(after, columns=(*after.columns[:ci], tuple(column), *after.columns[ci + 1 :]))
 
-    mp.setattr(BotFactoryGame, "_place", place)
+    mp.setattr(bf_assembly, "place", place)
 
 
 def bf_bot_without_project(mp: pytest.MonkeyPatch) -> None:
     """BF-ASM-PROJECT removed: a bot's last part may be placed without an unfinished Project of its colour;
     the bot is built (its meeple leaves the supply) but no Project is completed."""
-    orig_placements = BotFactoryGame._placements
-    orig_place = BotFactoryGame._place
+    orig_placements = bf_assembly.placements
+    orig_place = bf_assembly.place
 
     def with_every_project(self, state, seat):
         hand = state.hands[seat]
@@ -944,19 +948,19 @@ def bf_bot_without_project(mp: pytest.MonkeyPatch) -> None:
         built.remove(action.colour)
         return self._hand(after, seat, done=tuple(built))
 
-    mp.setattr(BotFactoryGame, "_placements", placements)
-    mp.setattr(BotFactoryGame, "_place", place)
+    mp.setattr(bf_assembly, "placements", placements)
+    mp.setattr(bf_assembly, "place", place)
 
 
 def bf_bot_meeple_kept(mp: pytest.MonkeyPatch) -> None:
     """BF-ASM-REWARD broken: a completed bot goes onto its Project but its meeple stays in the supply."""
-    orig = BotFactoryGame._place
+    orig = bf_assembly.place
 
     def place(self, state, seat, action, rule):
         after = orig(self, state, seat, action, rule)
         return attrs.evolve(after, bots_left=state.bots_left)
 
-    mp.setattr(BotFactoryGame, "_place", place)
+    mp.setattr(bf_assembly, "place", place)
 
 
 def _bf_reserve_options(mp: pytest.MonkeyPatch, allowed) -> None:
@@ -995,7 +999,7 @@ def _bf_reserve_options(mp: pytest.MonkeyPatch, allowed) -> None:
         )
 
     mp.setattr(BotFactoryGame, "_main_options", options)
-    mp.setattr(BotFactoryGame, "_reserve", reserve)
+    mp.setattr(bf_finance, "reserve", reserve)
 
 
 def bf_reserve_twice(mp: pytest.MonkeyPatch) -> None:
@@ -1067,7 +1071,7 @@ def bf_max_rounds_ignored(mp: pytest.MonkeyPatch) -> None:
 # (spec id, mutation, variant TOML or None for the default figures): each row must turn the spec to violated
 def bf_project_kept(mp: pytest.MonkeyPatch) -> None:
     """A completed bot's Project stays among the unfinished ones as well (a tile appears from nowhere)."""
-    orig = BotFactoryGame._place
+    orig = bf_assembly.place
 
     def place(self: BotFactoryGame, state: Any, seat: int, action: Any, rule: str) -> Any:
         after = orig(self, state, seat, action, rule)
@@ -1075,23 +1079,23 @@ def bf_project_kept(mp: pytest.MonkeyPatch) -> None:
             after = self._hand(after, seat, projects=state.hands[seat].projects)
         return after
 
-    mp.setattr(BotFactoryGame, "_place", place)
+    mp.setattr(bf_assembly, "place", place)
 
 
 def bf_project_discard_lost(mp: pytest.MonkeyPatch) -> None:
     """Sandra and maintenance drop the bottom Project tiles without putting them in the discard."""
-    orig = BotFactoryGame._slide_projects
+    orig = bf_projects.slide_projects
 
     def slide(self: BotFactoryGame, state: Any) -> Any:
         after = orig(self, state)
         return attrs.evolve(after, project_discard=state.project_discard)
 
-    mp.setattr(BotFactoryGame, "_slide_projects", slide)
+    mp.setattr(bf_projects, "slide_projects", slide)
 
 
 def bf_reserve_paid_twice(mp: pytest.MonkeyPatch) -> None:
     """Reserving takes the cost from the hand twice (the second lot vanishes)."""
-    orig = BotFactoryGame._reserve
+    orig = bf_finance.reserve
 
     def reserve(self: BotFactoryGame, state: Any, seat: int, turn: Any, action: Any) -> Any:
         after = orig(self, state, seat, turn, action)
@@ -1099,18 +1103,18 @@ def bf_reserve_paid_twice(mp: pytest.MonkeyPatch) -> None:
         hand = after.hands[seat]
         return self._hand(after, seat, tokens=max(0, hand.tokens - cost))
 
-    mp.setattr(BotFactoryGame, "_reserve", reserve)
+    mp.setattr(bf_finance, "reserve", reserve)
 
 
 def bf_first_parts_pay_three(mp: pytest.MonkeyPatch) -> None:
     """BF-ASM-REWARD broken: a bot's first and second part pay 3 tokens (the seed: 2)."""
-    orig = BotFactoryGame._place
+    orig = bf_assembly.place
 
     def place(self: BotFactoryGame, state: Any, seat: int, action: Any, rule: str) -> Any:
         after = orig(self, state, seat, action, rule)
         return after if after.hands[seat].done != state.hands[seat].done else self._gain(after, seat, 1)
 
-    mp.setattr(BotFactoryGame, "_place", place)
+    mp.setattr(bf_assembly, "place", place)
 
 
 def bf_three_tokens_a_point(mp: pytest.MonkeyPatch) -> None:
@@ -1128,18 +1132,18 @@ def bf_three_tokens_a_point(mp: pytest.MonkeyPatch) -> None:
 
 def bf_swap_free(mp: pytest.MonkeyPatch) -> None:
     """BF-ASM-SWAP broken: a swap costs nothing (the seed: a token)."""
-    orig = BotFactoryGame._swap
+    orig = bf_assembly.swap
 
     def swap(self: BotFactoryGame, state: Any, seat: int, action: Any) -> Any:
         after = orig(self, state, seat, action)
         return attrs.evolve(self._hand(after, seat, tokens=state.hands[seat].tokens), supply=state.supply)
 
-    mp.setattr(BotFactoryGame, "_swap", swap)
+    mp.setattr(bf_assembly, "swap", swap)
 
 
 def bf_right_tile_pays_nothing(mp: pytest.MonkeyPatch) -> None:
     """BF-PROJ-RIGHT broken: the right column's bottom tile pays no token."""
-    orig = BotFactoryGame._take_project
+    orig = bf_projects.take_project
 
     def take(self: BotFactoryGame, state: Any, seat: int, action: Any, turn: Any = None) -> Any:
         after = orig(self, state, seat, action, turn)
@@ -1147,7 +1151,7 @@ def bf_right_tile_pays_nothing(mp: pytest.MonkeyPatch) -> None:
             return after
         return attrs.evolve(self._hand(after, seat, tokens=state.hands[seat].tokens), supply=state.supply)
 
-    mp.setattr(BotFactoryGame, "_take_project", take)
+    mp.setattr(bf_projects, "take_project", take)
 
 
 def bf_maintenance_keeps_values(mp: pytest.MonkeyPatch) -> None:
@@ -1162,54 +1166,54 @@ def bf_maintenance_keeps_values(mp: pytest.MonkeyPatch) -> None:
 
 def bf_wheel_turns_back(mp: pytest.MonkeyPatch) -> None:
     """BF-PROD-ROTATE broken: the Wheel turns two spaces anticlockwise (p -> p - 2)."""
-    orig = BotFactoryGame._rotate
+    orig = bf_production.rotate
 
     def rotate(self: BotFactoryGame, state: Any, turn: Any) -> Any:
         n = len(state.wheel)
         return orig(self, attrs.evolve(state, wheel=tuple(state.wheel[(i + 4) % n] for i in range(n))), turn)
 
-    mp.setattr(BotFactoryGame, "_rotate", rotate)
+    mp.setattr(bf_production, "rotate", rotate)
 
 
 def bf_mark_offers_nothing(mp: pytest.MonkeyPatch) -> None:
     """BF-PROD-MARK broken: taking the marked output space's tile offers no paid placement."""
-    orig = BotFactoryGame._take_output
+    orig = bf_production.take_output
 
     def take(self: BotFactoryGame, state: Any, seat: int, turn: Any, action: Any) -> Any:
         after = orig(self, state, seat, turn, action)
         return attrs.evolve(after, turn=attrs.evolve(after.turn, prompt=()))
 
-    mp.setattr(BotFactoryGame, "_take_output", take)
+    mp.setattr(bf_production, "take_output", take)
 
 
 def bf_trade_keeps_a_part(mp: pytest.MonkeyPatch) -> None:
     """BF-PROD-TRADE broken: the trade discards two parts only (the seed: three)."""
-    orig = BotFactoryGame._trade
+    orig = bf_production.trade
 
     def trade(self: BotFactoryGame, state: Any, seat: int, action: Any) -> Any:
         return orig(self, state, seat, attrs.evolve(action, parts=action.parts[:2]))
 
-    mp.setattr(BotFactoryGame, "_trade", trade)
+    mp.setattr(bf_production, "trade", trade)
 
 
 def bf_exchange_universal_kept(mp: pytest.MonkeyPatch) -> None:
     """BF-PROJ-TRADE broken: the Universal part is handed out without leaving its supply."""
-    orig = BotFactoryGame._exchange
+    orig = bf_projects.exchange
 
     def exchange(self: BotFactoryGame, state: Any, seat: int, action: Any) -> Any:
         return attrs.evolve(orig(self, state, seat, action), universal=state.universal)
 
-    mp.setattr(BotFactoryGame, "_exchange", exchange)
+    mp.setattr(bf_projects, "exchange", exchange)
 
 
 def bf_swap_spare_stays(mp: pytest.MonkeyPatch) -> None:
     """BF-ASM-SWAP broken: the spare space keeps its part (the hand's part does not take its place)."""
-    orig = BotFactoryGame._swap
+    orig = bf_assembly.swap
 
     def swap(self: BotFactoryGame, state: Any, seat: int, action: Any) -> Any:
         return attrs.evolve(orig(self, state, seat, action), spares=state.spares)
 
-    mp.setattr(BotFactoryGame, "_swap", swap)
+    mp.setattr(bf_assembly, "swap", swap)
 
 
 def bf_sandra_from_the_left(mp: pytest.MonkeyPatch) -> None:
@@ -1242,13 +1246,13 @@ def bf_order_rightmost_first(mp: pytest.MonkeyPatch) -> None:
 
 def bf_sandra_refills_anticlockwise(mp: pytest.MonkeyPatch) -> None:
     """BF-PROD-SANDRA broken: Sandra fills the Wheel's empty spaces anticlockwise."""
-    orig = BotFactoryGame._sandra_production
+    orig = bf_production.sandra
 
     def production(self: BotFactoryGame, state: Any, **changes: Any) -> Any:
         after = orig(self, state, **changes)
         return attrs.evolve(after, draws=tuple(reversed(after.draws)))
 
-    mp.setattr(BotFactoryGame, "_sandra_production", production)
+    mp.setattr(bf_production, "sandra", production)
 
 
 def bf_maintenance_clears_every_bot(mp: pytest.MonkeyPatch) -> None:
@@ -1289,7 +1293,7 @@ def bf_extra_token_to_the_first(mp: pytest.MonkeyPatch) -> None:
 
 def bf_line_rewards_swapped(mp: pytest.MonkeyPatch) -> None:
     """BF-FIN-LINE broken: each value line offers the other line's reward."""
-    orig = BotFactoryGame._raise
+    orig = bf_finance.raise_value
     other = {("place_free",): ("project",), ("project",): ("place_free",)}
 
     def mutated(self: BotFactoryGame, state: Any, seat: int, turn: Any, action: Any) -> Any:
@@ -1297,7 +1301,7 @@ def bf_line_rewards_swapped(mp: pytest.MonkeyPatch) -> None:
         prompt = other.get(after.turn.prompt)
         return after if prompt is None else attrs.evolve(after, turn=attrs.evolve(after.turn, prompt=prompt))
 
-    mp.setattr(BotFactoryGame, "_raise", mutated)
+    mp.setattr(bf_finance, "raise_value", mutated)
 
 
 BF_CASES = [

@@ -196,8 +196,8 @@ def test_one_agent_in_two_games_reads_nothing_of_the_first() -> None:
 
 
 def test_the_bot_factory_memos_are_never_read_for_another_game_at_the_same_address() -> None:
-    """The memos are keyed on id(game) and hold the game, compared by identity: an entry left by a game freed
-    where another now lives (planted here under the live game's id) is not read."""
+    """The evaluation's memos are the game's own (``game.memos``): wrong entries planted in another game's
+    memos (as a freed game's would be) are not read for this one, and this game's evaluation fills its own."""
     game = bgrules.load_game("botfactory", players=2)
     other = bgrules.load_game("botfactory", players=2)
     state = None
@@ -208,15 +208,14 @@ def test_the_bot_factory_memos_are_never_read_for_another_game_at_the_same_addre
     assert state is not None, "no state with a reserved contract, held parts and a bot"
     want = _reference_bf(game, state, 1)
     hand = state.hands[1]
-    bf_evaluate._HELD.clear()
-    bf_evaluate._CONTRACTS.clear()
-    bf_evaluate._PARTS.clear()
-    held = (id(game), hand.parts, hand.projects, state.columns, state.bots_left, state.values)
-    bf_evaluate._HELD[held] = (other, 9.0, (9.0,), (3,) * len(game.colours))
-    bf_evaluate._CONTRACTS[(id(game), state.reserved, state.display, hand.done, 1)] = (other, 99)
+    game.memos.clear()
+    held = (hand.parts, hand.projects, state.columns, state.bots_left, state.values)
+    other.memos.memo("evaluate.held", bf_evaluate._MEMO_BOUND)[held] = (9.0, (9.0,), (3,) * len(game.colours))
+    other.memos.memo("evaluate.contracts", bf_evaluate._MEMO_BOUND)[(state.reserved, state.display, hand.done, 1)] = 99
     for part in hand.parts:
-        bf_evaluate._PARTS[(id(game), part)] = (other, -1, 0)
+        other.memos.memo("evaluate.parts", bf_evaluate._MEMO_BOUND)[part] = (-1, 0)
     assert bf_evaluate.evaluate(game, state, 1) == want
+    assert held in game.memos["evaluate.held"] and game.memos["evaluate.parts"]
 
 
 def test_a_carried_look_ahead_is_used_only_at_an_equal_state() -> None:

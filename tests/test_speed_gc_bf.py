@@ -17,10 +17,11 @@ import attrs
 import pytest
 from support.walks import steps
 
-from bgrules.botfactory.base import Tables
+from bgrules.botfactory import assembly, production, projects
 from bgrules.botfactory.game import BotFactoryGame
 from bgrules.botfactory.state import MoveWorker, PlacePart, Refill, TakeProject, TakeTop
 from bgrules.botfactory.variant import BotFactoryVariant, Rulings
+from bgrules.core.memo import Memos
 from bgrules.core.playout import walk
 from bgrules.core.refinement import difference, reference_of, walk_states
 from bgrules.core.registry import load_game
@@ -28,9 +29,7 @@ from bgrules.core.registry import load_game
 
 def _cold(game: BotFactoryGame) -> BotFactoryGame:
     """``game`` with every memo and table emptied: what it answers next is computed afresh."""
-    for memo in (game._options_memo, game._move_memo, game._action_memo, game._chance_memo, game._window_memo):
-        memo.clear()
-    game._tables = Tables()
+    game.memos.clear()
     game._last_legal = None
     game._last_chance = None
     return game
@@ -73,15 +72,15 @@ def test_the_shared_offers_are_whole_and_one_per_class_and_arguments(reading: st
         for seed in range(3):
             for before, _action, _after in steps(game, seed):
                 for seat in range(players):
-                    placed = game._placements(before, seat)
+                    placed = assembly.placements(game, before, seat)
                     assert _whole(placed) and all(a is game._action(PlacePart, a.part, a.colour) for a in placed)
-                    icon = game._icon_options(before, seat)
+                    icon = assembly.icon_options(game, before, seat)
                     assert _whole(icon) and all(a is game._action(TakeTop, a.colour) for a in icon[:-1])
-                    refill = game._refill_options(before, seat % 2)
+                    refill = production.refill_options(game, before, seat % 2)
                     assert _whole(refill) and all(a is game._action(Refill, a.position, a.colour) for a in refill[:-1])
                     moves, spaces = game._move_options(before, seat)
                     assert _whole(moves) and spaces == frozenset(m.space for m in moves)
-                takes = game._project_options(before)
+                takes = projects.project_options(game, before)
                 assert _whole(takes) and all(a is game._action(TakeProject, a.column, a.row) for a in takes)
                 if before.phase.value != "over":
                     assert _whole(game.legal_actions(before))
@@ -101,12 +100,12 @@ def test_the_memos_hold_shared_values_and_untracked_keys() -> None:
             pass
     for _ in range(3):  # a tuple is untracked once those it holds are: one pass per level of nesting
         gc.collect()
-    tables = game._tables
+    tables = game.memos
     memo = game._options_memo
     assert len(memo) > 500
     distinct: dict[type, set[int]] = {}
     for key, value in memo.items():
-        assert tables.offers[tuple(map(id, value))] is value
+        assert tables["offers"][tuple(map(id, value))] is value
         for a in value:
             distinct.setdefault(type(a), set()).add(id(a))
         assert not gc.is_tracked(key), key
@@ -116,9 +115,9 @@ def test_the_memos_hold_shared_values_and_untracked_keys() -> None:
     for key, (moves, spaces) in game._move_memo.items():
         assert not gc.is_tracked(key), key
         assert answers.setdefault(tuple(sorted(spaces)), (moves, spaces)) == (moves, spaces)
-        assert tables.move_offers[tuple(m.space for m in moves)] is game._move_memo[key]
-    assert len(game._move_memo) > 2 * len(tables.move_offers)
-    pairs = {id(pair) for pair in tables.outcome_pairs.values()}  # the table holds them: no id reused
+        assert tables["move_offers"][tuple(m.space for m in moves)] is game._move_memo[key]
+    assert len(game._move_memo) > 2 * len(tables["move_offers"])
+    pairs = {id(pair) for pair in tables["outcome_pairs"].values()}  # the table holds them: no id reused
     assert len(game._chance_memo) > 100
     for key, outcomes in game._chance_memo.items():
         assert not gc.is_tracked(key), key
@@ -175,7 +174,9 @@ def test_play_with_tables_emptied_on_the_way_refines_the_reference() -> None:
                 if states % 7 == 0:
                     _cold(emptied)
                 elif states % 5 == 0:
-                    emptied._tables = Tables()
+                    for name, memo in emptied.memos.items():  # the tables only misses read
+                        if name in ("offers", "move_offers", "moves", "chance_sets", "outcome_pairs"):
+                            memo.clear()
                 elif states % 3 == 0:
                     emptied._action_memo.clear()
             assert states > 300
@@ -198,7 +199,7 @@ def test_shared_finds_the_very_objects_only() -> None:
     assert game._shared(first) is first and (id(first[0]), id(first[1])) == ids  # held, not reused
     for i in range(20_001):
         game._shared((TakeProject(0, i), TakeProject(1, i)))
-    assert len(game._tables.offers) <= 20_001
+    assert len(game.memos["offers"]) <= 20_001
     again = (TakeProject(0, 0), TakeProject(1, 0))
     assert game._shared(again) == again and game._shared(again) is game._shared(again)
 
@@ -219,7 +220,7 @@ def test_the_action_tables_give_one_object_per_class_and_arguments() -> None:
 def test_the_game_keeps_few_attributes() -> None:
     """The game object keeps at most 29 attributes after random, greedy and checked play: under CPython 3.11
     an object with more loses its shared-key dictionary, and every ``self.x`` read of Bot Factory's rooms
-    gets slower (random play 4-5%, measured); memo-miss tables go into ``game._tables``."""
+    gets slower (random play 4-5%, measured); the memos live in ``game.memos``."""
     from bgrules.agents import make_agent
     from bgrules.core.specs import default_invariants
 
@@ -236,7 +237,7 @@ def test_the_game_keeps_few_attributes() -> None:
         for _kind, pred in preds:
             assert pred(game, after) is None
     assert len(vars(game)) <= 29, sorted(vars(game))
-    assert isinstance(game._tables, Tables) and not hasattr(game._tables, "__dict__")
+    assert isinstance(game.memos, Memos) and not hasattr(game.memos, "__dict__")
 
 
 def test_the_options_memo_keys_are_one_level_deep() -> None:

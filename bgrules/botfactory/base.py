@@ -1,11 +1,12 @@
 """What every room of the Bot Factory house shares: the boards' numbers, the game's figures, and the small
 state helpers (a player's hand, a part tile back to its discard).
 
-The game (:class:`bgrules.botfactory.game.BotFactoryGame`) is built from one mixin per board
+The house has a room per board, a module of plain functions of the game and a state
 (:mod:`~bgrules.botfactory.assembly`, :mod:`~bgrules.botfactory.production`,
-:mod:`~bgrules.botfactory.projects`, :mod:`~bgrules.botfactory.finance`), the shared helpers
-(:mod:`~bgrules.botfactory.tokens`, :mod:`~bgrules.botfactory.draws`, :mod:`~bgrules.botfactory.limits`) and
-the round flow (:mod:`~bgrules.botfactory.round`).
+:mod:`~bgrules.botfactory.projects`, :mod:`~bgrules.botfactory.finance`); the game
+(:class:`bgrules.botfactory.game.BotFactoryGame`) is the round flow (:mod:`~bgrules.botfactory.round`,
+which hands each board's actions to its room through ``round.ROOMS``) with the shared helpers
+(:mod:`~bgrules.botfactory.tokens`, :mod:`~bgrules.botfactory.draws`, :mod:`~bgrules.botfactory.limits`).
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from fractions import Fraction
 from operator import is_ as _is
 from typing import Any, TypeVar
 
-from bgrules.botfactory.state import BotFactoryState, Hand, Turn
+from bgrules.botfactory.state import BotFactoryState, Exchange, Hand, Swap, Trade, Turn
 from bgrules.botfactory.variant import BotFactoryVariant, Components, Contract
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import copier, evolve
+from bgrules.core.memo import Memos
 from bgrules.core.protocol import GameBase
 
 A = TypeVar("A")
@@ -43,6 +45,12 @@ def _set(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return (*t[:i], value, *t[i + 1 :])
 
 
+def additional_rule(action: Any) -> str:
+    """BF-ADDITIONAL: the rule an additional action is refused under: its own board's (BF-ASM-SWAP,
+    BF-PROD-TRADE, BF-PROJ-TRADE)."""
+    return {Swap: "BF-ASM-SWAP", Trade: "BF-PROD-TRADE", Exchange: "BF-PROJ-TRADE"}[type(action)]
+
+
 def _offered(action: Any, options: Collection[Any]) -> bool:
     """``action in options``, the very object offered (a playout's choice) found without comparing it with
     the options before it (an attrs ``__eq__`` call each)."""
@@ -50,42 +58,6 @@ def _offered(action: Any, options: Collection[Any]) -> bool:
         if option is action:
             return True
     return action in options
-
-
-class Tables:
-    """The tables of a game that only its memos' misses read (one attribute of the game, not one each: under
-    CPython 3.11 an object of more than 29 attributes loses its shared-key dictionary and every ``self.x``
-    read of the game gets slower, which made all of Bot Factory's random play 4-5% slower, docs/speed.md).
-    Each is bounded where it is filled and never changes an answer."""
-
-    __slots__ = (
-        "chance_sets",
-        "draw_actions",
-        "fractions",
-        "move_candidates",
-        "move_offers",
-        "moves",
-        "offers",
-        "outcome_pairs",
-    )
-
-    def __init__(self) -> None:
-        self.chance_sets: dict[tuple[Any, ...], frozenset[Any]] = {}
-        """The next draw's outcomes as a set, by what they depend on (``Draws._possible``)."""
-        self.draw_actions: dict[tuple[str, int], Any] = {}
-        """The chance outcomes' action objects, by kind and index (built on the first draw, shared)."""
-        self.fractions: dict[tuple[int, int], Fraction] = {}
-        """``Fraction(k, n)`` by ``(k, n)`` (``Draws._fraction``)."""
-        self.outcome_pairs: dict[tuple[str, int, int, int], tuple[Any, Fraction]] = {}
-        """The chance outcomes' (action, probability) pairs, by kind, index and fraction (``Draws._outcome``)."""
-        self.move_candidates: dict[int | None, tuple[int, ...]] = {}
-        """BF-MOVE: per space a worker stands on (None: not yet placed), the spaces of the other boards."""
-        self.moves: tuple[Any, ...] = ()
-        """BF-MOVE: one ``MoveWorker`` per space, shared by every answer."""
-        self.move_offers: dict[tuple[int, ...], Any] = {}
-        """BF-MOVE: the move memo's answers, one per tuple of spaces (``RoundFlow._move_options``)."""
-        self.offers: dict[tuple[int, ...], tuple[Any, ...]] = {}
-        """The options memo's values, one tuple per sequence of offered objects (``Base._shared``)."""
 
 
 class Base(GameBase):
@@ -101,6 +73,7 @@ class Base(GameBase):
     end_count: int
     max_rounds: int | None
     runner_rounds: int | None
+    memos: Memos
     _chance_memo: dict[tuple[Any, ...], tuple[tuple[Any, Fraction], ...]]
     _move_memo: dict[tuple[Any, ...], Any]
     _options_memo: dict[tuple[Any, ...], tuple[Any, ...]]
@@ -109,7 +82,6 @@ class Base(GameBase):
     _window_memo: dict[tuple[Any, ...], tuple[int, ...]]
     _opening_memo: dict[tuple[int, int], Any]
     _action_memo: dict[type, dict[tuple[Any, ...], Any]]
-    _tables: Tables
 
     def colour(self, name: str) -> int:
         try:
@@ -127,29 +99,20 @@ class Base(GameBase):
 
     def _remember(self, key: tuple[Any, ...], value: tuple[Any, ...]) -> tuple[Any, ...]:
         """Store ``value``, the options of ``key`` (what they read, tagged by kind), in the options memo, as
-        the shared tuple of those very objects (``_shared``); the memo is cleared past 50,000 entries."""
-        memo = self._options_memo
-        if len(memo) > 50_000:
-            memo.clear()
-        value = memo[key] = self._shared(value)
-        return value
+        the shared tuple of those very objects (``_shared``)."""
+        return self.memos.put(self._options_memo, key, self._shared(value))
 
     def _shared(self, offers: tuple[Any, ...]) -> tuple[Any, ...]:
         """``offers`` (shared action objects, ``_action``), or the equal tuple of the very same objects met
-        before: one tuple per game for each sequence of offers, so that the options memo's many keys (whose
-        tuples of strings and ints the cyclic collector stops tracking) share a few tracked values instead
-        of each holding a tuple of its own (docs/speed.md). Found by the objects' ids, each compared with
-        ``is`` (the stored tuple holds them: no id of theirs is reused while it is stored); bounded: cleared
-        past 20,000."""
-        table = self._tables.offers
+        before: one tuple per game for each sequence of offers (the ``offers`` memo; docs/speed.md, "Bot
+        Factory's hot path"). Found by the objects' ids, each compared with ``is`` (the stored tuple holds
+        them: no id of theirs is reused while it is stored)."""
+        table: dict[tuple[int, ...], tuple[Any, ...]] = self.memos["offers"]
         key = tuple(map(id, offers))
         found = table.get(key)
         if found is not None and len(found) == len(offers) and all(map(_is, found, offers)):
             return found
-        if len(table) > 20_000:
-            table.clear()
-        table[key] = offers
-        return offers
+        return self.memos.put(table, key, offers)
 
     def _drawable(self, state: BotFactoryState, ci: int) -> bool:
         return bool(sum(state.piles[ci]) or sum(state.discards[ci]))
@@ -160,17 +123,15 @@ class Base(GameBase):
 
     def _action(self, cls: type[A], *args: Any) -> A:
         """The action ``cls(*args)``, one shared object per game for each class and arguments (actions are
-        frozen values: an offer made again offers an equal object; bounded: a class's table is cleared past
-        50,000). A table per class, keyed by the arguments alone: a tuple of strings and ints, which the
-        cyclic collector stops tracking (a key holding the class would stay tracked)."""
+        frozen values: an offer made again offers an equal object), in a table per class keyed by the
+        arguments (the ``action`` memo)."""
         table = self._action_memo.get(cls)
         if table is None:
-            table = self._action_memo[cls] = {}
+            memos = self.memos
+            table = memos.put(self._action_memo, cls, memos.memo(f"action.{cls.__name__}", 50_000))
         found: A | None = table.get(args)
         if found is None:
-            if len(table) > 50_000:
-                table.clear()
-            found = table[args] = cls(*args)
+            found = self.memos.put(table, args, cls(*args))
         return found
 
     def _discard_part_tile(self, state: BotFactoryState, part: str) -> BotFactoryState:

@@ -18,9 +18,6 @@ _DRAWN_TO_WHEEL = copier(BotFactoryState, "draws", "piles", "marker", "wheel")
 _DRAWN_TO_SPARE = copier(BotFactoryState, "draws", "piles", "marker", "spares")
 _DRAWN_TO_HAND = copier(BotFactoryState, "draws", "piles", "marker", "hands")
 
-_CHANCE_MEMO_LIMIT = 50_000
-"""Entries of a game's chance memo before it is cleared (the answers are recomputed, never changed)."""
-
 
 class Draws(Base):
     def _chance_outcomes(self, state: BotFactoryState) -> tuple[tuple[Any, Fraction], ...]:
@@ -31,9 +28,7 @@ class Draws(Base):
         key = self._chance_key(state)
         found = self._chance_memo.get(key)
         if found is None:
-            if len(self._chance_memo) >= _CHANCE_MEMO_LIMIT:  # bounded: a long campaign meets many piles
-                self._chance_memo.clear()
-            found = self._chance_memo[key] = self._outcomes(key[0], key[1])
+            found = self.memos.put(self._chance_memo, key, self._outcomes(key[0], key[1]))
         return found
 
     def _chance_key(self, state: BotFactoryState) -> tuple[Any, ...]:
@@ -56,20 +51,17 @@ class Draws(Base):
         if type(action) not in (DrawPart, DrawProject, DrawContract):
             return any(action == a for a, _p in outcomes)
         key = self._chance_key(state)
-        sets = self._tables.chance_sets
+        sets = self.memos["chance_sets"]
         found = sets.get(key)
         if found is None:
-            if len(sets) > 20_000:
-                sets.clear()
-            found = sets[key] = frozenset(a for a, _p in self.chance_outcomes(state))
+            found = self.memos.put(sets, key, frozenset(a for a, _p in self.chance_outcomes(state)))
         return action in found
 
     def _outcomes(self, what: str, counts: tuple[int, ...]) -> tuple[tuple[Any, Fraction], ...]:
         """The outcomes of a draw from ``counts`` (the contract ids left, or the tiles of each colour or
         slot): each outcome pair, its object and its probability, built once per game and shared by every
-        answer (``_outcome``, ``Tables.draw_actions``, ``_fraction``), as a memo miss meets the same few again and
-        again."""
-        acts = self._tables.draw_actions
+        answer (``_outcome``, the ``draw_actions`` memo, ``_fraction``)."""
+        acts = self.memos["draw_actions"]
         if not acts:
             acts.update({("contract", i): DrawContract(i) for i in self.contracts})
             acts.update({("project", i): DrawProject(col) for i, col in enumerate(self.colours)})
@@ -86,30 +78,24 @@ class Draws(Base):
 
     def _outcome(self, what: str, i: int, k: int, n: int) -> tuple[Any, Fraction]:
         """The outcome pair (the ``i``-th draw of kind ``what``, ``Fraction(k, n)``), one shared tuple per game
-        for each (bounded: cleared past 10,000): the chance memo's many answers hold a few tracked pairs
-        between them, not one each (the cyclic collector walks every tracked object a long run keeps,
-        docs/speed.md)."""
-        tables = self._tables
-        table = tables.outcome_pairs
+        for each (the ``outcome_pairs`` memo; docs/speed.md, "Bot Factory's hot path")."""
+        memos = self.memos
+        table: dict[tuple[str, int, int, int], tuple[Any, Fraction]] = memos["outcome_pairs"]
         key = (what, i, k, n)
         found = table.get(key)
         if found is None:
-            action = tables.draw_actions.get((what, i))
+            action = memos["draw_actions"].get((what, i))
             if action is None:  # a contract id not among the game's: its own object
                 action = DrawContract(i)
-            if len(table) > 10_000:
-                table.clear()
-            found = table[key] = (action, self._fraction(k, n))
+            found = memos.put(table, key, (action, self._fraction(k, n)))
         return found
 
     def _fraction(self, k: int, n: int) -> Fraction:
-        """``Fraction(k, n)``, one shared object per game for each pair (bounded: cleared past 10,000)."""
-        table = self._tables.fractions
+        """``Fraction(k, n)``, one shared object per game for each pair (the ``fractions`` memo)."""
+        table: dict[tuple[int, int], Fraction] = self.memos["fractions"]
         found = table.get((k, n))
         if found is None:
-            if len(table) > 10_000:
-                table.clear()
-            found = table[k, n] = Fraction(k, n)
+            found = self.memos.put(table, (k, n), Fraction(k, n))
         return found
 
     @staticmethod

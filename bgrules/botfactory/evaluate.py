@@ -28,12 +28,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bgrules.botfactory.state import Phase
-
-# Enum members the functions below compare with, as module constants: under Python 3.11 each ``Phase.X``
-# is looked up through EnumType.__getattr__'s hook, about 0.2 us a time on a hot path (docs/speed.md).
-_Phase_ACTION = Phase.ACTION
-_Phase_MOVE = Phase.MOVE
+from bgrules.botfactory.state import ACTION, MOVE
+from bgrules.core.memo import Memos
 
 TOKEN_NEED = 0.5
 TOKENS_NEEDED = 3
@@ -58,41 +54,34 @@ SCALE = 3.0
 """A lead of about this many points is a clear advantage (mcts turns leads into rewards with it)."""
 
 
-_MEMO_LIMIT = 20_000
-"""Each memo below is cleared past this many entries (a 4-player greedy game adds about a thousand to the largest)."""
-_HELD: dict[tuple[int, Any, Any, Any, Any, Any], tuple[Any, float, tuple[float, ...], tuple[int, ...]]] = {}
-"""(id of the game, held parts, held Projects, columns, bots_left, values) -> (the game, the exact terms, the
-progress terms, the fits): what :func:`evaluate` reads of a hand's tiles against the Assembly board. The
-game is kept beside its id and compared by identity (ids are reused)."""
-_CONTRACTS: dict[tuple[int, Any, Any, Any, int], tuple[Any, int]] = {}
-"""(id of the game, reserved, display, the seat's bots, seat) -> (the game, its BF-SCORE contract score)."""
-_EMPTY: dict[tuple[Any, Any], tuple[tuple[tuple[bool, ...], ...], tuple[bool, ...], tuple[int, ...]]] = {}
-"""(columns, bots_left) -> what :func:`_board` reads of the Assembly board (values alone: no game read)."""
-_PARTS: dict[tuple[int, str], tuple[Any, int, int]] = {}
-"""(id of the game, part) -> (the game, its colour's index or -1 for "any", its slot's index)."""
+_MEMO_BOUND = 19_999
+"""Each memo of the evaluation (the game's own, ``game.memos``: "evaluate.held", "evaluate.contracts",
+"evaluate.board", "evaluate.parts") is emptied past this many entries (a 4-player greedy game adds about a
+thousand to the largest)."""
 
 
 def _part(game: Any, part: str) -> tuple[int, int]:
-    """A part tile's colour index (-1: any colour) and slot index (memoised)."""
-    key = (id(game), part)
-    found = _PARTS.get(key)
-    if found is not None and found[0] is game:
-        return found[1], found[2]
+    """A part tile's colour index (-1: any colour) and slot index (memoised: the "evaluate.parts" memo)."""
+    memo: dict[str, tuple[int, int]] = game.memos.memo("evaluate.parts", _MEMO_BOUND)
+    found: tuple[int, int] | None = memo.get(part)
+    if found is not None:
+        return found
     colour, slot = part.split("-")
-    got = (-1 if colour == "any" else game.colours.index(colour), game.slots.index(slot))
-    if len(_PARTS) >= _MEMO_LIMIT:
-        _PARTS.clear()
-    _PARTS[key] = (game, *got)
-    return got
+    memos: Memos = game.memos
+    return memos.put(memo, part, (-1 if colour == "any" else game.colours.index(colour), game.slots.index(slot)))
 
 
-def _board(columns: Any, bots_left: Any) -> tuple[tuple[tuple[bool, ...], ...], tuple[bool, ...], tuple[int, ...]]:
+def _board(
+    game: Any, columns: Any, bots_left: Any
+) -> tuple[tuple[tuple[bool, ...], ...], tuple[bool, ...], tuple[int, ...]]:
     """The Assembly board as the evaluation reads it, memoised on the columns and the bots left: per
     colour's column its spaces still to fill (none once the colour has no bot left to build or the column
     is full), per slot whether any column still has it to fill, and per column the parts on it if it has a
     space to fill (else 0)."""
+    memo: dict[tuple[Any, Any], tuple[tuple[tuple[bool, ...], ...], tuple[bool, ...], tuple[int, ...]]]
+    memo = game.memos.memo("evaluate.board", _MEMO_BOUND)
     key = (columns, bots_left)
-    found = _EMPTY.get(key)
+    found = memo.get(key)
     if found is not None:
         return found
     empty = []
@@ -101,11 +90,8 @@ def _board(columns: Any, bots_left: Any) -> tuple[tuple[tuple[bool, ...], ...], 
         empty.append(tuple(open_ and x is None for x in column))
     open_at = tuple(any(row[si] for row in empty) for si in range(len(empty[0]) if empty else 0))
     placed = tuple(sum(x is not None for x in columns[ci]) if any(row) else 0 for ci, row in enumerate(empty))
-    got = (tuple(empty), open_at, placed)
-    if len(_EMPTY) >= _MEMO_LIMIT:
-        _EMPTY.clear()
-    _EMPTY[key] = got
-    return got
+    memos: Memos = game.memos
+    return memos.put(memo, key, (tuple(empty), open_at, placed))
 
 
 def _held(
@@ -115,7 +101,7 @@ def _held(
     the PART, PART_FIT and PROJECT terms (multiples of 1/2: their sum is exact in any order), the PROGRESS
     terms in the order they are added, and the fits per colour (the empty spaces the held parts can fill)."""
     colours = game.colours
-    empty, open_at, placed = _board(columns, bots_left)
+    empty, open_at, placed = _board(game, columns, bots_left)
     held = [_part(game, p) for p in parts]
     fitting = sum(1 for ci, si in held if (open_at[si] if ci < 0 else empty[ci][si]))
     exact = PART * len(held) + PART_FIT * fitting + PROJECT * len(projects)
@@ -135,18 +121,17 @@ def _held(
 
 def _contract_score(game: Any, state: Any, seat: int, done: Any) -> int:
     """The seat's contract score (BF-SCORE, ``game.contract_score``): 0 without a reserved contract,
-    else memoised on what it reads (the reservations, the display and the seat's bots)."""
+    else memoised on what it reads (the reservations, the display and the seat's bots: the
+    "evaluate.contracts" memo)."""
     if not any(seat in seats for seats in state.reserved):
         return 0
-    key = (id(game), state.reserved, state.display, done, seat)
-    found = _CONTRACTS.get(key)
-    if found is not None and found[0] is game:
-        return found[1]
-    got = int(game.contract_score(state, seat))
-    if len(_CONTRACTS) >= _MEMO_LIMIT:
-        _CONTRACTS.clear()
-    _CONTRACTS[key] = (game, got)
-    return got
+    memo: dict[tuple[Any, Any, Any, int], int] = game.memos.memo("evaluate.contracts", _MEMO_BOUND)
+    key = (state.reserved, state.display, done, seat)
+    found = memo.get(key)
+    if found is not None:
+        return found
+    memos: Memos = game.memos
+    return memos.put(memo, key, int(game.contract_score(state, seat)))
 
 
 def evaluate(game: Any, state: Any, seat: int) -> float:
@@ -156,15 +141,13 @@ def evaluate(game: Any, state: Any, seat: int) -> float:
     hand = state.hands[seat]
     parts, projects, done = hand.parts, hand.projects, hand.done
     columns, bots_left, values = state.columns, state.bots_left, state.values
-    key = (id(game), parts, projects, columns, bots_left, values)
-    found = _HELD.get(key)
-    if found is not None and found[0] is game:
-        _game, exact, progress, fits = found
-    else:
-        exact, progress, fits = _held(game, parts, projects, columns, bots_left, values)
-        if len(_HELD) >= _MEMO_LIMIT:
-            _HELD.clear()
-        _HELD[key] = (game, exact, progress, fits)
+    memo: dict[tuple[Any, ...], tuple[float, tuple[float, ...], tuple[int, ...]]]
+    memo = game.memos.memo("evaluate.held", _MEMO_BOUND)
+    key = (parts, projects, columns, bots_left, values)
+    found = memo.get(key)
+    if found is None:
+        found = game.memos.put(memo, key, _held(game, parts, projects, columns, bots_left, values))
+    exact, progress, fits = found
     colours = game.colours
     score = sum(values[colours.index(c)] for c in done) + hand.tokens // 2 - len(parts) - 2 * len(projects)
     score += _contract_score(game, state, seat, done)
@@ -184,12 +167,12 @@ def turn_potential(game: Any, state: Any, seat: int, fits: Sequence[int]) -> flo
     passed (the turn's own actions are then valued). A main action the seat cannot pay the toll for
     (BF-SANDRA-SHARE, BF-ASM-LAST) is worth nothing; one it can is worth TOLL less per token."""
     where = state.workers[seat]
-    if where is None or state.phase not in (_Phase_MOVE, _Phase_ACTION):
+    if where is None or state.phase not in (MOVE, ACTION):
         return 0.0
     pos = state.order.index(seat)
-    if state.phase is _Phase_MOVE and pos >= state.index:
+    if state.phase is MOVE and pos >= state.index:
         return 0.0  # not moved yet this round: the worker stands where it acted last round
-    if state.phase is _Phase_ACTION and pos <= state.index:
+    if state.phase is ACTION and pos <= state.index:
         return 0.0
     board, _space, n = game.spaces[where]
     hand = state.hands[seat]

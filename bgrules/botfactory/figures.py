@@ -37,9 +37,10 @@ def _placement_gains(game: Any) -> dict[int, int]:
     count after it (1, 2), over sampled games' placements (seeds 0-9) where the placer held at most
     ``token_cap - 3`` tokens and the colour's supply had 3 (so a larger reward would show). Memoised per
     game object: a simulate run asks once per game."""
-    memo: dict[int, int] | None = getattr(game, "_figures_placement_gains", None)
-    if memo is not None:
-        return memo
+    memo = game.memos.memo("figures", 10)  # the game's memos (``bgrules.core.memo``)
+    found: dict[int, int] | None = memo.get("placement_gains")
+    if found is not None:
+        return found
     from bgrules.botfactory.state import PlacePart
     from bgrules.core.playout import walk
 
@@ -58,8 +59,7 @@ def _placement_gains(game: Any) -> dict[int, int]:
             gains[count] = max(gains.get(count, gained), gained)
         if len(gains) == 2:
             break
-    game._figures_placement_gains = gains
-    return gains
+    return dict(game.memos.put(memo, "placement_gains", gains))
 
 
 def _part_penalty(game: Any) -> int:

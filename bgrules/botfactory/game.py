@@ -5,20 +5,24 @@ maintenance. Each board's main action, its additional action and Sandra's action
 the seed does not give are component data (``data/components.toml``, provenance ``assumed``).
 
 The house has a room per board: :mod:`~bgrules.botfactory.assembly`, :mod:`~bgrules.botfactory.production`,
-:mod:`~bgrules.botfactory.projects` and :mod:`~bgrules.botfactory.finance` each hold their board's main
-action, additional action and Sandra's action with their options and guards; :mod:`~bgrules.botfactory.round`
-holds the round flow and scoring; :mod:`~bgrules.botfactory.tokens`, :mod:`~bgrules.botfactory.draws` and
+:mod:`~bgrules.botfactory.projects` and :mod:`~bgrules.botfactory.finance` are modules of plain functions,
+each holding its board's main action, additional action and Sandra's action with their options and guards;
+:mod:`~bgrules.botfactory.round` holds the round flow (which hands them on through its table of rooms,
+``round.ROOMS``) and scoring; :mod:`~bgrules.botfactory.tokens`, :mod:`~bgrules.botfactory.draws` and
 :mod:`~bgrules.botfactory.limits` the shared helpers. This module sets the game up.
 """
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
-from bgrules.botfactory.base import ASSEMBLY, FINANCE, GAME_NAME, PRODUCTION, PROJECT, Tables
+from bgrules.botfactory.base import ASSEMBLY, FINANCE, GAME_NAME, PRODUCTION, PROJECT
 from bgrules.botfactory.round import RoundFlow
 from bgrules.botfactory.state import (
+    DISCARD,
+    OVER,
+    PICK,
+    SETUP,
     BotFactoryState,
     DiscardPart,
     DiscardProject,
@@ -31,7 +35,6 @@ from bgrules.botfactory.state import (
     Job,
     MoveWorker,
     PayShare,
-    Phase,
     PlacePart,
     Raise,
     Refill,
@@ -47,14 +50,20 @@ from bgrules.botfactory.state import (
 from bgrules.botfactory.variant import RUNNER_ROUNDS, BotFactoryVariant, game_variant, max_length
 from bgrules.core import coverage
 from bgrules.core.codec import ActionGuard
+from bgrules.core.memo import Memos
 from bgrules.core.protocol import CHANCE, GameInfo, Mover
 
-# Enum members the functions below compare with, as module constants: under Python 3.11 each ``Phase.X``
-# is looked up through EnumType.__getattr__'s hook, about 0.2 us a time on a hot path (docs/speed.md).
-_Phase_DISCARD = Phase.DISCARD
-_Phase_OVER = Phase.OVER
-_Phase_PICK = Phase.PICK
-_Phase_SETUP = Phase.SETUP
+_MISS_TABLES = (
+    ("offers", 20_000),
+    ("move_offers", 20_000),
+    ("moves", 10),
+    ("move_candidates", 1_000),
+    ("chance_sets", 20_000),
+    ("draw_actions", 10_000),
+    ("outcome_pairs", 10_000),
+    ("fractions", 10_000),
+)
+"""The memos only the other memos' misses read, by name and bound."""
 
 __all__ = [
     "ACTION_TYPES",
@@ -117,18 +126,20 @@ class BotFactoryGame(RoundFlow):
         per = self.variant.rulings.bots_per_colour_to_end
         self.end_count = min(per if per else players, c.counts.bots_per_colour)
         """BF-END: bots of each colour in play, all of which built ends the game (as many as players)."""
-        self._chance_memo: dict[tuple[Any, ...], tuple[tuple[Any, Fraction], ...]] = {}
-        self._move_memo: dict[tuple[Any, ...], Any] = {}
-        self._options_memo: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-        self._score_memo: dict[tuple[Any, ...], int] = {}
-        self._limits_memo: dict[tuple[int, int, int, bool], bool] = {}
-        self._window_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
-        self._opening_memo: dict[tuple[int, int], Any] = {}
+        memos = self.memos = Memos()
+        """Every memo of the game (``bgrules.core.memo``): bounded, emptied together by ``memos.clear()``."""
+        self._chance_memo = memos.memo("chance", 49_999)
+        self._move_memo = memos.memo("move", 20_000)
+        self._options_memo = memos.memo("options", 50_000)
+        self._score_memo = memos.memo("score", 20_000)
+        self._limits_memo = memos.memo("limits", 10_000)
+        self._window_memo = memos.memo("window", 20_000)
+        self._opening_memo = memos.memo("opening", 10_000)
         """The turn each space opens with, by the space and Sandra's space (``_opening_on``)."""
-        self._action_memo: dict[type, dict[tuple[Any, ...], Any]] = {}
+        self._action_memo = memos.memo("action", 1_000)
         """The offered actions' objects, by class, then arguments (``_action``)."""
-        self._tables = Tables()
-        """The tables only memo misses read (``base.Tables``: one attribute for them all)."""
+        for name, bound in _MISS_TABLES:  # read through ``memos[name]`` (docs/speed.md)
+            memos.memo(name, bound)
         self._guard = ActionGuard(ACTION_TYPES, "BF-ROUND")
         self._round_apply = RoundFlow.apply.__get__(self)  # the round's dispatch, behind the guard
         self._info = GameInfo(
@@ -203,7 +214,7 @@ class BotFactoryGame(RoundFlow):
             workers=(None,) * n,
             sandra=c.boards.sandra_start,
             round=1,
-            phase=_Phase_SETUP,
+            phase=SETUP,
             order=tuple(range(n)),
             draws=tuple(jobs),
             after_discard="setup",
@@ -211,17 +222,17 @@ class BotFactoryGame(RoundFlow):
         return self._settle(state)
 
     def to_move(self, state: BotFactoryState) -> Mover:
-        if state.phase is _Phase_OVER:
+        if state.phase is OVER:
             return None
         if state.draws:
             return CHANCE
-        if state.phase is _Phase_DISCARD:
+        if state.phase is DISCARD:
             return state.discarder
-        if state.phase is _Phase_PICK:
+        if state.phase is PICK:
             return tuple(reversed(state.order))[state.index]
         if state.window:
             return state.window[0]
         return state.order[state.index]
 
     def is_terminal(self, state: BotFactoryState) -> bool:
-        return state.phase is _Phase_OVER
+        return state.phase is OVER

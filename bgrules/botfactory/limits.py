@@ -7,15 +7,10 @@ from typing import Any
 
 from bgrules.botfactory import arith
 from bgrules.botfactory.base import Base, _set
-from bgrules.botfactory.state import BotFactoryState, DiscardPart, DiscardProject, Phase
+from bgrules.botfactory.state import ACTION, DISCARD, BotFactoryState, DiscardPart, DiscardProject
 from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
-
-# Enum members the functions below compare with, as module constants: under Python 3.11 each ``Phase.X``
-# is looked up through EnumType.__getattr__'s hook, about 0.2 us a time on a hot path (docs/speed.md).
-_Phase_ACTION = Phase.ACTION
-_Phase_DISCARD = Phase.DISCARD
 
 
 class Limits(Base):
@@ -48,11 +43,9 @@ class Limits(Base):
                         len(hand.parts), len(hand.projects), len(hand.done), counts.part_limit, counts.project_limit
                     )
                 )
-            if len(self._limits_memo) > 10_000:
-                self._limits_memo.clear()
-            self._limits_memo[key] = over
+            self.memos.put(self._limits_memo, key, over)
         if over:
-            return evolve(state, phase=_Phase_DISCARD, discarder=seat, after_discard="action")
+            return evolve(state, phase=DISCARD, discarder=seat, after_discard="action")
         return state
 
     def _discard(self, state: BotFactoryState, action: Any) -> BotFactoryState:
@@ -74,5 +67,5 @@ class Limits(Base):
             ci = self.colours.index(action.colour)
             state = self._hand(state, seat, projects=tuple(projects))
             state = evolve(state, project_discard=_set(state.project_discard, ci, state.project_discard[ci] + 1))
-        state = evolve(state, phase=_Phase_ACTION, discarder=None)
+        state = evolve(state, phase=ACTION, discarder=None)
         return self._check_limits(state, seat)

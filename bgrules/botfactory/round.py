@@ -3,63 +3,50 @@ takes an action turn on their board (paying Sandra's toll when sharing her board
 acts (BF-SANDRA-ACT), maintenance (BF-MAINT), the end (BF-END) and the next round's order (BF-ORDER);
 final scoring (BF-SCORE, BF-TIE). Each board's own actions live in its room
 (:mod:`~bgrules.botfactory.assembly`, :mod:`~bgrules.botfactory.production`,
-:mod:`~bgrules.botfactory.projects`, :mod:`~bgrules.botfactory.finance`); this module dispatches to them."""
+:mod:`~bgrules.botfactory.projects`, :mod:`~bgrules.botfactory.finance`); this module hands each action to
+the room of the board through its table of rooms (``ROOMS``)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Protocol
 
-from bgrules.botfactory.assembly import AssemblyRoom
+from bgrules.botfactory import assembly, finance, production, projects
 from bgrules.botfactory.base import (
     _TURN_MAIN,
     _TURN_PROMPT,
     _WITH_TURN,
-    ASSEMBLY,
-    FINANCE,
-    PRODUCTION,
-    PROJECT,
     _offered,
     _set,
 )
 from bgrules.botfactory.draws import Draws
-from bgrules.botfactory.finance import FinanceRoom
 from bgrules.botfactory.limits import Limits
-from bgrules.botfactory.production import ProductionRoom
-from bgrules.botfactory.projects import ProjectRoom
 from bgrules.botfactory.state import (
+    ACTION,
+    DISCARD,
     END_TURN,
+    MOVE,
+    OVER,
     PAY_SHARE,
+    PICK,
     SKIP,
     BotFactoryState,
     EndTurn,
     Exchange,
     MoveWorker,
     PayShare,
-    Phase,
     PlacePart,
-    Raise,
-    Reserve,
-    Rotate,
     Skip,
     Swap,
-    TakeOutput,
     TakeProject,
     TakeTop,
     Trade,
     Turn,
 )
+from bgrules.botfactory.tokens import Tokens
 from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import copier, evolve
-
-# Enum members the functions below compare with, as module constants: under Python 3.11 each ``Phase.X``
-# is looked up through EnumType.__getattr__'s hook, about 0.2 us a time on a hot path (docs/speed.md).
-_Phase_ACTION = Phase.ACTION
-_Phase_DISCARD = Phase.DISCARD
-_Phase_MOVE = Phase.MOVE
-_Phase_OVER = Phase.OVER
-_Phase_PICK = Phase.PICK
 
 # the hottest copies of the round, by position (``fastevolve.copier``: ``evolve`` without its keywords)
 _MOVED = copier(BotFactoryState, "workers", "index")
@@ -71,57 +58,92 @@ _PAID_TURN = copier(BotFactoryState, "turn", "paid")
 
 
 _ADDITIONAL_TYPES = (Swap, Trade, Exchange)
-"""The additional actions (BF-ADDITIONAL), a tuple: ``isinstance`` with ``A | B`` builds the union each call."""
+"""The additional actions (BF-ADDITIONAL)."""
 
 
-class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, Limits):
+class Room(Protocol):
+    """A board's room (a module of functions: :mod:`~bgrules.botfactory.assembly`,
+    :mod:`~bgrules.botfactory.production`, :mod:`~bgrules.botfactory.projects`,
+    :mod:`~bgrules.botfactory.finance`): its main action's options and its guard with its effect, its
+    additional action's (BF-ADDITIONAL), and Sandra's action there (BF-SANDRA-ACT)."""
+
+    RULE: str
+    ADDITIONAL_RULE: str | None
+    """The rule of the board's additional action; None: the board has none."""
+    PLACE_RULE: str | None
+    """The rule of the board's paid placement (a ``place`` prompt); None: the board offers none."""
+
+    def main_options(self, game: Tokens, state: BotFactoryState, seat: int, turn: Turn) -> list[Any]:
+        """BF-ROUND: the main action's options of ``seat`` standing on the board, its turn ``turn`` open."""
+        ...
+
+    def main(self, game: Tokens, state: BotFactoryState, seat: int, turn: Turn, action: Any) -> BotFactoryState:
+        """BF-ROUND: one step of the board's main action, guarded (an action of another board is refused under
+        the board's ``RULE``), and its effect."""
+        ...
+
+    def additional_options(self, game: Tokens, state: BotFactoryState, seat: int) -> tuple[Any, ...]:
+        """BF-ADDITIONAL: the board's additional actions open to ``seat`` (any number of times)."""
+        ...
+
+    def additional(self, game: Tokens, state: BotFactoryState, seat: int, action: Any) -> BotFactoryState:
+        """BF-ADDITIONAL: an additional action, guarded (one of ``additional_options``), and its effect."""
+        ...
+
+    def sandra(self, game: Tokens, state: BotFactoryState, **changes: Any) -> BotFactoryState:
+        """BF-SANDRA-ACT: Sandra's action on the board; ``changes`` (fields it does not read) in the same copy."""
+        ...
+
+
+ROOMS: tuple[Room, ...] = (assembly, production, projects, finance)
+"""BF-ROUND: the room of each board, by the board's number (ASSEMBLY, PRODUCTION, PROJECT, FINANCE): where
+the round hands a main action, an additional action and Sandra's action."""
+
+
+class RoundFlow(Tokens, Draws, Limits):
     # --- legal actions ------------------------------------------------------------------------------
 
     def _legal_actions(self, state: BotFactoryState) -> tuple[Any, ...]:
         """BF-ROUND: the decisions of the phase (BF-SETUP-PARTS, BF-MOVE, the action turn, BF-ADDITIONAL windows, BF-
         LIMIT-PARTS / BF-LIMIT-PROJECTS discards) or the chance outcomes (BF-PILE)."""
-        if state.phase is _Phase_OVER:
+        if state.phase is OVER:
             return ()
         if state.draws:
             return tuple(a for a, _p in self.chance_outcomes(state))
-        if state.phase is _Phase_DISCARD:
+        if state.phase is DISCARD:
             return self._discard_options(state)
-        if state.phase is _Phase_PICK:
+        if state.phase is PICK:
             return tuple(
                 TakeTop(col) for ci, col in enumerate(self.colours) if sum(state.piles[ci]) or sum(state.discards[ci])
             )
         if state.window:
             seat = state.window[0]
-            return (*self._additional_options(state, seat, self._board_of(state, seat)), END_TURN)
+            return (*ROOMS[self._board_of(state, seat)].additional_options(self, state, seat), END_TURN)
         seat = state.order[state.index]
-        if state.phase is _Phase_MOVE:
+        if state.phase is MOVE:
             return self._move_options(state, seat)[0]
         return tuple(self._turn_options(state, seat))
 
     def _move_options(self, state: BotFactoryState, seat: int) -> tuple[tuple[MoveWorker, ...], frozenset[int]]:
         """BF-MOVE: the moves of ``seat`` and their spaces (``_move_targets``), memoised by what they read: the
-        seat, Sandra and the workers (bounded: cleared past 20,000 entries). Every key with the same spaces
-        shares one answer (by the spaces, ``Tables.move_offers``): the memo's keys are flat tuples of ints and
-        None, which the cyclic collector stops tracking the first time it sees them (a key holding the
-        workers' tuple was often still tracked then, that tuple being as young, and some reached the oldest
-        generation), and its values are a few shared ones (docs/speed.md)."""
-        key = state.workers + (state.sandra, seat)  # noqa: RUF005 (no list: faster)
+        seat, Sandra and the workers; every key with the same spaces shares one answer (the ``move_offers``
+        memo; docs/speed.md, "Bot Factory's hot path")."""
+        key = state.workers + (state.sandra, seat)  # noqa: RUF005
         found = self._move_memo.get(key)
         if found is None:
-            if len(self._move_memo) > 20_000:
-                self._move_memo.clear()
             targets = tuple(self._move_targets(state, seat))
-            tables = self._tables
-            offers = tables.move_offers
+            memos = self.memos
+            offers: dict[tuple[int, ...], tuple[tuple[MoveWorker, ...], frozenset[int]]]
+            offers = memos["move_offers"]
             found = offers.get(targets)
             if found is None:
-                moves = tables.moves
-                if len(moves) != len(self.spaces):  # one MoveWorker per space, shared by every answer
-                    moves = tables.moves = tuple(MoveWorker(i) for i in range(len(self.spaces)))
-                if len(offers) > 20_000:
-                    offers.clear()
-                found = offers[targets] = (tuple([moves[s] for s in targets]), frozenset(targets))
-            self._move_memo[key] = found
+                n = len(self.spaces)
+                table = memos["moves"]
+                moves = table.get(n)
+                if moves is None:  # one MoveWorker per space, shared by every answer
+                    moves = memos.put(table, n, tuple(MoveWorker(i) for i in range(n)))
+                found = memos.put(offers, targets, (tuple([moves[s] for s in targets]), frozenset(targets)))
+            memos.put(self._move_memo, key, found)
         return found
 
     def _move_targets(self, state: BotFactoryState, seat: int) -> list[int]:
@@ -129,15 +151,13 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         taken = set(state.workers)  # (None among them is no space)
         taken.add(state.sandra)
         here = state.workers[seat]
-        known = self._tables.move_candidates
+        known = self.memos["move_candidates"]
         candidates = known.get(here)
         if candidates is None:  # the spaces not on the board of ``here`` (all of them in round 1), per game
             candidates = tuple(
                 i for i in range(len(self.spaces)) if here is None or self.spaces[i][0] != self.spaces[here][0]
             )
-            if len(known) > 1_000:
-                known.clear()
-            known[here] = candidates
+            self.memos.put(known, here, candidates)
         return [i for i in candidates if i not in taken]
 
     def _turn_options(self, state: BotFactoryState, seat: int) -> list[Any]:
@@ -154,68 +174,34 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         if turn.main == "open" and turn.left > 0:
             return [
                 *self._main_options(state, seat, board, turn),
-                *self._additional_options(state, seat, board),
+                *ROOMS[board].additional_options(self, state, seat),
                 END_TURN,
             ]
-        return [*self._additional_options(state, seat, board), END_TURN]
+        return [*ROOMS[board].additional_options(self, state, seat), END_TURN]
 
     def _main_options(self, state: BotFactoryState, seat: int, board: int, turn: Turn) -> list[Any]:
-        """The main action of the board one stands on (BF-ASM, BF-PROD, BF-PROJ, BF-FIN)."""
-        if board == ASSEMBLY:
-            return list(self._placements(state, seat))
-        if board == PRODUCTION:
-            return self._production_options(state)
-        if board == PROJECT:
-            return self._project_options(state)
-        return self._finance_options(state, seat, turn)
+        """The main action of the board one stands on (BF-ASM, BF-PROD, BF-PROJ, BF-FIN): its room's."""
+        return ROOMS[board].main_options(self, state, seat, turn)
 
     def _additional_options(self, state: BotFactoryState, seat: int, board: int) -> tuple[Any, ...]:
-        """BF-ADDITIONAL: the additional action of the board one stands on, any number of times. Memoised by
-        what each board's options read (``_remember``: bounded, the values shared): BF-ASM-SWAP the hand's parts
-        and the spares (none without a token or a part); BF-PROD-TRADE the parts and which piles can be
-        drawn from (none under three parts); BF-PROJ-TRADE the unfinished Projects and the Universal supply
-        (none under two Projects)."""
-        hand = state.hands[seat]
-        key: tuple[Any, ...]
-        if board == ASSEMBLY:
-            if hand.tokens < 1 or not hand.parts:  # BF-ASM-SWAP: a token and a part are needed
-                return ()
-            key = (ASSEMBLY, hand.parts, state.spares)
-        elif board == PRODUCTION:
-            if len(hand.parts) < 3:  # BF-PROD-TRADE: three parts are needed
-                return ()
-            key = (PRODUCTION, hand.parts, self._drawables(state))
-        elif board == PROJECT:
-            if len(hand.projects) < 2:  # BF-PROJ-TRADE: two unfinished Projects are needed
-                return ()
-            key = (PROJECT, hand.projects, state.universal)
-        else:
-            return ()
-        found = self._options_memo.get(key)
-        if found is None:
-            if board == ASSEMBLY:
-                found = tuple(self._swap_options(state, seat))
-            elif board == PRODUCTION:
-                found = tuple(self._trade_options(state, seat))
-            else:
-                found = tuple(self._exchange_options(state, seat))
-            found = self._remember(key, found)
-        return found
+        """BF-ADDITIONAL: the additional action of the board one stands on, any number of times: its room's
+        (BF-ASM-SWAP, BF-PROD-TRADE, BF-PROJ-TRADE; none on Finance)."""
+        return ROOMS[board].additional_options(self, state, seat)
 
     def _prompt_options(self, state: BotFactoryState, seat: int, turn: Turn) -> list[Any]:
         """The answers to a pending reward: BF-ASM-ICON, BF-PROD-MARK / BF-PROJ-LEFT (a token), BF-FIN-LINE (free
         placement or a Project tile), BF-PROD-ROTATE (refill)."""
         kind = turn.prompt[0]
         if kind == "icon":  # BF-ASM-ICON: pay a token for the top part of any pile
-            return self._icon_options(state, seat)
+            return assembly.icon_options(self, state, seat)
         if kind in ("place", "place_free"):  # BF-PROD-MARK, BF-PROJ-LEFT (a token), BF-FIN-LINE (free)
             if kind == "place" and state.hands[seat].tokens < 1:
                 return [SKIP]
-            return [*self._placements(state, seat), SKIP]
+            return [*assembly.placements(self, state, seat), SKIP]
         if kind == "refill":  # BF-PROD-ROTATE
-            return self._refill_options(state, int(turn.prompt[1]))
+            return production.refill_options(self, state, int(turn.prompt[1]))
         # "project": BF-FIN-LINE, take a Project tile
-        return self._project_prompt_options(state)
+        return projects.line_reward_options(self, state)
 
     def _sharing(self, state: BotFactoryState, seat: int) -> bool:
         """BF-SANDRA-SHARE: the player's worker stands on the board Sandra stands on."""
@@ -225,8 +211,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         """BF-ASM-LAST: the extra tokens of the space the player stands on (the last Assembly space's)."""
         where = state.workers[seat]
         assert where is not None
-        board, space, _n = self.spaces[where]
-        return self._last_space_cost(space) if board == ASSEMBLY else 0
+        return assembly.extra_cost(self, where)
 
     def _toll(self, state: BotFactoryState, seat: int) -> int:
         """BF-SANDRA-SHARE and BF-ASM-LAST: what the main action costs before it may be taken."""
@@ -247,15 +232,15 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
     def apply(self, state: BotFactoryState, action: Any) -> BotFactoryState:
         """BF-ROUND: one action or chance outcome, then the automatic steps (``_settle``); an illegal one raises
         IllegalAction naming its rule and changes nothing."""
-        if state.phase is _Phase_OVER:
+        if state.phase is OVER:
             raise IllegalAction("BF-END", "the game is over; no action is legal")
         if state.draws:
             return self._settle(self._resolve_draw(state, action))
-        if state.phase is _Phase_DISCARD:
+        if state.phase is DISCARD:
             return self._settle(self._discard(state, action))
-        if state.phase is _Phase_PICK:
+        if state.phase is PICK:
             return self._settle(self._pick(state, action))
-        if state.phase is _Phase_MOVE:
+        if state.phase is MOVE:
             return self._settle(self._move(state, action))
         return self._settle(self._act(state, action))
 
@@ -285,9 +270,9 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         sandra = self._sandra_target(state.sandra, workers) if state.round > 1 else state.sandra
         rulings = self.variant.rulings
         if rulings.additional_actions == "any_time" and rulings.opening_window == "after_moves":
-            return self._after_moves(_ALL_MOVED(state, workers, sandra, _Phase_ACTION, 0, None))
+            return self._after_moves(_ALL_MOVED(state, workers, sandra, ACTION, 0, None))
         # the action phase and its first turn (``_opening``) in one copy
-        return _ALL_MOVED(state, workers, sandra, _Phase_ACTION, 0, self._opening_on(workers, sandra, state.order[0]))
+        return _ALL_MOVED(state, workers, sandra, ACTION, 0, self._opening_on(workers, sandra, state.order[0]))
 
     def _after_moves(self, state: BotFactoryState) -> BotFactoryState:
         """BF-ADDITIONAL-WINDOW: the move phase is over (the workers and Sandra stand; ``state`` is the action
@@ -331,21 +316,20 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         key = (where, sandra)
         found = self._opening_memo.get(key)
         if found is None:
-            board, space, n = self.spaces[where]
+            board, _space, n = self.spaces[where]
             sharing = self.spaces[sandra][0] == board  # _sharing
-            extra = self._last_space_cost(space) if board == ASSEMBLY else 0  # _extra
+            extra = assembly.extra_cost(self, where)  # _extra
             if self.variant.rulings.last_space_toll == "combined":
                 found = Turn(n, "share" if (1 if sharing else 0) + extra else "open")  # _toll
             else:
                 found = Turn(n, "share" if sharing else "extra" if extra else "open")
-            if len(self._opening_memo) > 10_000:
-                self._opening_memo.clear()
-            self._opening_memo[key] = found
+            self.memos.put(self._opening_memo, key, found)
         return found
 
     def _act(self, state: BotFactoryState, action: Any) -> BotFactoryState:
         """BF-ROUND: an action of the turn: a window's (BF-ADDITIONAL), a reward's answer, the fees (BF-SANDRA-SHARE,
-        BF-ASM-LAST), EndTurn, an additional or a main action."""
+        BF-ASM-LAST), EndTurn, an additional or a main action: the last two handed to the room of the board
+        (``ROOMS``: its guard, then its effect; an action of another board is refused under the board's rule)."""
         if state.window:
             return self._window_act(state, action)
         seat = state.order[state.index]
@@ -380,46 +364,16 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             return self._end_turn(state)
         board = self._board_of(state, seat)
         if isinstance(action, _ADDITIONAL_TYPES):
-            return self._check_limits(self._additional(state, seat, board, action), seat)
+            return self._check_limits(ROOMS[board].additional(self, state, seat, action), seat)
         if turn.main != "open" or turn.left <= 0:
             raise IllegalAction("BF-ROUND", f"{action!r}: no main action is left this turn (EndTurn)")
-        return self._check_limits(self._main(state, seat, board, turn, action), seat)
-
-    def _main(self, state: BotFactoryState, seat: int, board: int, turn: Turn, action: Any) -> BotFactoryState:
-        """BF-ASM / BF-PROD / BF-PROJ / BF-FIN: one step of the board's main action, handed to the board's room. One
-        action of the board's main action, handed to the board's room."""
-        if board == ASSEMBLY and isinstance(action, PlacePart):
-            return self._assembly_main(state, seat, turn, action)
-        if board == PRODUCTION and isinstance(action, Rotate):
-            return self._rotate(state, turn)
-        if board == PRODUCTION and isinstance(action, TakeOutput):
-            return self._take_output(state, seat, turn, action)
-        if board == PROJECT and isinstance(action, TakeProject):
-            return self._project_main(state, seat, turn, action)
-        if board == FINANCE and isinstance(action, Raise):
-            return self._raise(state, seat, turn, action)
-        if board == FINANCE and isinstance(action, Reserve):
-            return self._reserve(state, seat, turn, action)
-        raise IllegalAction(f"BF-{('ASM', 'PROD', 'PROJ', 'FIN')[board]}", f"{action!r} is not this board's action")
-
-    def _additional(self, state: BotFactoryState, seat: int, board: int, action: Any) -> BotFactoryState:
-        """BF-ADDITIONAL: one additional action of the board, handed to the board's room."""
-        if not _offered(action, self._additional_options(state, seat, board)):
-            rule = {Swap: "BF-ASM-SWAP", Trade: "BF-PROD-TRADE", Exchange: "BF-PROJ-TRADE"}[type(action)]
-            raise IllegalAction(rule, f"{action!r} is not an additional action of this board now")
-        coverage.effect("BF-ADDITIONAL")
-        if isinstance(action, Swap):
-            return self._swap(state, seat, action)
-        if isinstance(action, Trade):
-            return self._trade(state, seat, action)
-        assert isinstance(action, Exchange)
-        return self._exchange(state, seat, action)
+        return self._check_limits(ROOMS[board].main(self, state, seat, turn, action), seat)
 
     def _prompt_rule(self, state: BotFactoryState, seat: int, kind: str) -> str:
         """The rule a pending reward answers to (BF-PROD-MARK, BF-PROJ-LEFT, BF-ASM-ICON, BF-FIN-LINE,
         BF-PROD-ROTATE)."""
         if kind == "place":  # a paid placement: the Production board's marked space or the Project board's left
-            return "BF-PROD-MARK" if self._board_of(state, seat) == PRODUCTION else "BF-PROJ-LEFT"
+            return ROOMS[self._board_of(state, seat)].PLACE_RULE or "BF-PROJ-LEFT"
         return {"icon": "BF-ASM-ICON", "place_free": "BF-FIN-LINE", "refill": "BF-PROD-ROTATE"}.get(kind, "BF-FIN-LINE")
 
     def _answer(self, state: BotFactoryState, seat: int, turn: Turn, action: Any) -> BotFactoryState:
@@ -430,23 +384,23 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             raise IllegalAction(rule, f"{action!r} does not answer the pending choice {turn.prompt[0]!r}")
         kind = turn.prompt[0]
         if kind == "refill":  # the refill sets the turn's next prompt (or none) itself
-            return self._refill(state, int(turn.prompt[1]), action)
+            return production.refill(self, state, int(turn.prompt[1]), action)
         if kind == "project" and isinstance(action, TakeProject):  # the tile taken in the same copy
-            return self._take_project(state, seat, action, _TURN_PROMPT(turn, ()))
+            return projects.take_project(self, state, seat, action, _TURN_PROMPT(turn, ()))
         cleared = _WITH_TURN(state, _TURN_PROMPT(turn, ()))
         if isinstance(action, Skip):
             return cleared
         if kind == "icon":
             assert isinstance(action, TakeTop)
-            return self._take_icon_part(cleared, seat, action)
+            return assembly.take_icon_part(self, cleared, seat, action)
         if kind in ("place", "place_free"):
             assert isinstance(action, PlacePart)
             rule = self._prompt_rule(state, seat, kind)
             if kind == "place":
                 cleared = self._pay(cleared, seat, 1, rule)
-            return self._place(cleared, seat, action, rule)
+            return assembly.place(self, cleared, seat, action, rule)
         assert isinstance(action, TakeProject)
-        return self._take_project(cleared, seat, action)
+        return projects.take_project(self, cleared, seat, action)
 
     # --- additional-action windows (ruling additional_actions = "any_time") ---------------------------------
 
@@ -458,22 +412,17 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         toll forbids any action (``unpaid_share = "nothing"``) unless they paid her this round (BF-SANDRA-PAID,
         ``paid_sharer = "any_time"``; under ``"own_turn"`` additional actions on her board are taken in
         one's own turn only, after paying). Whether a seat has an option is asked when its turn in the
-        window comes. The seats offered one with nothing skipped are memoised on what they read (Sandra,
-        the order, the workers, who paid Sandra: the same between two payments of a round's action phase;
-        bounded), in a flat key of ints and None (which the collector stops tracking at once,
-        ``_move_options``; the order and the workers have one int or None per seat, Sandra one int, so the
-        paid seats that end it cannot be mistaken for them); those of ``skip`` are those from the seat after
-        ``skip[0]`` round the order, less ``skip`` (a key holding ``skip`` met each only once a round and
-        missed every time)."""
+        window comes. The seats offered one with nothing skipped are memoised on what they read (the order,
+        the workers, Sandra, who paid Sandra; the order and the workers have one entry per seat, so the paid
+        seats that end the key cannot be mistaken for them); those of ``skip`` are those from the seat after
+        ``skip[0]`` round the order, less ``skip``."""
         order = state.order
         if len(order) != self._players:  # not a state of the usual shape: the plain walk says what
             return self._window_seats_of(state, skip)
         key = order + state.workers + (state.sandra,) + state.paid
         offered = self._window_memo.get(key)
         if offered is None:
-            if len(self._window_memo) > 20_000:
-                self._window_memo.clear()
-            offered = self._window_memo[key] = self._window_seats_of(state, ())
+            offered = self.memos.put(self._window_memo, key, self._window_seats_of(state, ()))
         if not skip:
             return offered
         start = order.index(skip[0]) + 1
@@ -493,7 +442,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             if seat in skip:
                 continue
             board = self._board_of(state, seat)
-            if board == FINANCE or (nothing and board == sandra and seat not in paid):
+            if ROOMS[board].ADDITIONAL_RULE is None or (nothing and board == sandra and seat not in paid):
                 continue
             out.append(seat)
         return tuple(out)
@@ -508,7 +457,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
     def _window_left(self, state: BotFactoryState, window: tuple[int, ...]) -> tuple[int, ...]:
         """BF-ADDITIONAL: the window from its first seat with an additional action to take (the options read
         the hands and the supplies, never the window, the turn or its index)."""
-        while window and not self._additional_options(state, window[0], self._board_of(state, window[0])):
+        while window and not ROOMS[self._board_of(state, window[0])].additional_options(self, state, window[0]):
             window = window[1:]
         return window
 
@@ -541,7 +490,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             resume = "window" if self.variant.rulings.additional_actions == "any_time" else "maintenance"
             changes.update(index=n + 1, after_discard=resume)
             return self._sandra_act(state, **changes)
-        if not state.draws and state.phase is _Phase_ACTION:  # what ``_settle`` does next: maintenance at once
+        if not state.draws and state.phase is ACTION:  # what ``_settle`` does next: maintenance at once
             return self._maintenance(state, **changes)
         changes["after_discard"] = "maintenance"
         return evolve(state, **changes)
@@ -563,10 +512,10 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             raise IllegalAction(
                 "BF-ADDITIONAL", f"{action!r}: between turns only additional actions (or EndTurn to pass)"
             )
-        state = self._check_limits(self._additional(state, seat, self._board_of(state, seat), action), seat)
+        state = self._check_limits(ROOMS[self._board_of(state, seat)].additional(self, state, seat, action), seat)
         if seat in state.paid and self.variant.rulings.unpaid_share == "nothing":
             coverage.effect("BF-SANDRA-PAID")
-        if state.phase is _Phase_ACTION and not state.draws:
+        if state.phase is ACTION and not state.draws:
             return self._next_in_window(state)
         return state
 
@@ -595,16 +544,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         """BF-SANDRA-ACT: Sandra takes the action of the board she stands on (its room's Sandra action);
         ``changes`` (fields no Sandra action reads: the turn, the index, after_discard) in the same copy."""
         coverage.effect("BF-SANDRA-ACT")
-        board = self.spaces[state.sandra][0]
-        if board == ASSEMBLY:
-            return self._sandra_assembly(state, **changes)
-        if board == PRODUCTION:
-            return self._sandra_production(state, **changes)
-        if board == PROJECT:
-            coverage.effect("BF-PROJ-SANDRA")
-            state = self._slide_projects(state)  # its one-state form: the hook the mutation tests patch
-            return evolve(state, **changes) if changes else state
-        return self._sandra_finance(state, **changes)
+        return ROOMS[self.spaces[state.sandra][0]].sandra(self, state, **changes)
 
     def _maintenance(self, state: BotFactoryState, **changes: Any) -> BotFactoryState:
         """BF-MAINT: completed bots' parts to the discard and their value down one; the Project board slides
@@ -622,7 +562,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         # the clear-out reads the Project board only: after_discard is set in the same copy as the bots
         changes["after_discard"] = "round_end"
         state = evolve(state, columns=tuple(columns), values=tuple(values), **changes)
-        return self._slide_projects(state)
+        return projects.slide_projects(self, state)
 
     def _round_end(self, state: BotFactoryState) -> BotFactoryState:
         """BF-END: the game ends after the maintenance of a round in which a colour's bots were all built or
@@ -634,7 +574,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
             or any(len(h.done) >= self.c.counts.bots_to_end for h in state.hands)
             or (self.max_rounds is not None and state.round >= self.max_rounds)
         ):
-            over = evolve(state, phase=_Phase_OVER, after_discard="", paid=())  # the round's payments end with it
+            over = evolve(state, phase=OVER, after_discard="", paid=())  # the round's payments end with it
             trigger = self.end_trigger(over)
             if trigger == "BF-END-COLOUR":
                 coverage.effect("BF-END")
@@ -646,13 +586,13 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         coverage.effect("BF-ROUND")
         coverage.effect("BF-ORDER")
         order = tuple(sorted(range(self._players), key=lambda s: state.workers[s] or 0))
-        return _NEXT_ROUND(state, state.round + 1, order, 0, _Phase_MOVE, "", ())  # BF-SANDRA-PAID: for one round
+        return _NEXT_ROUND(state, state.round + 1, order, 0, MOVE, "", ())  # BF-SANDRA-PAID: for one round
 
     def end_trigger(self, state: BotFactoryState) -> str | None:
         """BF-END: the rule that ended a terminal state: "BF-END-COLOUR" (a colour's bots all built; also when
         a fifth bot was built in the same round), "BF-END-FIFTH" (a player's fifth bot), or "max_rounds" (the
         game's own round cap, ``max_rounds``, not a rule of the seed); None while the game goes on."""
-        if state.phase is not _Phase_OVER:
+        if state.phase is not OVER:
             return None
         if any(left <= 0 for left in state.bots_left):
             return "BF-END-COLOUR"
@@ -670,16 +610,16 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
                     return state
                 state = evolve(state, draws=state.draws[1:])
                 continue
-            if state.phase is _Phase_DISCARD:
+            if state.phase is DISCARD:
                 return state
             resume = state.after_discard
             if not resume:  # nothing to resume: a player or chance acts (the common case)
                 return state
             if resume == "setup":
-                state = evolve(state, phase=_Phase_PICK, index=0, after_discard="")
+                state = evolve(state, phase=PICK, index=0, after_discard="")
             elif resume == "pick":
                 if state.index >= self._players:
-                    state = evolve(state, phase=_Phase_MOVE, index=0, after_discard="")
+                    state = evolve(state, phase=MOVE, index=0, after_discard="")
                 else:
                     state = evolve(state, after_discard="")
             elif resume == "action":
@@ -718,9 +658,7 @@ class RoundFlow(AssemblyRoom, ProductionRoom, ProjectRoom, FinanceRoom, Draws, L
         memo = self._score_memo
         found = memo.get(key)
         if found is None:
-            if len(memo) > 20_000:
-                memo.clear()
-            found = memo[key] = self._best_assignment(state, seat, done)
+            found = self.memos.put(memo, key, self._best_assignment(state, seat, done))
         return found
 
     def _best_assignment(self, state: BotFactoryState, seat: int, done: tuple[str, ...]) -> int:

@@ -1,7 +1,7 @@
 """z3 encodings of Bot Factory's token cap, hand limits and contract reservations, for ``proofs/botfactory.py``.
 
 Every rule is a named list of z3 constraints built from :mod:`bgrules.botfactory.arith`, the functions the
-game itself calls (``BotFactoryGame._gain``, ``_pay``, ``_reserve``, ``_check_limits``, ``_discard_options``),
+game itself calls (``BotFactoryGame._gain``, ``_pay``, ``finance.reserve``, ``_check_limits``, ``_discard_options``),
 so the proof reads the played arithmetic. A property is proved by refuting its negation: the solver is given
 the invariant before, one legal step, and the negated invariant after; ``unsat`` is ``holds`` for every state
 (inductive), ``sat`` is ``violated`` with the model decoded into the before-state and the step, and a timeout
@@ -24,7 +24,7 @@ from typing import Any, Literal
 import attrs
 import z3
 
-from bgrules.botfactory import arith
+from bgrules.botfactory import arith, finance
 from bgrules.botfactory.game import PROJECT, BotFactoryGame
 from bgrules.botfactory.state import (
     BotFactoryState,
@@ -33,9 +33,11 @@ from bgrules.botfactory.state import (
     Hand,
     Phase,
     PlacePart,
+    Reserve,
     TakeProject,
     Turn,
 )
+from bgrules.botfactory.tokens import Tokens
 from bgrules.botfactory.variant import BotFactoryVariant
 from bgrules.core.fastevolve import evolve
 from bgrules.core.playout import walk
@@ -208,7 +210,7 @@ def pay_step(t: TokenState, t2: TokenState, n: Any) -> list[Any]:
 def reserve_step(
     t: TokenState, t2: TokenState, taken: Any, mine: Any, fig: Figures, fault: Fault | None = None
 ) -> list[Any]:
-    """BF-FIN-CONTRACT: ``BotFactoryGame._reserve`` on a contract reserved ``taken`` times (``mine``: by
+    """BF-FIN-CONTRACT: ``finance.reserve`` on a contract reserved ``taken`` times (``mine``: by
     this player): the cost of the next space is paid from the hand (``arith.reservation_paid``) and the
     tokens ``arith.reservation_placed`` lie on the contract (ruling ``reservation_tokens``)."""
     cost = arith.reservation_cost(fig.costs, taken)
@@ -596,7 +598,7 @@ def contract_invariant(c: ContractState, spaces: int, players: Any) -> list[tupl
 def contract_reserve_step(
     c: ContractState, c2: ContractState, seat: Any, fig: Figures, players: Any, fault: Fault | None = None
 ) -> list[Any]:
-    """``BotFactoryGame._reserve`` by ``seat`` on one contract: the guard, then the seat on the next space."""
+    """``finance.reserve`` by ``seat`` on one contract: the guard, then the seat on the next space."""
     spaces = len(fig.costs)
     if fault == "reserve_twice":
         guard = arith.reservation_open(c.taken, spaces)
@@ -681,14 +683,14 @@ def conformance(
     max_steps: int | None = None,
     stop: Callable[[], bool] | None = None,
 ) -> Observed:
-    """Play ``seeds`` (``bgrules.core.playout.walk``) and check every token change of the game against the
-    z3 step encodings evaluated on the same concrete values, and the hand limits against the limit
-    encodings: each ``_gain``, ``_pay``, ``_reserve`` call (recorded through instance attributes, so the
-    class is untouched) must satisfy its step relation and keep the token invariant; per apply, the tokens
-    must change only through those calls; each discard must be a step of :func:`discard_step`; the discard
-    phase must start exactly when :func:`over` holds; completed Projects never decrease; at rest, the
-    limits of :func:`resolved_limits` hold. ``stop`` (asked before each apply) ends the playouts early.
-    The hand encodings are evaluated once per distinct concrete hand (memoised on its counts)."""
+    """Play ``seeds`` (``bgrules.core.playout.walk``) and check every token change of the game against the z3 step
+    encodings evaluated on the same concrete values, and the hand limits against the limit encodings: each
+    ``_gain``, ``_pay`` call (recorded through instance attributes, so the class is untouched) and each
+    ``finance.reserve`` call (the room's function, swapped for the run) must satisfy its step relation and keep the
+    token invariant; per apply, the tokens must change only through those calls; each discard must be a step of
+    :func:`discard_step`; the discard phase must start exactly when :func:`over` holds; completed Projects never
+    decrease; at rest, the limits of :func:`resolved_limits` hold. ``stop`` (asked before each apply) ends the
+    playouts early. The hand encodings are evaluated once per distinct concrete hand (memoised on its counts)."""
     fig = Figures.of(game.variant)
     memo: dict[tuple[Any, ...], bool] = {}
 
@@ -702,7 +704,8 @@ def conformance(
     problems: list[str] = []
     calls: list[tuple[str, BotFactoryState, int, Any, BotFactoryState, int]] = []
     depth = [0]
-    real = {name: getattr(game, name) for name in ("_gain", "_pay", "_reserve")}
+    real = {name: getattr(game, name) for name in ("_gain", "_pay")}
+    real_reserve = finance.reserve
 
     def gain(state: BotFactoryState, seat: int, n: int) -> BotFactoryState:
         after: BotFactoryState = real["_gain"](state, seat, n)
@@ -714,10 +717,14 @@ def conformance(
         calls.append(("pay", state, seat, n, after, depth[0]))
         return after
 
-    def reserve(state: BotFactoryState, seat: int, turn: Turn, action: Any) -> BotFactoryState:
+    watched = game
+
+    def reserve(game: Tokens, state: BotFactoryState, seat: int, turn: Turn, action: Reserve) -> BotFactoryState:
+        if game is not watched:  # another game's reservation, while the room is watched
+            return real_reserve(game, state, seat, turn, action)
         depth[0] += 1
         try:
-            after: BotFactoryState = real["_reserve"](state, seat, turn, action)
+            after: BotFactoryState = real_reserve(game, state, seat, turn, action)
         finally:
             depth[0] -= 1
         calls.append(("reserve", state, seat, action.slot, after, depth[0]))
@@ -766,7 +773,8 @@ def conformance(
 
     try:
         for name in real:
-            setattr(game, name, {"_gain": gain, "_pay": pay, "_reserve": reserve}[name])
+            setattr(game, name, {"_gain": gain, "_pay": pay}[name])
+        finance.reserve = reserve  # the Finance room's function, its round's one way in (restored below)
         stopped = False
         for seed in seeds:
             for before, action, after in walk(game, seed, max_steps):
@@ -814,6 +822,7 @@ def conformance(
     finally:
         for name in real:
             delattr(game, name)
+        finance.reserve = real_reserve
     return Observed(
         counts["steps"],
         counts["gain"],

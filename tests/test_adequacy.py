@@ -225,15 +225,15 @@ def test_every_mutant_equivalent_tries_nothing_and_is_no_success(tmp_path: Path)
 
 
 def _reward_mutants() -> tuple[str, str]:
-    """The mutants of the Assembly reward's two tokens (BF-ASM-REWARD: ``self._gain(state, seat, 2)``)."""
+    """The mutants of the Assembly reward's two tokens (BF-ASM-REWARD: ``game._gain(state, seat, 2)``)."""
     known = {r.id for r in coverage.documented_rules()}
     every, sources = adequacy.find_mutants(PACKAGE, "botfactory", known)
     found = {
         m.operator: m.id
         for m in every
-        if m.rule == "BF-ASM-REWARD"
+        if "BF-ASM-REWARD" in m.rules
         and m.operator in ("int-inc", "int-dec")
-        and sources[m.module].splitlines()[m.line - 1].strip() == "state = self._gain(state, seat, 2)"
+        and sources[m.module].splitlines()[m.line - 1].strip() == "state = game._gain(state, seat, 2)"
     }
     return found["int-dec"], found["int-inc"]
 
@@ -275,8 +275,8 @@ def test_a_reward_mutant_is_caught_by_its_clarification_and_the_package_is_untou
     # three tokens for two: from 7 the cap takes the third, so the clarification alone cannot tell
     assert not caught[more]["caught"]
     assert row["caught"] == 1 and [s["id"] for s in row["survivors"]] == [more]
-    assert "-            state = self._gain(state, seat, 2)" in row["survivors"][0]["diff"]
-    assert "+            state = self._gain(state, seat, 3)" in row["survivors"][0]["diff"]
+    assert "-        state = game._gain(state, seat, 2)" in row["survivors"][0]["diff"]
+    assert "+        state = game._gain(state, seat, 3)" in row["survivors"][0]["diff"]
 
 
 def test_the_text_report_lists_the_survivor_diffs(tmp_path: Path) -> None:
@@ -284,7 +284,7 @@ def test_the_text_report_lists_the_survivor_diffs(tmp_path: Path) -> None:
     args = ["adequacy", "--game", "botfactory", "--checker", "clarified", "--clarifications", str(_token_cap(tmp_path))]
     code, out, _ = run(*args, "--mutant", more, "--jobs", "1")
     assert code == 0
-    assert f"survivor {more} (BF-ASM-REWARD):" in out and "+            state = self._gain(state, seat, 3)" in out
+    assert f"survivor {more} (BF-ASM-REWARD):" in out and "+        state = game._gain(state, seat, 3)" in out
     assert "bgrules adequacy: 0 of 1 mutants caught (0.0%)" in out
 
 

@@ -328,7 +328,7 @@ class Tie:
     obligations: tuple[str, ...]
     """The conformance obligations of proofs/ that run the Python step against the encoding."""
     tests: tuple[str, ...]
-    """The conformance tests (``tests/file.py::function``) that do the same."""
+    """The conformance tests (``tests/<concept>/file.py::function``) that do the same."""
 
 
 def load_ties(path: Path | None = None) -> list[Tie]:

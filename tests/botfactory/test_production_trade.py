@@ -1,6 +1,7 @@
-"""Bot Factory rule gap left by a mutation run (issue 8, item 4): the state settled after a Production
-Trade's draw (BF-PROD-TRADE, BF-PILE): back in the trading player's turn with nothing pending, the part and
-Project limits checked (BF-LIMIT-PARTS), and no stale resume tag (``after_discard``) left behind.
+"""Bot Factory's Production Trade, pinned where a mutation run found the suite silent (issue 8, item 4): the
+state settled after a Production Trade's draw (BF-PROD-TRADE, BF-PILE): back in the trading player's turn with
+nothing pending, the part and Project limits checked (BF-LIMIT-PARTS), and no stale resume tag
+(``after_discard``) left behind.
 
 Positions are built through the Game protocol with chosen chance outcomes; a hand is replaced by taking its
 part tiles from the piles (and giving the old ones back), so the conservation invariants hold throughout.

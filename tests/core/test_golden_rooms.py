@@ -1,4 +1,5 @@
-"""Tests that the mutation run of the rooms asked for (docs/mutation.md, "The rooms").
+"""The golden record of the rooms, and the behaviours its playouts reach too rarely to decide (asked for by the
+mutation run of the rooms: docs/mutation.md, "The rooms").
 
 The golden record (tests/support/golden_rooms.py) fixes what a player sees of the rules along seeded playouts under
 every reading: the effects and refusals by rule ID, every refusal's message, the scores, winners and end

@@ -126,3 +126,65 @@ def test_each_seed_quote_cites_the_line_it_stands_on(doc: str, seed: str) -> Non
         cited = "".join(lines[int(first) - 1 : int(last or first)])
         for part in re.sub(r"\s+", "", quote.replace("…", "")).split("..."):
             assert part in cited, f"{quote} is not on line {ref} of {seed}"
+
+
+# --- the test suite's own layout (tests by concept) --------------------------------------------------------
+
+TESTS = ROOT / "tests"
+CONCEPTS = ("botfactory", "mechanica", "core", "runners", "refinement", "integrations", "support")
+"""The directories of tests/: one per game (the factory sandbox with Mechanica), the core machinery, the
+runners and commands, the refinement of the reference engines, the integrations, and the shared helpers
+(``support``, the only place a test imports helpers from). ``data`` holds their golden files."""
+
+
+def _test_sources() -> list[Path]:
+    return sorted(p for p in TESTS.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def test_every_test_file_sits_in_a_concept_directory() -> None:
+    assert [p.name for p in TESTS.glob("*.py")] == ["conftest.py"], "a file at the root of tests/"
+    directories = sorted(p.name for p in TESTS.iterdir() if p.is_dir() and p.name != "__pycache__")
+    assert directories == sorted([*CONCEPTS, "data"])
+    for name in CONCEPTS:
+        assert (TESTS / name / "__init__.py").is_file(), f"tests/{name}/ is not a package"
+    for path in _test_sources():
+        assert path.parent == TESTS or path.parent.parent == TESTS, f"{path.relative_to(ROOT)}: nested too deep"
+    assert not [p for p in (TESTS / "support").glob("test_*.py")], "a test file among the helpers"
+
+
+_HISTORY = re.compile(r"issue|session|speed|gaps|mutants|\d$")
+"""Words of a file's history, not of what it tests: an issue or session, a speed-up, the rule gaps or
+mutants a run left, a second file numbered after the first."""
+
+
+@pytest.mark.parametrize("path", _test_sources(), ids=lambda p: str(p.relative_to(TESTS)))
+def test_test_files_are_named_for_what_they_test(path: Path) -> None:
+    assert not _HISTORY.search(path.stem), f"{path.relative_to(ROOT)} is named after its history"
+
+
+def _local_modules() -> set[str]:
+    """The top-level names a module of tests/ can be imported by (tests/ is on the path): its packages and
+    conftest, and the test modules of any directory (``test_*``)."""
+    return {p.name for p in TESTS.iterdir() if p.is_dir()} | {p.stem for p in TESTS.glob("*.py")}
+
+
+@pytest.mark.parametrize("path", _test_sources(), ids=lambda p: str(p.relative_to(TESTS)))
+def test_a_test_module_imports_helpers_only_from_support(path: Path) -> None:
+    import ast
+
+    local = _local_modules() - {"support"}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module is not None:
+            names = [node.module]
+        elif isinstance(node, ast.ImportFrom):  # relative: only among the helpers
+            assert path.parent.name == "support", f"{path.relative_to(ROOT)}:{node.lineno}: a relative import"
+            continue
+        else:
+            continue
+        for name in names:
+            top = name.split(".")[0]
+            assert top not in local and not top.startswith("test_"), (
+                f"{path.relative_to(ROOT)}:{node.lineno} imports {name}: shared helpers live in tests/support/"
+            )

@@ -1,4 +1,4 @@
-"""Mechanica rule gaps left by a mutation run (issue 8, item 4).
+"""Mechanica's rule edge cases, pinned where a mutation run found the suite silent (issue 8, item 4).
 
 - MC-STOCK with MC-RECYCLE / MC-SHOP-RECYCLE / MC-FAB-OVERACTIVE / MC-FAB-REPLACE: a bot made into an
   occupied Start Zone hole when the stock lacks its grade: the old bot goes back to the stock first, so the

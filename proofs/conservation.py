@@ -6,7 +6,7 @@ Each ``holds`` refutes its negation: from every start whose counts are non-negat
 figures, no run of at most k steps changes a kind's total, drops a count below zero or (parts) puts a piece
 where its kind never goes. ``*-BROKEN-*`` obligations run the same proof with one deliberately broken move
 and must be ``violated``, with the run decoded. ``*-CONFORMANCE`` obligations tie the systems to the Python
-rules on seeded playouts (the hypothesis tests in tests/test_smt_conservation.py drive random factories too).
+rules on seeded playouts (the hypothesis tests in tests/core/test_conservation.py drive random factories too).
 Bot Factory's Speech tokens are proved inductively in proofs/botfactory.py (BF-PROOF-TOKENS-*), not here.
 """
 

@@ -5,7 +5,7 @@
 
 Each picture is a state of a seeded playout (``bgrules.core.playout.walk``, greedy or random agents): the seed,
 the number of actions and the agents are in EXAMPLES below, so the same checkout always writes the same bytes
-(tests/test_pictures.py runs the check).
+(tests/integrations/test_pictures.py runs the check).
 """
 
 from __future__ import annotations

@@ -39,44 +39,44 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 
 FAST = (
-    "tests/test_mutants_arith.py",
-    "tests/test_mutants_fabricate.py",
-    "tests/test_mutants_movement.py",
-    "tests/test_mutants_workday.py",
-    "tests/test_mechanica_workday.py",
-    "tests/test_mechanica_sandbox.py",
-    "tests/test_mechanica_notation.py",
-    "tests/test_mechanica_placement.py",
-    "tests/test_rule_gaps_mechanica.py",
-    "tests/test_botfactory_smt.py",
-    "tests/test_rule_gaps_botfactory.py",
-    "tests/test_variants.py",
+    "tests/botfactory/test_arith.py",
+    "tests/mechanica/test_fabricate.py",
+    "tests/mechanica/test_movement.py",
+    "tests/mechanica/test_workday_exact.py",
+    "tests/mechanica/test_workday.py",
+    "tests/mechanica/test_sandbox.py",
+    "tests/mechanica/test_notation.py",
+    "tests/mechanica/test_placement.py",
+    "tests/mechanica/test_rule_edge_cases.py",
+    "tests/botfactory/test_smt.py",
+    "tests/botfactory/test_production_trade.py",
+    "tests/core/test_variants.py",
 )
 """Test files of the default suite that exercise the rule modules directly and run in seconds. A mutant they
 kill is killed by the default suite (they are part of it), so a ``--fast`` score is a lower bound of the
 default suite's."""
 
 FAST_ROOMS = (
-    "tests/test_botfactory.py",
-    "tests/test_botfactory_rulings.py",
-    "tests/test_rule_gaps_botfactory.py",
-    "tests/test_mechanica_game.py",
-    "tests/test_mechanica_anytime.py",
-    "tests/test_rule_gaps_mechanica.py",
-    "tests/test_mechanica_structure.py",
-    "tests/test_golden_traces.py",
-    "tests/test_mutants_rooms.py",
-    "tests/test_agents.py",
-    "tests/test_cli.py",
-    "tests/test_balance.py",
-    "tests/test_coverage.py",
-    "tests/test_diff.py",
-    "tests/test_clarify.py",
-    "tests/test_mechanica_blueprint_match.py",
-    "tests/test_mechanica_clarifications.py",
-    "tests/test_botfactory_structure.py",
-    "tests/test_validate.py",
-    "tests/test_variants.py",
+    "tests/botfactory/test_game.py",
+    "tests/botfactory/test_rulings.py",
+    "tests/botfactory/test_production_trade.py",
+    "tests/mechanica/test_game.py",
+    "tests/mechanica/test_anytime.py",
+    "tests/mechanica/test_rule_edge_cases.py",
+    "tests/mechanica/test_structure.py",
+    "tests/core/test_golden_traces.py",
+    "tests/core/test_golden_rooms.py",
+    "tests/core/test_agents.py",
+    "tests/runners/test_cli.py",
+    "tests/runners/test_balance.py",
+    "tests/runners/test_coverage.py",
+    "tests/runners/test_diff.py",
+    "tests/core/test_clarify.py",
+    "tests/mechanica/test_blueprint_match.py",
+    "tests/mechanica/test_clarifications.py",
+    "tests/botfactory/test_structure.py",
+    "tests/runners/test_validate.py",
+    "tests/core/test_variants.py",
 )
 """The test files of the default suite that play the whole games and run in seconds each (``--fast`` with
 ``--rooms``); all but the conformance playouts (90 s), the fuzzers and the z3 files."""
@@ -100,9 +100,9 @@ ROOMS = (
 """The games' rooms (issue 8 item 3): each board's or phase's module and the round flow."""
 ROOMS_DESELECT = (
     "--deselect",
-    "tests/test_mechanica_structure.py::test_every_room_cites_its_rules",
+    "tests/mechanica/test_structure.py::test_every_room_cites_its_rules",
     "--deselect",
-    "tests/test_coverage.py::test_every_effect_call_names_a_documented_rule",
+    "tests/runners/test_coverage.py::test_every_effect_call_names_a_documented_rule",
 )
 """Deselected when the rooms are mutated: the first test reads the rooms' docstrings from their source, and
 in ``mutants/`` every function has its mutants beside it (``xǁMechanicaGameǁ__init____mutmut_orig``, no
@@ -226,7 +226,7 @@ def report(workdir: Path, *, markdown: bool = False) -> int:
 def ensure_worktree(workdir: Path, commit: str) -> None:
     if not (workdir / ".git").exists():
         subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", str(workdir), commit], check=True)
-    # tests/test_docs.py reads the seeds at <checkout>/../shared/seeds; inside mutants/ that is <workdir>/shared.
+    # tests/core/test_docs.py reads the seeds at <checkout>/../shared/seeds; inside mutants/ that is <workdir>/shared.
     seeds = REPO.parent / "shared"
     link = workdir / "shared"
     if seeds.is_dir() and not link.exists():

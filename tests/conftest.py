@@ -2,8 +2,8 @@
 the tests cause is counted (checker ``tests``) and the coverage table is written to PATH when the run ends
 (docs/coverage.md). Unset, nothing is recorded and the suite runs as before.
 
-The docs site, built once per run for the tests that read it (``site``: tests/test_docs_site.py, and
-tests/test_browser.py, which opens it from disk and searches it)."""
+The docs site, built once per run for the tests that read it (``site``: tests/integrations/test_docs_site.py, and
+tests/integrations/test_browser.py, which opens it from disk and searches it)."""
 
 from __future__ import annotations
 

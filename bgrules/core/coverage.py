@@ -13,7 +13,7 @@ the public coverage table of ``bgrules coverage --json``: ``total``, ``reached``
 (``id``, ``title``, ``effects``, ``refusals``, ``checkers``, ``exempt``).
 
 Where the rule IDs come from: the ``#### BF-...`` / ``#### MC-...`` headings of docs/rules/*.md (as
-tests/test_docs.py finds them; invariant headings, ``-INV-``, are not rules). Exemptions, each with its
+tests/core/test_docs.py finds them; invariant headings, ``-INV-``, are not rules). Exemptions, each with its
 reason: specs/coverage-exempt.toml. Rules whose z3 encoding a conformance check ties to the code (the
 ``proved`` checker): proofs/conformance.toml.
 """
@@ -35,7 +35,7 @@ from bgrules.core.descriptor import Table
 CHECKERS = ("sampled", "searched", "explored", "witness", "proved", "simulate", "tests")
 """The checkers a rule may be reached by, in the order the table lists them."""
 NOT_RULES = ("-INV-", "-Q-", "-PROOF-", "-GAME-")
-"""Markers of IDs that name invariants, questions, proofs or games, not rules (as tests/test_docs.py)."""
+"""Markers of IDs that name invariants, questions, proofs or games, not rules (as tests/core/test_docs.py)."""
 
 
 @attrs.define
@@ -328,7 +328,7 @@ class Tie:
     obligations: tuple[str, ...]
     """The conformance obligations of proofs/ that run the Python step against the encoding."""
     tests: tuple[str, ...]
-    """The conformance tests (``tests/file.py::function``) that do the same."""
+    """The conformance tests (``tests/<concept>/file.py::function``) that do the same."""
 
 
 def load_ties(path: Path | None = None) -> list[Tie]:

@@ -21,7 +21,7 @@ counting up). The few fields that hold a combination are enumerated by rule:
 
 Player actions and chance outcomes are disjoint classes (Mechanica ``Draw``, ``Reveal``; Bot Factory
 ``DrawPart``, ``DrawProject``, ``DrawContract``) and are numbered in two spaces: ``space.size`` player
-actions, ``space.chance_size`` chance outcomes. ``tests/test_openspiel.py`` checks that every legal action
+actions, ``space.chance_size`` chance outcomes. ``tests/integrations/test_openspiel.py`` checks that every legal action
 and chance outcome met in seeded random playouts of every game and player count encodes to an index that
 decodes to itself, and that indices are unique.
 """

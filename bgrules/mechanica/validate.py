@@ -28,10 +28,10 @@ from bgrules.mechanica.workday import Run, RunPhase, decisions
 
 MechanicaGame = Any
 """The whole game (``bgrules.mechanica.game.MechanicaGame``). This module imports neither game module nor
-their invariant modules (which import the games): the games call it, and tests/test_mechanica_structure.py
+their invariant modules (which import the games): the games call it, and tests/mechanica/test_structure.py
 holds the package free of import circles. The conserved counts are therefore counted here, as
 ``game_invariants.bots_conserved`` / ``improvements_conserved`` and ``invariants.bots_conserved`` count
-them (tests/test_validate.py holds the verdicts equal)."""
+them (tests/runners/test_validate.py holds the verdicts equal)."""
 FactoryGame = Any
 SandboxState = Any
 

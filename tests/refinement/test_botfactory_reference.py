@@ -102,7 +102,7 @@ SWITCHES: list[dict[str, Any]] = [
     {"paid_sharer": "own_turn", "opening_window": "none"},
     {"bots_per_colour_to_end": 1},
     {"bots_per_colour_to_end": 4},
-    {  # the readings of 0.3.0 (tests/golden_traces.py)
+    {  # the readings of 0.3.0 (tests/support/golden_traces.py)
         "last_space_toll": "combined",
         "project_clear_out": "bottom_space",
         "reservation_tokens": "whole_cost",

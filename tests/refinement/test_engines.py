@@ -9,7 +9,8 @@ docs/speed.md) to the rules: each memoised answer the fast engine plays by (the 
 moves, placements, window seats, turn openings, limits, chance outcomes, Blueprint completions, sales and
 board options) is checked here through the legal actions and successors it gives, under the rulings and
 player counts it reads. What the speed machinery is beside its answers (objects shared, memos bounded,
-copies slot for slot) is tested in tests/test_speed_*.py."""
+copies slot for slot) is tested in the fast-path and memo tests of tests/botfactory/, tests/mechanica/ and
+tests/core/."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The refinement harness (bgrules.core.refinement) tells two engines apart wherever they differ: the
 mover, the terminal test, the legal actions and their order, chance outcomes and their probabilities, a
-successor, the scores and winners, an exception. Checked on tic-tac-toe (tests/tictactoe.py, every one of
+successor, the scores and winners, an exception. Checked on tic-tac-toe (tests/support/tictactoe.py, every one of
 its 5,478 positions) and a coin game with chance, against engines broken one way each."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from tictactoe import Board, TicTacToe
+from support.tictactoe import Board, TicTacToe
 
 from bgrules import explore
 from bgrules.core.errors import InputError

@@ -1,5 +1,5 @@
-"""Corrupted states for the tests of the invariants' fast paths (tests/test_speed_checks.py,
-tests/test_speed_checks_bf.py): each corruption changes one part of a real state and shares every other
+"""Corrupted states for the tests of the invariants' fast paths (tests/core/test_invariant_memos.py,
+tests/botfactory/test_invariant_fast_paths.py): each corruption changes one part of a real state and shares every other
 part with it, as a step does, so the memoised predicates take their incremental paths; and the seeded
 playouts (walked by the refinement harness's walker, support.walks) on which a memoised predicate must
 give its plain recount's answer at every step, on corrupted copies and on the real states after them."""

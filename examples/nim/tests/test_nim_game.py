@@ -60,7 +60,7 @@ def test_the_invariants_hold_on_every_explored_edge_and_catch_a_bad_one() -> Non
 def test_the_symmetry_merges_swapped_heaps_and_the_exploration_is_complete() -> None:
     game = NimGame(heaps=(1, 2))
     assert canonical(game, NimState((2, 1), 0)) == canonical(game, NimState((1, 2), 0))
-    found = bgrules.explore(game, symmetry=False)  # state by state: 1 + 3 + 3 + 1 (tests/test_plugin_game.py: 7)
+    found = bgrules.explore(game, symmetry=False)  # state by state: 1 + 3 + 3 + 1 (tests/core/test_plugin_game.py: 7)
     assert found.complete and found.distinct == 8
 
 

@@ -348,6 +348,6 @@ def test_the_shipped_equivalent_list_names_only_current_mutants() -> None:
     the review along, else the mutant would be counted again unreviewed)."""
     known = {r.id for r in coverage.documented_rules()}
     every, _sources = adequacy.find_mutants(Path(bgrules.__file__).resolve().parent, None, known)
-    specs = Path(__file__).resolve().parents[1] / "specs"
+    specs = ROOT / "specs"
     taken, warnings = load_equivalent(specs / "adequacy-equivalent.toml", [m.id for m in every], required=True)
     assert warnings == [] and len(taken) >= 8

@@ -86,15 +86,13 @@ def check(
     factory_file: Path, variant: Path | None, as_json: bool, trace_path: Path | None, html_path: Path | None
 ) -> None:
     """Check a Mechanica factory: is it legal, can a bot loop, can two bots collide in its next workday?"""
-    from bgrules.mechanica import factory_file as ff
+    from bgrules.runners.check import check as run_check
 
-    result, answer = ff.check(factory_file, variant)
-    if trace_path is not None or html_path is not None:
-        ff.witness_files(factory_file, variant, answer, trace_path, html_path, _say)
+    result, lines = run_check(factory_file, variant, trace_path=trace_path, html_path=html_path, say=_say)
     if as_json:
         click.echo(json.dumps(result, indent=2, default=str))
         return
-    for line in ff.lines(result):
+    for line in lines:
         console.print(line, highlight=False)
 
 

@@ -235,10 +235,25 @@ def _int(x: Any, what: str) -> int:
 
 def _simulate_shard(c: Campaign, seeds: range) -> dict[str, Any]:
     """``bgrules simulate``'s loop over ``seeds``, its accumulators only."""
-    from bgrules.core.playout import end_trigger, round_cap
+    from bgrules.core.playout import round_cap
 
     game, agents, preds = _loaded(_key(c))
-    cap = round_cap(game, c.setting("max_rounds"))
+    return simulate_games(game, agents, round_cap(game, c.setting("max_rounds")), preds, seeds)
+
+
+def simulate_games(
+    game: Any,
+    agents: Any,
+    cap: int | None,
+    preds: Sequence[tuple[str, str, Callable[..., str | None]]],
+    seeds: Iterable[int],
+    on_game: Callable[[], None] | None = None,
+) -> dict[str, Any]:
+    """Play the games of ``seeds`` (the runner's round ``cap``), checking ``preds`` (:func:`checked_game`),
+    and return simulate's accumulators: the serial command and every campaign shard play with it;
+    ``on_game`` is called after each game (a progress bar)."""
+    from bgrules.core.playout import end_trigger
+
     step_preds = [p for p in preds if p[1] != "game"]
     game_preds = [p for p in preds if p[1] == "game"]
     p = game.players
@@ -281,6 +296,8 @@ def _simulate_shard(c: Campaign, seeds: range) -> dict[str, Any]:
         if game.is_terminal(state):  # a truncated game is no one's win (as balance counts it)
             for w in game.winners(state):
                 acc["wins"][w] += 1
+        if on_game is not None:
+            on_game()
     return acc
 
 
@@ -539,26 +556,45 @@ def _expand(h: Counter[int]) -> list[int]:
 def simulate_json(c: Campaign, acc: dict[str, Any], seconds: float, invariants: Sequence[str]) -> dict[str, Any]:
     """``bgrules simulate --json`` of the merged accumulators, key for key as the serial command writes it
     (``seconds`` and the rates are the campaign's wall time)."""
-    from bgrules.agents import agent_names, parse_agents
-    from bgrules.core.figures import departures
+    from bgrules.agents import parse_agents
     from bgrules.core.playout import round_cap
 
     game, _agents, _preds = _loaded(_key(c))
+    agents = parse_agents(c.agents, game.players)
+    cap = round_cap(game, c.setting("max_rounds"))
+    return simulate_report(c.game, game, c.seed, agents, acc, seconds, invariants, cap)
+
+
+def simulate_report(
+    name: str,
+    game: Any,
+    seed: int,
+    agents: Any,
+    acc: dict[str, Any],
+    seconds: float,
+    invariants: Sequence[str],
+    cap: int | None,
+) -> dict[str, Any]:
+    """``bgrules simulate --json`` of simulate's accumulators (:func:`simulate_games`, or a campaign's
+    merged ones): the one report of the serial command and of a campaign."""
+    from bgrules.agents import agent_names
+    from bgrules.core.figures import departures
+
     n, p = acc["games"], game.players
     finished = n - acc["truncated"]
     total_steps = acc["steps"]
     return {
-        "game": c.game,
+        "game": name,
         "players": p,
         "games": n,
-        "seed": c.seed,
+        "seed": seed,
         "steps": total_steps,
         "seconds": round(seconds, 3),
         "games_per_second": round(n / seconds, 2) if seconds else None,
         "steps_per_second": round(total_steps / seconds, 1) if seconds else None,
         # statistics.fmean of integers is their exact sum over n, rounded once: the same float
         "length": {"min": acc["length_min"], "mean": round(total_steps / n, 2), "max": acc["length_max"]},
-        "agents": agent_names(parse_agents(c.agents, p)),
+        "agents": agent_names(agents),
         "ended_by": dict(sorted(acc["ended_by"].items())),
         "scores": {
             "mean": [round(acc["score_sum"][i] / n, 2) for i in range(p)],
@@ -569,7 +605,7 @@ def simulate_json(c: Campaign, acc: dict[str, Any], seconds: float, invariants: 
         "truncated": acc["truncated"],
         "finished": finished,
         "win_rate_denominator": "finished",
-        "round_cap": round_cap(game, c.setting("max_rounds")),
+        "round_cap": cap,
         "invariants_checked": list(invariants),
         "invariant_violations": acc["violations"],
         "violations": acc["first_violations"][:FIRST_VIOLATIONS],

@@ -1,7 +1,7 @@
 """The command-line side of campaigns (:mod:`bgrules.core.campaign`) for ``simulate``, ``balance`` and
-``coverage``: the options (:func:`engine_options`) and one function per command that runs its games as a
-campaign and returns the command's JSON, the same as the command's serial run with the same seeds (timings
-apart), whatever the engine and the number of workers.
+``coverage`` (their click options: :func:`bgrules.cli.campaign.engine_options`): one function per command
+that runs its games as a campaign and returns the command's JSON, the same as the command's serial run with
+the same seeds (timings apart), whatever the engine and the number of workers.
 
 - ``--engine local`` (default) with ``--jobs N``: the shards run in N local worker processes
   (:func:`bgrules.core.jobs.run_tasks`);
@@ -23,58 +23,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import click
-
 from bgrules.core import campaign as cp
 from bgrules.core.errors import InputError
 
 ENGINES = ("local", "ray")
-
-
-def engine_options(fn: Callable[..., None]) -> Callable[..., None]:
-    """``--engine``, ``--jobs``, ``--address``, ``--results`` and ``--resume`` (parameters ``engine``,
-    ``jobs``, ``address``, ``results``, ``resume``)."""
-    options = [
-        click.option(
-            "--engine",
-            type=click.Choice(ENGINES),
-            default="local",
-            show_default=True,
-            help="where the games' shards run: local worker processes (--jobs) or Ray tasks (--address); "
-            "the results are the same either way (docs/campaigns.md)",
-        ),
-        click.option(
-            "--jobs",
-            "-j",
-            type=int,
-            default=None,
-            help="local worker processes for the shards [default: 1]; the results are the same whatever N",
-        ),
-        click.option(
-            "--address",
-            default=None,
-            metavar="ADDR",
-            help="--engine ray: the Ray cluster's address (host:port, ray://host:port or auto) "
-            "[default: start a local Ray]",
-        ),
-        click.option(
-            "--results",
-            type=click.Path(path_type=Path),
-            default=None,
-            metavar="FILE",
-            help="append each finished shard to FILE as it finishes (JSON lines; a new file)",
-        ),
-        click.option(
-            "--resume",
-            type=click.Path(path_type=Path),
-            default=None,
-            metavar="FILE",
-            help="continue the campaign of results file FILE: only its missing shards run, appended to it",
-        ),
-    ]
-    for option in reversed(options):
-        fn = option(fn)
-    return fn
 
 
 def wanted(engine: str, jobs: int | None, address: str | None, results: Path | None, resume: Path | None) -> bool:
@@ -113,11 +65,11 @@ def _progress(title: str, total: int, quiet: bool) -> Iterator[Callable[[int, in
 def _say(outcome: cp.Outcome, results: Path | None, resume: Path | None) -> None:
     s = cp.summary(outcome)
     where = resume or results
-    click.echo(
+    print(
         f"campaign: {s['shards']} shard(s), {s['ran']} run now, {s['resumed']} read from {resume}"
         if resume is not None
         else f"campaign: {s['shards']} shard(s) run" + (f"; results in {where}" if where is not None else ""),
-        err=True,
+        file=sys.stderr,
     )
 
 
@@ -264,4 +216,4 @@ def coverage(
     return result
 
 
-__all__ = ["ENGINES", "balance", "coverage", "engine_options", "simulate", "wanted"]
+__all__ = ["ENGINES", "balance", "coverage", "simulate", "wanted"]

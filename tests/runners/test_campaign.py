@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from bgrules.cli import main
+from bgrules.cli.campaign import engine_options
 from bgrules.core import campaign as cp
 from bgrules.core import campaign_cli
 from bgrules.core import coverage as cov
@@ -314,7 +315,7 @@ def test_engine_options_refuse_what_does_not_fit() -> None:
     import click
 
     @click.command()
-    @campaign_cli.engine_options
+    @engine_options
     def probe(**kw: Any) -> None:
         click.echo(json.dumps({k: str(v) for k, v in sorted(kw.items())}))
 

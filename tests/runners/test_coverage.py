@@ -421,7 +421,7 @@ def test_fail_under_with_no_state_visited_fails(monkeypatch: pytest.MonkeyPatch)
 
 def _plans(monkeypatch: pytest.MonkeyPatch, *commands: tuple[str, ...]) -> list[list[tuple[str, str, str]]]:
     """The tasks each command hands to its runner (nothing is run: the runner returns no row)."""
-    import bgrules.cli as cli
+    import bgrules.cli.base as cli
 
     seen: list[list[tuple[str, str, str]]] = []
 
@@ -445,7 +445,7 @@ def test_coverage_runs_the_checks_of_verify(monkeypatch: pytest.MonkeyPatch) -> 
     assert unsearched == [t for t in verify if not t[0].endswith("[searched]")]
     # sampling options play sampled games instead: verify's plan is not run
     monkeypatch.setattr(coverage, "run_coverage", lambda *_a, **_k: coverage.table({}, game="botfactory", exempt={}))
-    import bgrules.cli as cli
+    import bgrules.cli.base as cli
 
     monkeypatch.setattr(cli, "_run_plan", lambda *_a, **_k: pytest.fail("verify's plan ran"))
     assert run("coverage", "--game", "botfactory", "--games", "1", "--json")[0] == 0

@@ -1,0 +1,329 @@
+"""What every ``bgrules`` command shares: the group, the consoles, the one-line errors and exit codes, the
+path and whole-number checks of the options, the common options, and running a plan of checks with its
+progress and its result lines (the commands are :mod:`bgrules.cli.checks`, :mod:`bgrules.cli.play` and
+:mod:`bgrules.cli.files`).
+
+Every command exits 0 on success, 1 when a check's verdict differs from its expected one, and 2 on
+bad input (with a one-line message that says where and why, never a traceback).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from bgrules import __version__
+from bgrules.core.defaults import DEFAULT_TIMEOUT_MS
+from bgrules.core.errors import BgrulesError, IllegalAction, InputError
+from bgrules.runners import verify as rv
+
+# On a pipe (a CI log) rich would wrap at 80 columns and split ids over lines: tables get room instead.
+console = Console() if sys.stdout.isatty() else Console(width=240)
+err_console = Console(stderr=True) if sys.stderr.isatty() else Console(stderr=True, width=240)
+
+_BAR = (
+    SpinnerColumn(),
+    TextColumn("{task.description}"),
+    BarColumn(),
+    MofNCompleteColumn(),
+    TimeElapsedColumn(),
+    TimeRemainingColumn(),
+)
+"""The progress columns: done/total, what runs, elapsed, estimate."""
+_GAME_HELP = "botfactory, mechanica or mechanica-factory (bgrules games lists them)"
+_DIR_HELP = {
+    "specs": "the specs directory [default: ./specs, else the specs bgrules ships]",
+    "proofs": "the proofs directory [default: ./proofs, else the proofs bgrules ships]",
+    "clarifications": "the clarifications [default: ./specs/clarifications, else the ones bgrules ships]",
+}
+
+
+def _fail(message: str, code: int = 2) -> None:
+    """One line on stderr, the message printed as it is (brackets in names such as bgrules[plot] or a file
+    called ``box[1].toml`` are text, not rich markup)."""
+    from rich.markup import escape
+
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    sys.exit(code)
+
+
+def _guard(fn: Callable[..., None]) -> Callable[..., None]:
+    """Turn every deliberate bgrules error into a one-line message and exit code 2."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> None:
+        try:
+            fn(*args, **kwargs)
+        except IllegalAction as exc:
+            _fail(f"illegal action: {exc}")
+        except BgrulesError as exc:
+            _fail(str(exc))
+        except OSError as exc:
+            _fail(f"{getattr(exc, 'filename', '') or ''}: {exc.strerror or exc}")
+        except UnicodeDecodeError as exc:  # a file read without the loaders' own check: still one line
+            _fail(f"a file is not UTF-8 text (byte {exc.start} is {exc.object[exc.start]:#04x})")
+
+    return wrapper
+
+
+class _PathOption(click.Path):
+    """A path option or argument: as click.Path, but an empty text stays as it is (``""``, not ``Path(".")``),
+    so that :class:`_Command` refuses it: ``--html ''`` (an empty CI variable) names no file or directory."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            return value
+        return super().convert(value, param, ctx)
+
+
+class _Command(click.Command):
+    """Every bgrules command: its path options refuse an empty path, and its whole-number options a figure
+    past their maximum (:mod:`bgrules.core.limits`), in one line and exit 2, before the command runs."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if isinstance(param.type, click.Path) and not isinstance(param.type, _PathOption):
+                old = param.type
+                param.type = _PathOption(
+                    exists=old.exists,
+                    file_okay=old.file_okay,
+                    dir_okay=old.dir_okay,
+                    writable=old.writable,
+                    readable=old.readable,
+                    resolve_path=old.resolve_path,
+                    allow_dash=old.allow_dash,
+                    path_type=old.type,
+                    executable=getattr(old, "executable", False),
+                )
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from bgrules.core.limits import too_large
+
+        for param in self.params:
+            value = ctx.params.get(param.name or "")
+            values = value if isinstance(value, tuple) else (value,)
+            name = param.opts[0] if isinstance(param, click.Option) else (param.name or "").upper()
+            if isinstance(param.type, _PathOption) and any(isinstance(v, str) for v in values):
+                _fail(f"{name}: an empty path names no file or directory")
+            if isinstance(param.type, click.types.IntParamType):
+                for v in values:
+                    problem = too_large(name, v) if isinstance(v, int) else None
+                    if problem is not None:
+                        _fail(f"{name}: {problem}")
+        return super().invoke(ctx)
+
+
+def _cwd_on_path() -> None:
+    """Put the current directory first on the import path, as ``python -m bgrules`` has it, so that the
+    ``bgrules`` console script finds a user's predicate modules (``my_checks:money`` in a spec) the same
+    way (docs/verify.md, "Code that runs")."""
+    import os
+
+    here = os.getcwd()
+    if not any(os.path.abspath(p or os.curdir) == here for p in sys.path):
+        sys.path.insert(0, here)
+
+
+def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
+    import tomllib
+
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise InputError(f"--option {pair}", "options are written key=value")
+        try:
+            out[key] = tomllib.loads(f"v = {value}")["v"]
+        except tomllib.TOMLDecodeError:
+            out[key] = value
+        except (RecursionError, ValueError):  # nested too deeply, or a number too long to read
+            raise InputError(f"--option {key}", "a value nested too deeply or a number too long to read") from None
+    return out
+
+
+class _Group(click.Group):
+    command_class = _Command
+
+
+@click.group(cls=_Group)
+@click.version_option(version=__version__, prog_name="bgrules")
+def main() -> None:
+    """Executable, formally checked rules of Bot Factory and Mechanica."""
+    from bgrules.core import coverage, gcpolicy
+
+    _cwd_on_path()  # a spec's own predicate module is found the same way by bgrules and python -m bgrules
+
+    coverage.write_on_exit()  # only with BGRULES_COVERAGE_FILE set (docs/coverage.md)
+    try:
+        gcpolicy.for_runners()  # this process is bgrules' own: full collections rarer (docs/speed.md)
+    except InputError as exc:
+        _fail(str(exc))
+
+
+class _Live:
+    """Progress while tasks run and each result as it arrives. On a terminal: a rich progress line
+    (done/total, the checks running, elapsed, estimate) under the result lines; on a pipe: plain lines,
+    one result a line. ``quiet``: only failures (and, at the end, the summary). With ``--json`` the
+    lines go to stderr, so stdout holds the JSON alone."""
+
+    def __init__(self, title: str, total: int, *, quiet: bool, to_stderr: bool) -> None:
+        self.title = title
+        self.quiet = quiet
+        self.out = err_console if to_stderr else console
+        self.running: dict[int, str] = {}
+        self.progress: Progress | None = None
+        self.bar: Any = None
+        if self.out.is_terminal:
+            self.progress = Progress(*_BAR, console=self.out, transient=True)
+            self.bar = self.progress.add_task(title, total=total)
+
+    def __enter__(self) -> _Live:
+        if self.progress is not None:
+            self.progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+
+    def start(self, index: int, task: Any) -> None:
+        self.running[index] = task.label
+        self._describe()
+
+    def _describe(self) -> None:
+        if self.progress is not None:
+            labels = list(self.running.values())
+            shown = ", ".join(labels[:2]) + (f" +{len(labels) - 2}" if len(labels) > 2 else "")
+            self.progress.update(self.bar, description=f"{self.title}: {shown}")
+
+    def done(self, done: Any) -> None:
+        self.running.pop(done.index, None)
+        for row in done.value:
+            self.row(row)
+        if self.progress is not None:
+            self.progress.advance(self.bar)
+        self._describe()
+
+    def row(self, row: dict[str, Any]) -> None:
+        if self.quiet and row["ok"]:
+            return
+        text = rv.text(row)
+        if self.out.is_terminal:
+            from rich.text import Text
+
+            style = "bold red" if not row["ok"] else ("yellow" if row["verdict"] == "violated" else "green")
+            target = self.progress.console if self.progress is not None else self.out
+            target.print(Text(text, style=style), soft_wrap=True, highlight=False)
+        else:
+            click.echo(text, err=self.out is err_console)
+
+
+def _run_plan(
+    title: str,
+    tasks: list[Any],
+    jobs: int | None,
+    *,
+    quiet: bool,
+    as_json: bool,
+    engine: str = "local",
+    address: str | None = None,
+) -> list[dict[str, Any]]:
+    """Every task's rows in the plan's order: in ``jobs`` local processes, or (``engine="ray"``) as Ray
+    tasks on the cluster at ``address`` (None: a local Ray), with the same task function either way."""
+    from bgrules.core.jobs import check_jobs, run_tasks
+
+    rv.check_engine(engine, jobs, address)
+    if not tasks:  # no vacuous pass: an --only that matched nothing, or empty directories
+        _fail(f"{title}: {rv.NOTHING}")
+    if engine == "ray":
+        from bgrules.integrations import ray_engine
+
+        ray_engine.connect(address)  # a missing extra or an unreachable address: one line, before any progress
+        with _Live(title, len(tasks), quiet=quiet, to_stderr=as_json) as live:
+            values = ray_engine.run_tasks(tasks, address, on_start=live.start, on_done=live.done)
+    else:
+        workers = check_jobs(jobs)
+        with _Live(title, len(tasks), quiet=quiet, to_stderr=as_json) as live:
+            values = run_tasks(tasks, workers, on_start=live.start, on_done=live.done)
+    return [row for rows in values for row in rows]
+
+
+def _emit(
+    rows: list[dict[str, Any]],
+    title: str,
+    as_json: bool,
+    junit: Path | None,
+    *,
+    seconds: float,
+    jobs: int | None,
+    trace_dir: Path | None = None,
+    extra: list[dict[str, Any]] | None = None,
+    where: str | None = None,
+) -> None:
+    """The end of a run: the extra rows (coverage) as result lines, the trace files, the JUnit file, the
+    JSON, and the summary (with the unexpected verdicts again, at the bottom where a reader looks)."""
+    from bgrules.core.jobs import check_jobs
+
+    if not rows:
+        _fail(f"{title}: {rv.NOTHING}")
+    for row in extra or []:
+        click.echo(rv.text(row), err=as_json)
+    rows = rows + list(extra or [])
+    if trace_dir is not None:
+        rv.write_traces(rows, trace_dir)
+    if junit is not None:
+        rv.write_junit(rows, junit)
+    bad, summary = rv.summary(rows, title, seconds, where or f"{check_jobs(jobs)} job(s)")
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        click.echo(summary, err=True)
+    else:
+        if bad:
+            click.echo("\nunexpected verdicts:")
+            for r in bad:
+                click.echo("  " + rv.head(r))
+        click.echo(summary)
+    if bad:
+        sys.exit(1)
+
+
+def _jobs_option(fn: Callable[..., None]) -> Callable[..., None]:
+    return click.option(
+        "--jobs",
+        "-j",
+        type=int,
+        default=None,
+        help="checks run side by side [default: every core]; the results are the same whatever N",
+    )(fn)
+
+
+def _timeout_option(fn: Callable[..., None]) -> Callable[..., None]:
+    return click.option(
+        "--timeout",
+        "timeout_ms",
+        default=DEFAULT_TIMEOUT_MS,
+        show_default=True,
+        help="wall budget per proof obligation (ms): each solver check gets what is left; a sampled obligation "
+        "stops sampling when it is spent (docs/proofs.md)",
+    )(fn)
+
+
+def _quiet_option(fn: Callable[..., None]) -> Callable[..., None]:
+    return click.option("--quiet", "-q", is_flag=True, help="print only failures and the summary")(fn)

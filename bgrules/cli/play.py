@@ -297,13 +297,24 @@ def games(as_json: bool) -> None:
         click.echo(line)
 
 
+EXPLORE_MAX_STATES = 500_000
+"""`bgrules explore`'s default bound on the states kept: a run that reaches it stops and is reported
+incomplete (stopped by max_states) instead of filling the machine's memory; `--max-states` sets another."""
+
+
 @main.command()
 @click.option("--game", "game_name", default=None, help=_GAME_HELP + " [default: the --from state file's]")
 @click.option("--players", type=int, default=None, help="[default: the game's, or the --from state file's]")
 @click.option("--option", "-o", "options", multiple=True, help="game option key=value")
 @click.option("--variant", type=click.Path(path_type=Path), default=None, help="a variant TOML file")
 @click.option("--depth", type=int, default=None, help="plies from the start to explore [default: no limit]")
-@click.option("--max-states", type=int, default=None, help="the distinct states to keep at most [default: no limit]")
+@click.option(
+    "--max-states",
+    type=int,
+    default=EXPLORE_MAX_STATES,
+    show_default=True,
+    help="the distinct states to keep at most (the memory bound: about 1-5 KB a state)",
+)
 @click.option("--seconds", type=float, default=None, help="wall time to explore for [default: no limit]")
 @click.option(
     "--from",

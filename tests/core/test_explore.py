@@ -266,3 +266,16 @@ def test_the_midgame_starts_cover_every_config_deeper_than_one_ply() -> None:
     assert [(r["game"], r["players"], r["steps"], r["depth"]) for r in rows] == list(MIDGAME)
     assert {r["game"] for r in rows} == set(bgrules.game_names())
     assert all(len(r["levels"]) == r["depth"] + 1 and r["depth"] >= 2 and r["distinct"] > 500 for r in rows)
+
+
+def test_cli_explore_is_bounded_by_default_and_says_when_it_stops() -> None:
+    """With no --max-states the command keeps at most 500,000 states (a memory bound), and a bound that
+    stops the run is reported: incomplete, stopped by max_states."""
+    from bgrules.cli.play import EXPLORE_MAX_STATES
+
+    assert EXPLORE_MAX_STATES == 500_000
+    code, out, _err = _cli("--game", "botfactory", "--players", "2", "--max-states", "50", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["distinct"] == 50 and data["complete"] is False
+    code, out, _err = _cli("--help")
+    assert "500000" in out.replace(",", "").replace("_", "")

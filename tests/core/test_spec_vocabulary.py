@@ -80,7 +80,7 @@ def test_bad_player_counts_are_refused_with_where_and_why(players: Any, says: st
     assert says in str(caught.value)
 
 
-@pytest.mark.parametrize("key", ["depth", "max_states", "examples", "search_steps"])
+@pytest.mark.parametrize("key", ["depth", "max_states", "starts", "examples", "search_steps"])
 @pytest.mark.parametrize("value", [0, -1])
 def test_a_zero_or_negative_budget_is_refused_with_where_and_why(key: str, value: int) -> None:
     for table in ("budget", "thorough"):

@@ -11,6 +11,8 @@ the same questions and must give the same answers:
 - at a chance node, the same outcomes in the same order with the same exact probabilities (of the same
   type: a float 0.5 is not the Fraction 1/2), and for each the same successor;
 - at a terminal state, the same ``scores`` and ``winners`` (and ``end_trigger`` where both have one);
+- at a player's decision, the near misses of the listed actions (:func:`near_misses`) refused by both,
+  naming the same rule (:func:`refusal_difference`);
 - an engine that raises where the other answers differs too (its exception is the difference).
 
 :func:`difference` gives the first disagreement at one state, in words (None when they agree);
@@ -21,6 +23,7 @@ and the benchmarks use, over seeded playouts.
 
 from __future__ import annotations
 
+import enum
 import random
 import weakref
 from collections.abc import Callable, Iterator, Sequence
@@ -28,7 +31,7 @@ from typing import Any
 
 import attrs
 
-from bgrules.core.errors import InputError
+from bgrules.core.errors import IllegalAction, InputError
 from bgrules.core.observe import observes
 from bgrules.core.playout import past_cap, round_cap, sample_chance
 from bgrules.core.protocol import CHANCE, Game
@@ -147,6 +150,10 @@ def difference(fast: Game, ref: Game, state: Any, successors: bool = True) -> st
                     f"chance outcomes: the probability of {_short(outcome, 100)} is a {type(p).__name__} in the "
                     f"fast engine, a {type(q).__name__} in the reference"
                 )
+    if not chance:
+        found = refusal_difference(fast, ref, state, listed_f)
+        if found:
+            return found
     if not successors:
         return None
     for entry in listed_f:
@@ -154,6 +161,94 @@ def difference(fast: Game, ref: Game, state: Any, successors: bool = True) -> st
         found = _same(f"successor of {_short(step, 100)}", _ask(fast.apply, state, step), _ask(ref.apply, state, step))
         if found:
             return found
+    return None
+
+
+NEAR_MISSES = 24
+"""How many near-miss actions :func:`refusal_difference` tries at one state (evenly spread over them)."""
+
+_UNKNOWN = "?"
+"""A text no game names a part, colour or tile by: a near miss with it must be refused cleanly."""
+
+
+def _field_values(value: Any, texts: Sequence[str]) -> list[Any]:
+    """The near values of one field of a legal action: its neighbours for a number, the other texts (and
+    one that names nothing) for a text, the other members for an enum, the tuple without its last entry."""
+    if isinstance(value, bool):
+        return [not value]
+    if isinstance(value, enum.Enum):
+        return [m for m in type(value) if m is not value]
+    if isinstance(value, int):
+        return [value + 1, value - 1]
+    if isinstance(value, str):
+        return [t for t in texts if t != value] + [_UNKNOWN]
+    if isinstance(value, tuple) and value:
+        return [value[:-1]]
+    return []
+
+
+def near_misses(listed: Sequence[Any], limit: int = NEAR_MISSES) -> list[Any]:
+    """Actions a field away from a legal one and not legal themselves (``listed`` is the legal actions):
+    each field of each attrs action changed to a near value (:func:`_field_values`; the texts are those
+    the listed actions use), or a plain number's neighbours. In the listing's order, duplicates dropped,
+    at most ``limit`` of them spread evenly over the whole list: a function of the listing alone, so the
+    same in every process."""
+    legal = set(listed)
+    texts = sorted(
+        {v for a in listed if attrs.has(type(a)) for v in attrs.astuple(a, recurse=False) if isinstance(v, str)}
+    )
+    out: list[Any] = []
+    seen: set[Any] = set()
+    for action in listed:
+        if attrs.has(type(action)):
+            tried = []
+            for f in attrs.fields(type(action)):
+                for value in _field_values(getattr(action, f.name), texts):
+                    try:
+                        tried.append(attrs.evolve(action, **{f.alias or f.name: value}))
+                    except (TypeError, ValueError):  # the action class refuses the value itself
+                        continue
+        elif isinstance(action, int) and not isinstance(action, bool):
+            tried = [action + 1, action - 1]
+        else:
+            continue
+        for candidate in tried:
+            if candidate not in legal and candidate not in seen:
+                seen.add(candidate)
+                out.append(candidate)
+    if len(out) > limit:
+        out = [out[i * len(out) // limit] for i in range(limit)]
+    return out
+
+
+def _refusal(game: Game, state: Any, action: Any) -> tuple[str, str, str]:
+    """How ``game`` answers an action it does not list, as (kind, what is compared, what is said):
+    ("refused", rule ID, ...), ("accepted", successor, ...) or ("raised", exception type, message)."""
+    try:
+        after = game.apply(state, action)
+    except IllegalAction as exc:
+        return "refused", exc.rule_id, exc.rule_id
+    except Exception as exc:  # another error: compared by its type (a game of another package may raise its own)
+        return "raised", type(exc).__name__, f"{type(exc).__name__}: {exc}"
+    return "accepted", repr(after), _short(after, 100)
+
+
+def refusal_difference(fast: Game, ref: Game, state: Any, listed: Sequence[Any]) -> str | None:
+    """The first near miss (:func:`near_misses` of ``listed``, the legal actions at ``state``) that the two
+    engines answer differently, or that either accepts: an action no engine lists must be refused, by an
+    :class:`IllegalAction` naming the same rule in both (unless the reference declares in
+    ``REFUSAL_RULES_DIFFER`` why its refusals name rules in another order: then both must refuse), or by
+    an error of the same type in both where the game raises errors of its own."""
+    same_rule = not getattr(ref, "REFUSAL_RULES_DIFFER", "")
+    for action in near_misses(listed):
+        got_f, got_r = _refusal(fast, state, action), _refusal(ref, state, action)
+        if got_f[0] != "accepted" and (got_f[:2] == got_r[:2] or (got_f[0] == got_r[0] == "refused" and not same_rule)):
+            continue
+        said = {"refused": "refuses it by ", "accepted": "accepts it, giving ", "raised": "raises "}
+        return (
+            f"the unlisted action {_short(action, 100)}: fast {said[got_f[0]]}{got_f[2]}, "
+            f"reference {said[got_r[0]]}{got_r[2]}"
+        )
     return None
 
 
@@ -268,7 +363,9 @@ __all__ = [
     "difference",
     "fields_apart",
     "initial_difference",
+    "near_misses",
     "reference_of",
     "refines",
+    "refusal_difference",
     "walk_states",
 ]

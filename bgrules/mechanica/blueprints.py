@@ -235,8 +235,8 @@ class BlueprintRoom(MechanicaBase):
         seat = state.seats[state.current]
         cat = self.variant.catalogue
         if isinstance(action, BuyFork):
-            price = cat.tile("fork").price or 0
-            if seat.wallet < price:
+            price = cat.tile("fork").price  # None: the variant sells no Fork (none is offered either)
+            if price is None or seat.wallet < price:
                 raise IllegalAction("MC-FORK-BUY", f"a Fork costs {price}; the wallet holds {seat.wallet}")
             factory = install(seat.factory, self.variant, "fork", action.row, action.col, action.rotation)
             coverage.effect("MC-FORK-BUY")

@@ -185,6 +185,21 @@ def over_still_offers_actions(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(FactoryGame, "legal_actions", mutated)
 
 
+def destroyed_bot_kept_from_stock(mp: pytest.MonkeyPatch) -> None:
+    """MC-MOVE-OFF broken: a bot that leaves the floor (here routed off it by a Fork) is not given back to
+    the stock."""
+    orig = workday._Mover.take
+
+    def mutated(self, route):
+        head, before = self.moving[0], self.destroyed
+        decided = orig(self, route)
+        if self.destroyed > before:
+            self.stock[head.bot] -= 1
+        return decided
+
+    mp.setattr(workday._Mover, "take", mutated)
+
+
 COLLIDE_TRUCK = lines("advanced[BP] | . . . . | truck")
 UPGRADE = lines("", "basic[B] | . UP0 . . | truck")
 OUTPUT_COLLIDES = lines("hole | UP0[/P] UP0[B/.] . . | truck")
@@ -195,6 +210,7 @@ SALES = lines("hole | . . . . | truck[B]", "basic[B] | . . . . | big[PD]")
 CASES = [
     ("MC-FACTORY-REFINES-REFERENCE", upgrader_keeps_input_bot_from_stock, {"factory": UPGRADE, "supply": ["fork"]}),
     ("MC-FACTORY-REFINES-READINGS", upgrader_keeps_input_bot_from_stock, {"factory": UPGRADE, "supply": ["fork"]}),
+    ("MC-FACTORY-REFINES-EDGES", destroyed_bot_kept_from_stock, None),
     ("MC-INV-ONE-BOT-PER-HOLE", collisions_unresolved, {"factory": COLLIDE_TRUCK, "supply": ["fork"]}),
     ("MC-INV-BOTS-CONSERVED", upgrader_keeps_input_bot_from_stock, {"factory": UPGRADE, "supply": ["fork"]}),
     ("MC-INV-INPUTS-EMPTY", upgrader_leaves_its_input, {"factory": UPGRADE, "supply": ["fork"]}),

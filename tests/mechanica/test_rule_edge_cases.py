@@ -269,6 +269,23 @@ def test_a_priced_fork_from_a_variant_file_charges_its_price():
     assert info.value.rule_id == "MC-FORK-BUY"
 
 
+@pytest.mark.parametrize("reference", [False, True])
+def test_a_fork_without_a_price_is_not_for_sale(reference):
+    """A variant whose Fork has no price sells none: no BuyFork is offered, and one applied anyway is refused
+    (MC-FORK-BUY) by both engines, whatever the wallet holds (not given away for nothing)."""
+    cat = V.catalogue
+    unsold = MechanicaVariant(
+        catalogue=Catalogue(bots=cat.bots, tiles={**cat.tiles, "fork": attrs.evolve(cat.tiles["fork"], price=None)})
+    )
+    g = bgrules.load_game("mechanica", players=2, variant=unsold, reference=reference)
+    s = Table(2, unsold).setup(deal=("upgrader", "gift_wrapper"))
+    assert s.seats[0].wallet > 0
+    assert not any(isinstance(a, BuyFork) for a in g.legal_actions(s))
+    with pytest.raises(IllegalAction) as info:
+        g.apply(s, BuyFork(0, 0, 0))
+    assert info.value.rule_id == "MC-FORK-BUY"
+
+
 # --- 3. a one-price Shop under the 2-3 player double rotation (MC-SHOP-DOUBLE) ----------------------------
 
 ONE_PRICE = {"shop": {"prices": [7]}, "setup": {"dealt": 1}}

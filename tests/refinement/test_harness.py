@@ -8,13 +8,14 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+import attrs
 import pytest
 from support.tictactoe import Board, TicTacToe
 
 from bgrules import explore
-from bgrules.core.errors import InputError
+from bgrules.core.errors import IllegalAction, InputError
 from bgrules.core.protocol import CHANCE
-from bgrules.core.refinement import compare_walks, difference, initial_difference, reference_of
+from bgrules.core.refinement import compare_walks, difference, initial_difference, near_misses, reference_of
 from bgrules.core.registry import load_game
 
 
@@ -192,3 +193,117 @@ def test_load_game_refuses_a_reference_flag_that_is_not_a_boolean() -> None:
 def test_a_loaded_game_records_how_it_was_loaded() -> None:
     game = load_game("botfactory", players=3, max_rounds=2)
     assert game.loaded_as == ("botfactory", 3, None, {"max_rounds": 2})  # type: ignore[attr-defined]
+
+
+# --- refusals: an action no engine lists must be refused alike ---------------------------------------------
+
+
+class Lenient(ScoredTicTacToe):
+    """Marks a cell whether or not it is free: a guard dropped."""
+
+    def apply(self, board: Board, cell: int) -> Board:
+        if not 0 <= cell < 9:
+            raise ValueError(f"no cell {cell}")
+        return (*board[:cell], "XO"[self.to_move(board) or 0], *board[cell + 1 :])
+
+
+class OtherError(ScoredTicTacToe):
+    def apply(self, board: Board, cell: int) -> Board:
+        if cell not in self.legal_actions(board):
+            raise KeyError(cell)
+        return super().apply(board, cell)
+
+
+@pytest.mark.parametrize(
+    ("broken", "said"), [(Lenient, "reference accepts it"), (OtherError, "reference raises KeyError")]
+)
+def test_an_unlisted_action_must_be_refused_alike(broken: type, said: str) -> None:
+    fast, ref = ScoredTicTacToe(), broken()
+    found = [d for d in (difference(fast, ref, s, successors=False) for s in _every_state(fast)) if d]
+    assert found and all(d.startswith("the unlisted action ") for d in found), found[:3]
+    assert any(said in d for d in found), found[:3]
+
+
+@attrs.frozen
+class Add:
+    n: int
+    colour: str = "red"
+
+
+class Counter:
+    """Count to 5 adding 1 or 2 in red or blue; other additions are refused, naming rule COUNT-ADD."""
+
+    players = 1
+    rule = "COUNT-ADD"
+
+    def initial_state(self) -> int:
+        return 0
+
+    def to_move(self, s: int) -> int | None:
+        return None if s >= 5 else 0
+
+    def is_terminal(self, s: int) -> bool:
+        return s >= 5
+
+    def legal_actions(self, s: int) -> tuple[Add, ...]:
+        return () if s >= 5 else tuple(Add(n, c) for n in (1, 2) for c in ("red", "blue"))
+
+    def chance_outcomes(self, s: int) -> tuple[()]:
+        return ()
+
+    def apply(self, s: int, a: Add) -> int:
+        if a not in self.legal_actions(s):
+            raise IllegalAction(self.rule, f"{a!r} is not an addition")
+        return s + a.n
+
+    def scores(self, s: int) -> tuple[int]:
+        return (s,)
+
+    def winners(self, s: int) -> tuple[int]:
+        return (0,)
+
+
+class OtherRule(Counter):
+    rule = "COUNT-OTHER"
+
+
+class OtherRuleDeclared(OtherRule):
+    REFUSAL_RULES_DIFFER = "names another rule on purpose (a test)"
+
+
+def test_a_refusal_must_name_the_same_rule() -> None:
+    found = difference(Counter(), OtherRule(), 0)
+    assert found is not None and "refuses it by COUNT-ADD" in found and "refuses it by COUNT-OTHER" in found
+    # a reference that says why its refusals name rules in another order: both must refuse, that is all
+    assert difference(Counter(), OtherRuleDeclared(), 0) is None
+    assert difference(Counter(), Counter(), 0) is None
+
+
+def test_near_misses_are_one_field_away_unlisted_and_the_same_every_time() -> None:
+    listed = Counter().legal_actions(0)
+    misses = near_misses(listed)
+    assert misses == near_misses(listed)  # a function of the listing alone
+    assert not set(misses) & set(listed)
+    assert {Add(0), Add(3), Add(1, "?"), Add(2, "blue")} - set(listed) <= set(misses)
+    assert Add(2, "red") not in misses  # legal
+    assert len(near_misses(listed, limit=3)) == 3
+    assert near_misses([3]) == [4, 2]
+
+
+def test_the_fast_engines_refuse_as_the_references_do() -> None:
+    """Bot Factory and Mechanica: near misses of every listed action along a seeded game, refused alike."""
+    for name in ("botfactory", "mechanica", "mechanica-factory"):
+        fast = load_game(name, players=1 if name == "mechanica-factory" else 2)
+        report = compare_walks(fast, reference_of(fast), seeds=[0], max_steps=150, successors=False)
+        assert report, report.difference
+
+
+def test_a_guard_dropped_from_the_fast_engine_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Loading Dock's guard (MC-PLACE-ZONE) skipped in the fast engine: a truck bought with a tile that is
+    no truck is then refused by another rule (or not at all), and the walk says so."""
+    from bgrules.mechanica import blueprints
+
+    monkeypatch.setattr(blueprints, "check_install_truck", lambda *args: None)
+    fast = load_game("mechanica", players=2)
+    report = compare_walks(fast, reference_of(fast), seeds=range(3), max_steps=300, successors=False)
+    assert not report and "the unlisted action BuyTruck(" in str(report.difference), report.difference

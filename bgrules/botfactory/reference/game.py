@@ -76,6 +76,11 @@ class ReferenceBotFactoryGame(GameBase):
     """Bot Factory through the Game protocol, written plainly from the rules (no memos, no interning)."""
 
     ACTIONS = ACTION_TYPES
+    REFUSAL_RULES_DIFFER = (
+        "an action that breaks several rules: the reference names the additional-action window (BF-ADDITIONAL, "
+        "BF-ADDITIONAL-WINDOW) and a part's place in hand (BF-ASM, BF-SETUP-PARTS) first, the fast engine the "
+        "board's own guard; both must refuse (docs/refinement.md, Refusals)"
+    )
 
     def __init__(
         self, players: int = 4, variant: BotFactoryVariant | str | None = None, max_rounds: int | None = None

@@ -136,6 +136,45 @@ def ends_when_the_seed_says(
     return None
 
 
+DOCUMENTED_BOUNDS = {
+    ("own_turn", "after_moves"): {2: 12_760, 3: 18_240, 4: 23_720},
+    ("any_time", "after_moves"): {2: 16_120, 3: 23_400, 4: 30_760},
+    ("any_time", "none"): {2: 16_040, 3: 23_280, 4: 30_600},
+}
+"""docs/rules/botfactory.md, Termination 4: ``info.max_length`` of an uncapped game (the runners' 40 rounds)
+with the default data, per (additional_actions, opening_window) and player count."""
+
+DEFAULT_ROUNDS = 40
+"""Termination 4: the rounds of the bound when the game has no cap of its own (the runners' default cap)."""
+
+
+def documented_bound(game: BotFactoryGame) -> int:
+    """Termination 4's formula as docs/rules/botfactory.md writes it, from the variant's figures."""
+    c, rulings, n = game.c, game.variant.rulings, game.players
+    rounds = game.max_rounds if game.max_rounds is not None else DEFAULT_ROUNDS
+    most = max(max(b) for b in (c.boards.assembly, c.boards.production, c.boards.project, c.boards.finance))
+    k_cap, p_limit, j_limit = c.counts.token_cap, c.counts.part_limit, c.counts.project_limit
+    per_turn = 3 * most + 4 * k_cap + 60
+    per_round = n * (per_turn + 2 + p_limit + j_limit + 20) + 40
+    if rulings.additional_actions == "any_time":
+        windows = n + 2 if rulings.opening_window == "after_moves" else n + 1
+        per_round += n * (windows + 2 * (k_cap + p_limit + j_limit))
+    return 200 + rounds * per_round
+
+
+def bound_as_documented(game: BotFactoryGame, state: BotFactoryState) -> str | None:
+    """Termination 4: ``info.max_length`` is the documented formula's value for the game's variant, rounds and
+    player count, and with the default data and no cap of the game's own the documented figure."""
+    got, want = game.info.max_length, documented_bound(game)
+    if got != want:
+        return f"info.max_length is {got:,}; the documented formula gives {want:,}"
+    rulings = game.variant.rulings
+    table = DOCUMENTED_BOUNDS.get((rulings.additional_actions, rulings.opening_window), {})
+    if game.max_rounds is None and game.variant.source == "default" and table.get(game.players, got) != got:
+        return f"info.max_length is {got:,}; docs/rules/botfactory.md states {table[game.players]:,}"
+    return None
+
+
 class _Reads:
     """What each predicate reads (:func:`bgrules.core.observe.observes`)."""
 
@@ -161,5 +200,11 @@ class _Reads:
         }
 
 
+    @staticmethod
+    def bound(game: BotFactoryGame, state: BotFactoryState) -> dict[str, Any]:
+        return {"max_length": game.info.max_length, "players": game.players, "max_rounds": game.max_rounds}
+
+
+observes(_Reads.bound)(bound_as_documented)
 observes(_Reads.scores)(scores_and_winners)
 observes(_Reads.end)(ends_when_the_seed_says)

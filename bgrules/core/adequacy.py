@@ -789,7 +789,8 @@ def _run_unit(call: Callable[[], list[dict[str, Any]]]) -> dict[str, Any]:
     keep = ("id", "checker", "verdict", "expected", "ok")
     slim = [{**{k: r[k] for k in keep}, "detail": str(r.get("detail") or "")[:300]} for r in rows]
     seconds = round(time.perf_counter() - start, 3)
-    return {"rows": slim, "reached": sorted(counts.reached()), "error": None, "seconds": seconds}
+    named = {rule for r in rows for rule in r.get("rules") or ()}  # a check reaches the rules it names too
+    return {"rows": slim, "reached": sorted(set(counts.reached()) | named), "error": None, "seconds": seconds}
 
 
 def _forked(call: Callable[[], list[dict[str, Any]]]) -> dict[str, Any]:

@@ -81,6 +81,40 @@ def ends_when_the_seed_says(
     return None
 
 
+DOCUMENTED_BOUNDS = {2: 2_348_890, 3: 2_376_592, 4: 2_395_492}
+"""MC-END-BOUND's figures for the default data, as docs/rules/mechanica.md states them."""
+
+FLOOR_CELLS = 12
+"""C of the MC-END-BOUND formula: the Factory Floor's cells (three rows of four)."""
+
+
+def documented_bound(game: MechanicaGame) -> int:
+    """MC-END-BOUND's formula as docs/rules/mechanica.md writes it, from the variant's figures: S Shop slots,
+    T improvements in the box, E extras, B Blueprints, n players, K bots, C floor cells."""
+    data, cat = game.variant.game, game.variant.catalogue
+    s_slots, extras, blueprints, n = len(data.prices), data.extras, len(data.blueprints), game.players
+    box = sum(cat.tile(key).copies for key in data.improvements)
+    k_bots, cells = 3 * game.variant.rulings.bots_per_grade, FLOOR_CELLS
+    turns = (box + extras) * s_slots + n
+    per_turn = 9 + 2 * s_slots + 6 + 2 * blueprints + 15 + 3 * (n - 1) + 2 + 3
+    per_run = k_bots * (5 * cells + 1) + cells
+    money = sum(data.money) + turns * (6 * k_bots + 5 * k_bots * cells)
+    days = turns // n + 2
+    return turns * per_turn + 2 * money + days * n * per_run
+
+
+def bound_as_documented(game: MechanicaGame, state: MechanicaState) -> str | None:
+    """MC-END-BOUND: ``info.max_length`` is the documented formula's value for the game's variant and player
+    count (recomputed here from docs/rules/mechanica.md), and with the default data the documented figure."""
+    got = game.info.max_length
+    want = documented_bound(game)
+    if got != want:
+        return f"info.max_length is {got:,}; the documented formula gives {want:,}"
+    if game.variant.source == "default" and got != DOCUMENTED_BOUNDS.get(game.players, got):
+        return f"info.max_length is {got:,}; docs/rules/mechanica.md states {DOCUMENTED_BOUNDS[game.players]:,}"
+    return None
+
+
 class _Reads:
     """What each predicate reads (:func:`bgrules.core.observe.observes`)."""
 
@@ -103,5 +137,11 @@ class _Reads:
         }
 
 
+    @staticmethod
+    def bound(game: MechanicaGame, state: MechanicaState) -> dict[str, Any]:
+        return {"max_length": game.info.max_length, "players": game.players}
+
+
+observes(_Reads.bound)(bound_as_documented)
 observes(_Reads.scores)(scores_and_winners)
 observes(_Reads.end)(ends_when_the_seed_says)

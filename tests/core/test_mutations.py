@@ -404,6 +404,13 @@ def _with_seat(state: MechanicaState, player: int, **changes) -> MechanicaState:
     return attrs.evolve(state, seats=tuple(seats))
 
 
+def bound_one_cell_short(mp: pytest.MonkeyPatch) -> None:
+    """MC-END-BOUND broken: the bound counts 11 floor cells, not 12."""
+    from bgrules.mechanica import variant as mc_variant
+
+    mp.setattr(mc_variant, "CELLS", 11)
+
+
 def fork_bought_free(mp: pytest.MonkeyPatch) -> None:
     """MC-FORK-BUY broken: a Fork is installed but its price is not deducted."""
     orig = MechanicaGame._anytime
@@ -751,6 +758,10 @@ def turned_blueprints_stay(mp: pytest.MonkeyPatch) -> None:
 
 # (spec id, mutation, variant TOML or None for the seed's figures): each row must turn the spec to violated
 GAME_CASES = [
+    ("MC-END-BOUND-FIGURE", bound_one_cell_short, None),
+    ("MC-END-BOUND-FIGURE-3P", bound_one_cell_short, None),
+    ("MC-END-BOUND-FIGURE-2P", bound_one_cell_short, None),
+    ("MC-END-BOUND-FIGURE-READINGS", bound_one_cell_short, None),
     ("MC-REFINES-REFERENCE", fork_bought_free, None),
     ("MC-REFINES-REFERENCE-3P", fork_bought_free, None),
     ("MC-REFINES-REFERENCE-2P", fork_bought_free, None),
@@ -837,6 +848,8 @@ def _game_verdicts(spec_id: str, variant: str | None, tmp_path: Path) -> list[st
         path = tmp_path / "variant.toml"
         path.write_text(variant, encoding="utf-8")
         spec = attrs.evolve(spec, variant=str(path))
+    if spec.predicate.endswith(":bound_as_documented"):  # the bound itself is checked: it stays as it is
+        return [r.verdict for r in run_spec(spec, Budget())]
     with mock.patch.object(MechanicaGame, "_max_length", lambda self: GAME_LENGTH):
         return [r.verdict for r in run_spec(spec, Budget())]
 
@@ -1122,6 +1135,19 @@ def bf_reserve_paid_twice(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(bf_finance, "reserve", reserve)
 
 
+def bf_bound_one_window_short(mp: pytest.MonkeyPatch) -> None:
+    """Termination 4's bound broken: every round one player-step shorter (a window forgotten)."""
+    from bgrules.botfactory import game as bf_game
+
+    orig = bf_game.max_length
+
+    def mutated(variant, players, max_rounds):
+        rounds = max_rounds if max_rounds is not None else 40
+        return orig(variant, players, max_rounds) - rounds * players
+
+    mp.setattr(bf_game, "max_length", mutated)
+
+
 def bf_first_parts_pay_three(mp: pytest.MonkeyPatch) -> None:
     """BF-ASM-REWARD broken: a bot's first and second part pay 3 tokens (the seed: 2)."""
     orig = bf_assembly.place
@@ -1321,6 +1347,11 @@ def bf_line_rewards_swapped(mp: pytest.MonkeyPatch) -> None:
 
 
 BF_CASES = [
+    ("BF-END-BOUND-FIGURE", bf_bound_one_window_short, None),
+    ("BF-END-BOUND-FIGURE-3P", bf_bound_one_window_short, None),
+    ("BF-END-BOUND-FIGURE-2P", bf_bound_one_window_short, None),
+    ("BF-END-BOUND-FIGURE-READINGS", bf_bound_one_window_short, None),
+    ("BF-END-BOUND-FIGURE-READINGS-2P", bf_bound_one_window_short, None),
     ("BF-FIG-SEED", bf_first_parts_pay_three, None),
     ("BF-REFINES-REFERENCE", bf_first_parts_pay_three, None),
     ("BF-REFINES-REFERENCE-3P", bf_first_parts_pay_three, None),
@@ -1423,6 +1454,8 @@ def _bf_verdicts(
         path = tmp_path / "variant.toml"
         path.write_text(variant, encoding="utf-8")
         spec = attrs.evolve(spec, variant=str(path))
+    if spec.predicate.endswith(":bound_as_documented"):  # the bound itself is checked: it stays as it is
+        return [r.verdict for r in run_spec(spec, Budget(), checkers)]
     with mock.patch.object(BotFactoryGame, "_max_length", lambda self: BF_LENGTH):
         return [r.verdict for r in run_spec(spec, Budget(), checkers)]
 

@@ -55,7 +55,7 @@ def wilson(successes: float, n: int, z: float = 1.959963984540054) -> tuple[floa
 
 def _predicates(game_name: str, players: int) -> list[tuple[str, str, Any]]:
     """The state and transition invariants that ``bgrules simulate`` checks (whole-game specs aside)."""
-    from bgrules.core.specs import default_invariants
+    from bgrules.runners.specfile import default_invariants
 
     return [p for p in default_invariants(game_name, players, ROOT / "specs") if p[1] in ("state", "transition")]
 

@@ -32,7 +32,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bgrules.core import campaign as cp
+from bgrules.runners import campaign as cp
+from bgrules.runners import campaign_merge as cp_merge
+from bgrules.runners import campaign_run as cp_run
 
 
 def peak_rss_mb() -> float:
@@ -50,12 +52,12 @@ def current_rss_mb() -> float | None:
     return None
 
 
-def _runner(engine: str, jobs: int, cpus: int | None = None, in_flight: int | None = None) -> cp.Runner:
+def _runner(engine: str, jobs: int, cpus: int | None = None, in_flight: int | None = None) -> cp_run.Runner:
     if engine == "ray":
         from bgrules.integrations import ray_engine
 
         return ray_engine.runner(num_cpus=cpus or jobs, in_flight=in_flight)
-    return cp.local_runner(jobs)
+    return cp_run.local_runner(jobs)
 
 
 def memory(args: argparse.Namespace) -> dict[str, Any]:
@@ -71,7 +73,7 @@ def memory(args: argparse.Namespace) -> dict[str, Any]:
         specs=None,
     )
     runner = _runner(args.engine, args.jobs)
-    invariants = cp.simulate_invariants(c)
+    invariants = cp_merge.simulate_invariants(c)
     before_peak, before_now = peak_rss_mb(), current_rss_mb()
     samples: list[float] = []
 
@@ -83,8 +85,8 @@ def memory(args: argparse.Namespace) -> dict[str, Any]:
             print(f"  {done}/{total} shards, driver RSS {now} MB", file=sys.stderr, flush=True)
 
     results = Path(args.results) if args.results else None
-    outcome = cp.run_campaign(c, runner, results=results, on_shard=on_shard)
-    out = cp.simulate_json(c, outcome.merged, outcome.seconds, invariants)
+    outcome = cp_run.run_campaign(c, runner, results=results, on_shard=on_shard)
+    out = cp_merge.simulate_json(c, outcome.merged, outcome.seconds, invariants)
     return {
         "what": "simulate campaign, driver memory",
         "game": args.game,
@@ -112,8 +114,8 @@ def memory(args: argparse.Namespace) -> dict[str, Any]:
 def _driver_cost(c: cp.Campaign, shard_results: list[dict[str, Any]]) -> float:
     """Seconds the driver spends per shard: the merge in shard order and the results file's line."""
     with tempfile.TemporaryDirectory() as tmp:
-        out = cp.ResultsFile(Path(tmp) / "r.jsonl", c, None)
-        merger = cp.Merger(c)
+        out = cp_run.ResultsFile(Path(tmp) / "r.jsonl", c, None)
+        merger = cp_merge.Merger(c)
         start = time.perf_counter()
         for i, r in enumerate(shard_results):
             out.shard(i, c.seeds(i), r, 0.0)
@@ -146,7 +148,7 @@ def scaling(args: argparse.Namespace) -> dict[str, Any]:
 
     # warm-up: Ray starts its worker processes and each imports bgrules and loads the game once
     warm = campaign("simulate", 2 * cpus, 4 * cpus)
-    cp.run_campaign(warm, ray_engine.runner(in_flight=2 * cpus))
+    cp_run.run_campaign(warm, ray_engine.runner(in_flight=2 * cpus))
 
     rows = []
     shard_results: list[dict[str, Any]] = []
@@ -159,7 +161,7 @@ def scaling(args: argparse.Namespace) -> dict[str, Any]:
         def timed(
             tasks: Any,
             on_done: Any,
-            runner: cp.Runner = runner,
+            runner: cp_run.Runner = runner,
             kept: dict[int, dict[str, Any]] = kept,
             seconds: list[float] = seconds,
         ) -> None:
@@ -170,7 +172,7 @@ def scaling(args: argparse.Namespace) -> dict[str, Any]:
 
             runner(tasks, record)
 
-        o = cp.run_campaign(c, timed)
+        o = cp_run.run_campaign(c, timed)
         merged = o.merged
         rows.append(
             {
@@ -198,7 +200,7 @@ def scaling(args: argparse.Namespace) -> dict[str, Any]:
         one_at_a_time(tasks, lambda i, v, s: (seq_seconds.append(s), on_done(i, v, s)))
 
     with tempfile.TemporaryDirectory() as tmp:
-        o = cp.run_campaign(seq, timed_seq, results=Path(tmp) / "r.jsonl")
+        o = cp_run.run_campaign(seq, timed_seq, results=Path(tmp) / "r.jsonl")
     task_ms = 1000 * (o.seconds - sum(seq_seconds)) / seq.shards
 
     # one core's rate on a balance campaign of the same games (the study projected below)
@@ -209,7 +211,7 @@ def scaling(args: argparse.Namespace) -> dict[str, Any]:
     def timed_b(tasks: Any, on_done: Any) -> None:
         one(tasks, lambda i, v, s: (bseconds.append(s), on_done(i, v, s)))
 
-    cp.run_campaign(b, timed_b)
+    cp_run.run_campaign(b, timed_b)
     balance_rate = args.balance_games / sum(bseconds)
     # the projection: a million games in shards of the default size, on 64 cores
     n, cores, size = 1_000_000, 64, cp.DEFAULT_SHARD_SIZE

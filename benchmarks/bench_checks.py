@@ -39,7 +39,7 @@ from bench_game import ROOT
 from bgrules.core.playout import walk
 from bgrules.core.protocol import CHANCE
 from bgrules.core.registry import load_game
-from bgrules.core.specs import load_specs, resolve_predicate
+from bgrules.runners.specfile import load_specs, resolve_predicate
 
 
 def old_predicate(rev: str, ref: str, tmp: Path, cache: dict[str, Any]) -> Callable[..., Any]:

@@ -31,9 +31,10 @@ from bgrules.mechanica.factory import (
     legal_placements,
     new_placed,
 )
+from bgrules.mechanica.run import RunPhase
 from bgrules.mechanica.sandbox import FactoryGame
 from bgrules.mechanica.variant import default_variant
-from bgrules.mechanica.workday import RunPhase, decide, decisions, start_run
+from bgrules.mechanica.workday import decide, decisions, start_run
 
 
 def random_full_factory(rng: random.Random) -> Factory:

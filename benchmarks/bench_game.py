@@ -20,7 +20,7 @@ from typing import Any
 
 from bgrules.core.playout import walk
 from bgrules.core.registry import load_game
-from bgrules.core.specs import default_invariants
+from bgrules.runners.specfile import default_invariants
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 import z3
 
-from bgrules.botfactory import arith, smt
+from bgrules.botfactory import arith, smt, smt_conformance
 from bgrules.botfactory.game import BotFactoryGame
 from bgrules.botfactory.variant import BotFactoryVariant, load_variant
 from bgrules.core.proofs import Budget, Obligation, Outcome
@@ -123,7 +123,7 @@ def _projects_strict(budget: Budget) -> Outcome:
     w = result.witness
     trace = smt.describe_hand_trace(w)
     game = BotFactoryGame(players=4, variant=variant)
-    state, actions = smt.projects_overflow_scenario(game, w["rest_completed"])
+    state, actions = smt_conformance.projects_overflow_scenario(game, w["rest_completed"])
     for action in actions:
         if action not in game.legal_actions(state):
             return Outcome("unknown", f"z3 found {trace}, but {action!r} is not legal in the Python replay", w)
@@ -181,7 +181,7 @@ def _conformance(budget: Budget) -> Outcome:
     total = {"steps": 0, "gains": 0, "pays": 0, "reserves": 0, "discards": 0}
     problems: list[str] = []
     for players, variant, _what in CONFORMANCE_CASES:
-        seen = smt.conformance(BotFactoryGame(players=players, variant=variant), seeds, stop=stop)
+        seen = smt_conformance.conformance(BotFactoryGame(players=players, variant=variant), seeds, stop=stop)
         for key in total:
             total[key] += getattr(seen, key)
         problems.extend(f"{players} players{' (rich)' if variant else ''}: {p}" for p in seen.problems)

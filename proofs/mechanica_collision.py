@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable
 
 from bgrules.core.proofs import Budget, Obligation, Outcome
-from bgrules.mechanica import smt
+from bgrules.mechanica import smt, smt_conformance
 from bgrules.mechanica.components import Bot, Zone
 from bgrules.mechanica.factory import (
     COLS,
@@ -161,7 +161,7 @@ def _collision_check(text: str, flight: str) -> Callable[[Budget], Outcome]:
         if result.verdict != "violated" or result.witness is None:
             proved = 1 if result.verdict == "holds" else 0
             return Outcome(result.verdict, f"{result.detail} [{result.seconds * 1000:.1f} ms]", checked=proved)
-        run = smt.replay(factory, variant, result.witness.decisions)
+        run = smt_conformance.replay(factory, variant, result.witness.decisions)
         if run.collisions == 0:
             return Outcome(
                 "unknown",
@@ -189,11 +189,11 @@ _EXHAUSTIVE = 32
 _SAMPLED = 8
 
 
-def _table_chooser(table: dict[tuple[int, int], int]) -> smt.Chooser:
+def _table_chooser(table: dict[tuple[int, int], int]) -> smt_conformance.Chooser:
     return lambda b, t, n: table.get((b, t), 0) % n
 
 
-def _choosers(enc: smt.MovementEncoding, rng: random.Random) -> list[smt.Chooser]:
+def _choosers(enc: smt.MovementEncoding, rng: random.Random) -> list[smt_conformance.Chooser]:
     keys = sorted(enc.choices)
     ranges = [range(enc.domains[k]) for k in keys]
     total = 1
@@ -283,7 +283,7 @@ def _conformance(budget: Budget) -> Outcome:
             if stop():
                 break
             seen["runs"] += 1
-            mismatch = smt.conformance_mismatch(factory, variant, chooser, enc, budget.solver_ms, solver)
+            mismatch = smt_conformance.conformance_mismatch(factory, variant, chooser, enc, budget.solver_ms, solver)
             if mismatch is not None and len(problems) < 5:
                 problems.append(f"factory {i}: {mismatch}\n{format_factory(factory, variant)}")
     summary = (

@@ -71,7 +71,7 @@ FAST_ROOMS = (
     "tests/runners/test_balance.py",
     "tests/runners/test_coverage.py",
     "tests/runners/test_diff.py",
-    "tests/core/test_clarify.py",
+    "tests/runners/test_clarify.py",
     "tests/mechanica/test_blueprint_match.py",
     "tests/mechanica/test_clarifications.py",
     "tests/botfactory/test_structure.py",

@@ -66,7 +66,7 @@ BUGS: tuple[tuple[str, str, str, str, str, int], ...] = (
     (
         "bf-tie-even",
         "BF-TIE: an even number of tokens breaks the tie",
-        "botfactory/round.py",
+        "botfactory/scoring.py",
         "state.hands[i].tokens % 2 == 1]",
         "state.hands[i].tokens % 2 == 0]",
         1,
@@ -74,7 +74,7 @@ BUGS: tuple[tuple[str, str, str, str, str, int], ...] = (
     (
         "bf-tie-fewer-bots",
         "BF-TIE: fewer bots break the tie",
-        "botfactory/round.py",
+        "botfactory/scoring.py",
         "most = max(len(state.hands[i].done) for i in tied)",
         "most = min(len(state.hands[i].done) for i in tied)",
         1,
@@ -114,7 +114,7 @@ BUGS: tuple[tuple[str, str, str, str, str, int], ...] = (
     (
         "bf-token-points",
         "BF-SCORE: 3 tokens to a point, not 2",
-        "botfactory/round.py",
+        "botfactory/scoring.py",
         "+ hand.tokens // 2",
         "+ hand.tokens // 3",
         1,

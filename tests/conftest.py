@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bgrules.core import coverage
+from bgrules.runners import coverage
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -6,12 +6,11 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
-from bgrules.core.descriptor import Table, descriptors
+from bgrules.core.descriptor import Table, descriptors, find
 from bgrules.core.errors import InputError
 from bgrules.core.protocol import Game
 
 Evaluation = Callable[[Any, Any, int], float]
-
 
 
 EVALUATIONS: Table[str, Any] = Table(
@@ -39,7 +38,6 @@ def scores_evaluation(game: Any, state: Any, seat: int) -> float:
 def evaluation_for(game: Game) -> tuple[Evaluation, float]:
     """The game's evaluation and its scale (a typical lead worth a clear advantage, used by mcts to turn
     leads into rewards)."""
-    from bgrules.core.descriptor import find
 
     found = find(getattr(getattr(game, "info", None), "name", None))
     if found is None or found.evaluation is None:

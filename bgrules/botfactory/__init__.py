@@ -7,13 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from bgrules.botfactory.variant import RUNNER_ROUNDS
+from bgrules.core.codec import show
 from bgrules.core.descriptor import GameDescriptor
+from bgrules.core.errors import InputError
 
 
 def adapter_options(params: dict[str, Any]) -> dict[str, Any]:
     """The ``load_game`` options of OpenSpiel parameters: ``max_rounds``, a whole number of at least 1."""
-    from bgrules.core.codec import show
-    from bgrules.core.errors import InputError
 
     rounds = params["max_rounds"]
     if type(rounds) is not int or rounds < 1:

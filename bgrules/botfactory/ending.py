@@ -199,7 +199,6 @@ class _Reads:
             "completed bots standing": sum(1 for column in after.columns if None not in column),
         }
 
-
     @staticmethod
     def bound(game: BotFactoryGame, state: BotFactoryState) -> dict[str, Any]:
         return {"max_length": game.info.max_length, "players": game.players, "max_rounds": game.max_rounds}

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bgrules.botfactory.state import Hand, PlacePart
 from bgrules.core.figures import Figure
+from bgrules.core.playout import walk
 
 SEED = "000_a7a09e9bc70ab148.txt"
 
@@ -17,8 +19,6 @@ def _score_of(game: Any, **hand: Any) -> int:
     """BF-SCORE's effect, not its arithmetic: the score the engine gives seat 0 of the initial state when
     seat 0's hand is set to ``hand`` (no bots, no contracts: only tokens, parts and Projects count)."""
     import attrs
-
-    from bgrules.botfactory.state import Hand
 
     state = game.initial_state()
     hands = (Hand(**{"tokens": 0, **hand}), *state.hands[1:])
@@ -41,8 +41,6 @@ def _placement_gains(game: Any) -> dict[int, int]:
     found: dict[int, int] | None = memo.get("placement_gains")
     if found is not None:
         return found
-    from bgrules.botfactory.state import PlacePart
-    from bgrules.core.playout import walk
 
     gains: dict[int, int] = {}
     cap = game.c.counts.token_cap

@@ -47,6 +47,7 @@ from bgrules.botfactory.state import (
     TakeTop,
     Trade,
 )
+from bgrules.botfactory.validate import problems
 from bgrules.botfactory.variant import RUNNER_ROUNDS, BotFactoryVariant, game_variant, max_length
 from bgrules.core import coverage
 from bgrules.core.codec import ActionGuard
@@ -160,7 +161,6 @@ class BotFactoryGame(RoundFlow):
         """Every way ``state`` breaks the shape of this game's reachable states ("<field path>: <reason>";
         empty = the engine can play on it): indexes in range, counts conserved, phase fields consistent
         (:mod:`bgrules.botfactory.validate`, docs/validation.md). ``bgrules.loads`` refuses a state with any."""
-        from bgrules.botfactory.validate import problems
 
         return problems(self, state)
 

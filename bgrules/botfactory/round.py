@@ -8,10 +8,9 @@ the room of the board through its table of rooms (``ROOMS``)."""
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any, Protocol
 
-from bgrules.botfactory import assembly, finance, production, projects
+from bgrules.botfactory import assembly, finance, production, projects, scoring
 from bgrules.botfactory.base import (
     _TURN_MAIN,
     _TURN_PROMPT,
@@ -589,16 +588,8 @@ class RoundFlow(Tokens, Draws, Limits):
         return _NEXT_ROUND(state, state.round + 1, order, 0, MOVE, "", ())  # BF-SANDRA-PAID: for one round
 
     def end_trigger(self, state: BotFactoryState) -> str | None:
-        """BF-END: the rule that ended a terminal state: "BF-END-COLOUR" (a colour's bots all built; also when
-        a fifth bot was built in the same round), "BF-END-FIFTH" (a player's fifth bot), or "max_rounds" (the
-        game's own round cap, ``max_rounds``, not a rule of the seed); None while the game goes on."""
-        if state.phase is not OVER:
-            return None
-        if any(left <= 0 for left in state.bots_left):
-            return "BF-END-COLOUR"
-        if any(len(h.done) >= self.c.counts.bots_to_end for h in state.hands):
-            return "BF-END-FIFTH"
-        return "max_rounds"
+        """BF-END: the rule that ended a terminal state (:func:`bgrules.botfactory.scoring.end_trigger`)."""
+        return scoring.end_trigger(self, state)
 
     def _settle(self, state: BotFactoryState) -> BotFactoryState:
         """BF-ROUND: take the automatic steps (draws that find nothing, BF-PILE; limit checks, BF-LIMIT-PARTS; windows,
@@ -644,67 +635,16 @@ class RoundFlow(Tokens, Draws, Limits):
             else:
                 return state
 
-    # --- scoring ------------------------------------------------------------------------------------
+    # --- scoring (BF-SCORE, BF-TIE: bgrules.botfactory.scoring) -------------------------------------------
 
     def contract_score(self, state: BotFactoryState, seat: int) -> int:
-        """BF-SCORE: the player assigns their bots to their reserved contracts at best (a bot to one
-        contract; a contract may take two of them): a met contract scores its reservation value plus its
-        points, an unmet one loses its reservation value. 0 without a reservation; otherwise memoised on
-        what it reads (the reservations, the display, the player's bots; bounded: cleared past 20,000)."""
-        if not any(seat in seats for seats in state.reserved):
-            return 0
-        done = state.hands[seat].done
-        key = (state.reserved, state.display, done, seat)
-        memo = self._score_memo
-        found = memo.get(key)
-        if found is None:
-            found = self.memos.put(memo, key, self._best_assignment(state, seat, done))
-        return found
-
-    def _best_assignment(self, state: BotFactoryState, seat: int, done: tuple[str, ...]) -> int:
-        """BF-SCORE: the best total over every choice of reserved contracts to meet (``contract_score``)."""
-        costs = self.c.finance.reservation_costs
-        mine = []
-        for slot, seats in enumerate(state.reserved):
-            for i, s in enumerate(seats):
-                if s == seat:
-                    cid = state.display[slot]
-                    assert cid is not None
-                    mine.append((self.contracts[cid], costs[i]))
-        bots = Counter(done)
-        best = None
-        for mask in range(1 << len(mine)):
-            need: dict[str, int] = {}
-            total = 0
-            for i, (contract, value) in enumerate(mine):
-                if mask >> i & 1:
-                    for c, n in contract.needs.items():
-                        need[c] = need.get(c, 0) + n
-                    total += value + contract.points
-                else:
-                    total -= value
-            if all(bots[c] >= n for c, n in need.items()) and (best is None or total > best):
-                best = total
-        return best or 0
+        """BF-SCORE: ``seat``'s contracts at best (:func:`bgrules.botfactory.scoring.contract_score`)."""
+        return scoring.contract_score(self, state, seat)
 
     def scores(self, state: BotFactoryState) -> tuple[int, ...]:
-        """BF-SCORE: bots at their colour's value, contracts, a point per two tokens, -1 per part tile,
-        -2 per unfinished Project."""
-        coverage.effect("BF-SCORE")
-        out = []
-        for seat, hand in enumerate(state.hands):
-            score = sum(state.values[self.colours.index(c)] for c in hand.done)
-            score += self.contract_score(state, seat) + hand.tokens // 2
-            score -= len(hand.parts) + 2 * len(hand.projects)
-            out.append(score)
-        return tuple(out)
+        """BF-SCORE: every player's score (:func:`bgrules.botfactory.scoring.scores`)."""
+        return scoring.scores(self, state)
 
     def winners(self, state: BotFactoryState) -> tuple[int, ...]:
-        """BF-TIE: the highest score; ties to more bots, then to an odd number of tokens; else shared."""
-        scores = self.scores(state)
-        coverage.effect("BF-TIE")
-        tied = [i for i, s in enumerate(scores) if s == max(scores)]
-        most = max(len(state.hands[i].done) for i in tied)
-        tied = [i for i in tied if len(state.hands[i].done) == most]
-        odd = [i for i in tied if state.hands[i].tokens % 2 == 1]
-        return tuple(odd if odd else tied)
+        """BF-TIE: the winners (:func:`bgrules.botfactory.scoring.winners`)."""
+        return scoring.winners(self, state)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from bgrules.botfactory import invariants
 from bgrules.botfactory.state import BotFactoryState, Phase
 from bgrules.core.codec import show
 
@@ -257,7 +258,6 @@ def _job(game: BotFactoryGame, s: BotFactoryState, job: Any, where: str, r: _Rep
 
 def _conserved(game: BotFactoryGame, s: BotFactoryState, r: _Report) -> None:
     """BF-LIMIT-TOKENS, BF-PILE, BF-PROJ, BF-ASM-PROJECT: the predicates the specs check on reachable states."""
-    from bgrules.botfactory import invariants
 
     checks: tuple[tuple[str, Callable[[Any, Any], str | None]], ...] = (
         ("supply", invariants.tokens_conserved),

@@ -15,6 +15,7 @@ from typing import Any, Literal
 import attrs
 
 from bgrules.core.codec import read_package_toml, read_toml, show, structure
+from bgrules.core.descriptor import other_games_tables
 from bgrules.core.errors import InputError
 
 PROVENANCES = ("seed", "official", "assumed")
@@ -262,32 +263,16 @@ class BotFactoryVariant:
     source: str = "default"
 
 
+TITLE = "Bot Factory"
+"""The game's name in messages about variant files."""
+
 TABLES = ("rulings", "counts", "wheel", "boards", "finance", "contracts")
 """The tables (and top-level keys) a Bot Factory variant may hold."""
 
 
 def _other_game(data: Mapping[str, Any], source: str) -> None:
-    """A table or ruling of Mechanica in a Bot Factory variant is named as such."""
-    from bgrules.mechanica.variant import TABLES as MC_TABLES
-    from bgrules.mechanica.variant import Rulings as MechanicaRulings
-
-    theirs = sorted(str(k) for k in data if k not in TABLES and k in MC_TABLES)
-    if theirs:
-        raise InputError(
-            f"{source} [{theirs[0]}]",
-            f"[{theirs[0]}] is a Mechanica table, not a Bot Factory one; Bot Factory's: {', '.join(TABLES)}",
-        )
-    rulings = data.get("rulings")
-    if isinstance(rulings, Mapping):
-        ours = {a.name for a in attrs.fields(Rulings)}
-        other = sorted(
-            str(k) for k in rulings if k not in ours and k in {a.name for a in attrs.fields(MechanicaRulings)}
-        )
-        if other:
-            raise InputError(
-                f"{source} [rulings] {other[0]}",
-                f"{other[0]} is a Mechanica ruling, not a Bot Factory one; Bot Factory's: {', '.join(sorted(ours))}",
-            )
+    """Another game's table or ruling in a Bot Factory variant is named as such (:func:`other_games_tables`)."""
+    other_games_tables(data, source, __name__)
 
 
 def variant_from_data(data: Mapping[str, Any], source: str = "variant") -> BotFactoryVariant:

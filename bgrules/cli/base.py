@@ -28,9 +28,15 @@ from rich.progress import (
 )
 
 from bgrules import __version__
+from bgrules.core import gcpolicy
 from bgrules.core.defaults import DEFAULT_TIMEOUT_MS
+from bgrules.core.descriptor import descriptors
 from bgrules.core.errors import BgrulesError, IllegalAction, InputError
-from bgrules.runners import verify as rv
+from bgrules.core.jobs import check_jobs, run_tasks
+from bgrules.core.limits import too_large
+from bgrules.integrations import ray_engine
+from bgrules.runners import coverage
+from bgrules.runners.text import verify as rv
 
 # On a pipe (a CI log) rich would wrap at 80 columns and split ids over lines: tables get room instead.
 console = Console() if sys.stdout.isatty() else Console(width=240)
@@ -45,7 +51,8 @@ _BAR = (
     TimeRemainingColumn(),
 )
 """The progress columns: done/total, what runs, elapsed, estimate."""
-_GAME_HELP = "botfactory, mechanica or mechanica-factory (bgrules games lists them)"
+_GAME_HELP = ", ".join(d.name for d in descriptors()) + " (the installed games: bgrules games lists them)"
+"""The ``--game`` help: the games the descriptors name (a plug-in game's too)."""
 _DIR_HELP = {
     "specs": "the specs directory [default: ./specs, else the specs bgrules ships]",
     "proofs": "the proofs directory [default: ./proofs, else the proofs bgrules ships]",
@@ -114,8 +121,6 @@ class _Command(click.Command):
                 )
 
     def invoke(self, ctx: click.Context) -> Any:
-        from bgrules.core.limits import too_large
-
         for param in self.params:
             value = ctx.params.get(param.name or "")
             values = value if isinstance(value, tuple) else (value,)
@@ -166,7 +171,6 @@ class _Group(click.Group):
 @click.version_option(version=__version__, prog_name="bgrules")
 def main() -> None:
     """Executable, formally checked rules of Bot Factory and Mechanica."""
-    from bgrules.core import coverage, gcpolicy
 
     _cwd_on_path()  # a spec's own predicate module is found the same way by bgrules and python -m bgrules
 
@@ -247,14 +251,11 @@ def _run_plan(
 ) -> list[dict[str, Any]]:
     """Every task's rows in the plan's order: in ``jobs`` local processes, or (``engine="ray"``) as Ray
     tasks on the cluster at ``address`` (None: a local Ray), with the same task function either way."""
-    from bgrules.core.jobs import check_jobs, run_tasks
 
     rv.check_engine(engine, jobs, address)
     if not tasks:  # no vacuous pass: an --only that matched nothing, or empty directories
         _fail(f"{title}: {rv.NOTHING}")
     if engine == "ray":
-        from bgrules.integrations import ray_engine
-
         ray_engine.connect(address)  # a missing extra or an unreachable address: one line, before any progress
         with _Live(title, len(tasks), quiet=quiet, to_stderr=as_json) as live:
             values = ray_engine.run_tasks(tasks, address, on_start=live.start, on_done=live.done)
@@ -279,7 +280,6 @@ def _emit(
 ) -> None:
     """The end of a run: the extra rows (coverage) as result lines, the trace files, the JUnit file, the
     JSON, and the summary (with the unexpected verdicts again, at the bottom where a reader looks)."""
-    from bgrules.core.jobs import check_jobs
 
     if not rows:
         _fail(f"{title}: {rv.NOTHING}")

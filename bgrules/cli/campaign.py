@@ -1,5 +1,5 @@
 """The click options of campaigns (``simulate``, ``balance``, ``coverage``): ``--engine``, ``--jobs``,
-``--address``, ``--results`` and ``--resume``; the runs are :mod:`bgrules.core.campaign_cli`'s."""
+``--address``, ``--results`` and ``--resume``; the runs are :mod:`bgrules.runners.campaign_cli`'s."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from bgrules.core.campaign_cli import ENGINES
+from bgrules.runners.campaign_cli import ENGINES
 
 
 def engine_options(fn: Callable[..., None]) -> Callable[..., None]:

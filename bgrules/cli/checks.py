@@ -27,8 +27,18 @@ from bgrules.cli.base import (
     main,
 )
 from bgrules.cli.campaign import engine_options
+from bgrules.core.defaults import default_dir, source_label
 from bgrules.core.errors import InputError
-from bgrules.runners import verify as rv
+from bgrules.core.jobs import check_jobs
+from bgrules.integrations import ray_engine
+from bgrules.runners import campaign_cli
+from bgrules.runners import coverage as cov
+from bgrules.runners.adequacy import run_adequacy
+from bgrules.runners.report import by_spec, by_spec_lines
+from bgrules.runners.text import adequacy as ra
+from bgrules.runners.text import coverage as rc
+from bgrules.runners.text import verify as rv
+from bgrules.runners.verify import clarification_tasks, plan, plugins_only, proof_tasks
 
 
 def _table(title: str, columns: tuple[str, ...], rows: list[tuple[str, ...]]) -> Table:
@@ -139,9 +149,6 @@ def verify(
     a check nor exempt (specs/coverage-exempt.toml); its JSON ends with that row (docs/coverage.md).
     The specs, proofs and clarifications are the current directory's (specs/, proofs/,
     specs/clarifications/) when it has them, else the ones bgrules ships."""
-    from bgrules.core import coverage
-    from bgrules.core.defaults import default_dir, source_label
-    from bgrules.core.verify import plan, plugins_only
 
     rv.check_only(only)
     for value, option in ((games, "--games"), (examples, "--examples"), (max_steps, "--max-steps")):
@@ -164,7 +171,7 @@ def verify(
     tasks, specs = plan(
         specs_dir, proofs_dir, clarifications_dir, budget, chosen, only, timeout_ms, thorough, labels=labels
     )
-    with coverage.collecting() as collected:
+    with cov.collecting() as collected:
         values = base._run_plan(
             "bgrules verify", tasks, jobs, quiet=quiet, as_json=as_json, engine=engine, address=address
         )
@@ -172,7 +179,7 @@ def verify(
     complete = only is None and set(chosen) == set(rv.ALL_CHECKERS)
     if specs and plugins_only(specs):  # the rule coverage is of docs/rules, which no plug-in game's spec reaches
         complete = False
-    covered = coverage.verify_row(
+    covered = cov.verify_row(
         collected,
         proof_rows,
         specs_dir=specs_dir,
@@ -196,8 +203,6 @@ def verify(
         click.echo(f"report: {index}", err=True)
     click.echo(f"bgrules verify used {used}", err=True)
     if not quiet:
-        from bgrules.core.report import by_spec, by_spec_lines
-
         for line in by_spec_lines(by_spec(rows, specs, chosen)):
             click.echo(line, err=as_json)
     base._emit(
@@ -234,8 +239,6 @@ def prove(
     junit_xml: Path | None,
 ) -> None:
     """Run the z3 proof obligations of proofs/manifest.toml (the current directory's, else the shipped ones)."""
-    from bgrules.core.defaults import default_dir
-    from bgrules.core.verify import proof_tasks
 
     rv.check_only(only)
     rv.positive(timeout_ms, "--timeout")
@@ -273,8 +276,6 @@ def clarify(
     has one, else the ones bgrules ships. With ``--game G --variant FILE`` the clarifications of G run on
     that variant (the clarification's own ruling over it), so a corrected data file shows which witnesses
     it changes."""
-    from bgrules.core.defaults import default_dir
-    from bgrules.core.verify import clarification_tasks
 
     started = time.perf_counter()
     chosen = list(files) or [default_dir("clarifications")]
@@ -290,7 +291,7 @@ def clarify(
     "--game",
     "game_name",
     default=None,
-    help="botfactory, mechanica (with its factory sandbox) or mechanica-factory alone [default: both games]",
+    help=_GAME_HELP + "; a game's rules document covers its sandbox too [default: every game]",
 )
 @click.option(
     "--agents",
@@ -343,10 +344,6 @@ def coverage(
     table as verify's, for --game's rules); --games, --agents, --players, --seed, --results or --resume
     play sampled games instead (with the searched specs, the clarification witnesses and the proved ties;
     docs/coverage.md)."""
-    from bgrules.core import campaign_cli
-    from bgrules.core import coverage as cov
-    from bgrules.core.defaults import default_dir
-    from bgrules.runners import coverage as rc
 
     sampling = any(x is not None for x in (n_games, agents_spec, players, seed, results, resume))
     if n_games is not None and n_games < 1:
@@ -410,7 +407,7 @@ def coverage(
 
 
 @main.command()
-@click.option("--game", "game_name", default=None, help=_GAME_HELP + " [default: both games]")
+@click.option("--game", "game_name", default=None, help=_GAME_HELP + " [default: every game]")
 @click.option("--rule", "rules", multiple=True, metavar="ID", help="only the mutants of this rule ID (repeatable)")
 @click.option("--mutant", "mutants", multiple=True, metavar="ID", help="only this mutant, by its id (repeatable)")
 @click.option(
@@ -486,14 +483,9 @@ def adequacy(
     """How many plausible rule bugs verify's checks catch: small edits (mutants) of the rule code, each
     checked, in a copy of the package, by the checks whose run reaches its rule; exit 0 when the run
     completed, whatever the score (docs/adequacy.md)."""
-    from bgrules.core.adequacy import run_adequacy
-    from bgrules.core.jobs import check_jobs
-    from bgrules.runners import adequacy as ra
 
     rv.check_engine(engine, jobs, address)
     if engine == "ray":
-        from bgrules.integrations import ray_engine
-
         ray_engine.connect(address)  # a missing extra or an unreachable address: one line, before anything runs
     with Progress(*_BAR, console=err_console, transient=True, disable=not err_console.is_terminal) as progress:
         bar = progress.add_task("bgrules adequacy", total=None)

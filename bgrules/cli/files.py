@@ -11,7 +11,15 @@ from typing import Any
 import click
 
 from bgrules.cli.base import _GAME_HELP, _guard, _parse_options, console, main
-from bgrules.core.errors import InputError
+from bgrules.core.codec import dumps
+from bgrules.core.errors import InputError, require_extra
+from bgrules.core.registry import load_game
+from bgrules.pictures import to_png
+from bgrules.runners.text import replay as rr
+from bgrules.runners.text.check import check as run_check
+from bgrules.runners.text.render import render as draw
+from bgrules.runners.text.state import state_file
+from bgrules.runners.trace import parse_actions, read_trace
 
 
 def _say(line: str) -> None:
@@ -40,11 +48,8 @@ def render(
 ) -> None:
     """Draw a factory written in the text notation, or a state (a file of replay --state-out, or a bare
     bgrules.dumps state with --game): as text on the terminal, or with --svg / --png as a picture."""
-    from bgrules.runners.render import render as draw
 
     if png_path is not None:
-        from bgrules.core.errors import require_extra
-
         require_extra("cairosvg", "png", "--png")
     svg = svg_path is not None or png_path is not None
     picture = draw(
@@ -57,8 +62,6 @@ def render(
         svg_path.write_text(picture, encoding="utf-8")
         click.echo(f"wrote {svg_path}")
     if png_path is not None:
-        from bgrules.pictures import to_png
-
         png_path.write_bytes(to_png(picture))
         click.echo(f"wrote {png_path}")
 
@@ -86,7 +89,6 @@ def check(
     factory_file: Path, variant: Path | None, as_json: bool, trace_path: Path | None, html_path: Path | None
 ) -> None:
     """Check a Mechanica factory: is it legal, can a bot loop, can two bots collide in its next workday?"""
-    from bgrules.runners.check import check as run_check
 
     result, lines = run_check(factory_file, variant, trace_path=trace_path, html_path=html_path, say=_say)
     if as_json:
@@ -144,11 +146,6 @@ def replay(
     and print the final state as JSON; with --step, every state in turn, with the trace's invariant (its
     spec's value and the counters its predicate reads) at each; with --html, write a page that steps
     through it instead (docs/html.md)."""
-    from bgrules.core.codec import dumps
-    from bgrules.core.registry import load_game
-    from bgrules.core.trace import parse_actions, read_trace
-    from bgrules.runners import replay as rr
-    from bgrules.runners.state import state_file
 
     name, trace = read_trace(actions_file, game_name)
     if name is None:

@@ -17,12 +17,21 @@ from rich.table import Table
 
 from bgrules.cli.base import _BAR, _DIR_HELP, _GAME_HELP, _fail, _guard, _parse_options, console, err_console, main
 from bgrules.cli.campaign import engine_options
-from bgrules.core.errors import InputError
+from bgrules.core.catalog import describe_all
+from bgrules.core.errors import InputError, MissingExtra
+from bgrules.core.figures import describe
+from bgrules.runners import campaign_cli
+from bgrules.runners.balance import check_plot_path
+from bgrules.runners.diff import find_difference
+from bgrules.runners.diff_report import render, to_json
+from bgrules.runners.text import balance as rb
+from bgrules.runners.text import diff as rd
+from bgrules.runners.text import explore as rx
+from bgrules.runners.text import simulate as rs
+from bgrules.runners.text.games import lines
 
 
 def _note_departures(found: list[dict[str, Any]]) -> None:
-    from bgrules.core.figures import describe
-
     console.print(describe(found), highlight=False, soft_wrap=True)
 
 
@@ -67,8 +76,6 @@ def diff(
     html_path: Path | None,
 ) -> None:
     """Find the shortest action sequence whose outcome differs between two rulings (two --variant files)."""
-    from bgrules.core.diff import find_difference, render, to_json
-    from bgrules.runners import diff as rd
 
     if len(variants) != 2:
         raise InputError("--variant", f"give exactly two variant files, not {len(variants)}")
@@ -84,7 +91,6 @@ def diff(
             max_nodes=nodes,
             max_rounds=max_rounds,
         )
-    from bgrules.core.figures import describe
 
     departed = rd.departures(game_name, variants, players, _parse_options(options))
     if as_json:
@@ -149,8 +155,6 @@ def simulate(
     summarise them. Games the runner cuts short (its step bound, or its round cap) count as ``truncated``:
     no one's win, so ``win_rate_by_seat`` is each seat's wins over the ``finished`` games (as balance
     counts them; null when none finished); ``ended_by`` counts the games each end trigger (a rule ID) ended."""
-    from bgrules.core import campaign_cli
-    from bgrules.runners import simulate as rs
 
     if n_games < 1:
         raise InputError("--games", "play at least one game")
@@ -233,10 +237,6 @@ def balance(
 ) -> None:
     """Win rate per seat with 95% Wilson intervals, scores, game length and end triggers (docs/balance.md).
     Shared wins count for each tied seat; games truncated by the runner's cap are no one's win."""
-    from bgrules.core import campaign_cli
-    from bgrules.core.balance import check_plot_path
-    from bgrules.core.errors import MissingExtra
-    from bgrules.runners import balance as rb
 
     if n_games < 1:
         raise InputError("--games", f"a whole number of games, at least 1, not {n_games}")
@@ -284,8 +284,6 @@ def balance(
 def games(as_json: bool) -> None:
     """Every game: its player counts, the options of load_game (default, meaning) and the rulings of its
     variant files (choices, default)."""
-    from bgrules.core.catalog import describe_all
-    from bgrules.runners.games import lines
 
     described, problems = describe_all()
     for line in problems:  # a plug-in game that does not load: one line each, on stderr; the others list
@@ -345,7 +343,6 @@ def explore(
     """Every state reachable from the initial state (or --from STATE.json), breadth-first, each chance
     node expanded with every outcome: the distinct states first reached at each depth, and whether the
     exploration is complete (nothing was left unexplored)."""
-    from bgrules.runners import explore as rx
 
     name, game, found = rx.explore(
         game_name=game_name, players=players, options=_parse_options(options), variant=variant, depth=depth,

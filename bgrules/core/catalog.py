@@ -15,7 +15,7 @@ import textwrap
 import typing
 from typing import Any
 
-from bgrules.core.descriptor import GameDescriptor, Table, descriptor, descriptors
+from bgrules.core.descriptor import GameDescriptor, Table, descriptor, descriptors, discover
 
 OPTION_MEANINGS: Table[str, dict[str, str]] = Table(
     lambda: {d.name: dict(d.options) for d in descriptors()}, "OPTION_MEANINGS"
@@ -119,7 +119,6 @@ def _describe(found: GameDescriptor) -> dict[str, Any]:
 def describe_all() -> tuple[list[dict[str, Any]], list[str]]:
     """``bgrules games``: the games that load (as :func:`describe_games`) and a line per problem: an entry
     point that failed to import or gave a malformed descriptor, or a game whose parts cannot be read."""
-    from bgrules.core.descriptor import discover
 
     found = discover()
     problems = list(found.problems)

@@ -28,7 +28,7 @@ from cattrs.errors import (
     IterableValidationNote,
 )
 
-from bgrules.core.errors import InputError
+from bgrules.core.errors import IllegalAction, InputError
 
 T = TypeVar("T")
 
@@ -576,7 +576,6 @@ class ActionGuard:
         self.default_rule = default_rule
 
     def refusal(self, action: Any, why: str) -> BaseException:
-        from bgrules.core.errors import IllegalAction
 
         rule = self.rules.get(type(action), self.default_rule)
         return IllegalAction(rule, f"{show_action(action)}: {why}")

@@ -34,6 +34,9 @@ from typing import Any, TypeVar
 
 import attrs
 
+from bgrules.core.codec import show
+from bgrules.core.errors import InputError
+
 GROUP = "bgrules.games"
 """The entry-point group of game descriptors."""
 
@@ -61,6 +64,7 @@ PARTS = (
     "action_space",
     "adapter_parser",
     "picture",
+    "text_picture",
     "narration",
     "tie_break",
     "state_type",
@@ -79,6 +83,7 @@ _MEANING = {
     "action_space": "action codec",
     "adapter_parser": "adapter parameters parser",
     "picture": "picture function",
+    "text_picture": "text picture of a state",
     "narration": "narration of a step",
     "tie_break": "tie-break words",
     "state_type": "state class",
@@ -139,6 +144,9 @@ class GameDescriptor:
     """Whether the game has chance nodes (OpenSpiel's chance mode)."""
     picture: Part | None = None
     """``draw(game, state) -> str``: the SVG text of a state (:func:`bgrules.pictures.draw`)."""
+    text_picture: Part | None = None
+    """``text(game, state) -> str | None``: a state in plain text (``bgrules replay``, the PettingZoo
+    adapter's ``human`` render); None, or a None answer: the state's JSON."""
     narration: Part | None = None
     """``words(game, before, action, after) -> str``: one step in game terms (the traces' and pages' text;
     None: the mover and the action's repr)."""
@@ -157,7 +165,6 @@ class GameDescriptor:
     def part(self, field: str, tool: str | None = None) -> Any:
         """The part ``field``, imported when it is a ``"module:attr"`` string. A part the game lacks, or one
         that cannot be imported, is an InputError in one line naming ``tool`` (e.g. ``pictures``)."""
-        from bgrules.core.errors import InputError
 
         value = getattr(self, field)
         where = tool or field
@@ -355,9 +362,6 @@ def descriptor(name: str, where: str = "game") -> GameDescriptor:
     """The descriptor of the game ``name``; an unknown name is an InputError listing the known ones."""
     found = _by_name().get(name) if isinstance(name, str) else None
     if found is None:
-        from bgrules.core.codec import show
-        from bgrules.core.errors import InputError
-
         known = ", ".join(d.name for d in descriptors())
         raise InputError(where, f"unknown game {show(name)}; known: {known}")
     return found
@@ -366,6 +370,52 @@ def descriptor(name: str, where: str = "game") -> GameDescriptor:
 def find(name: Any) -> GameDescriptor | None:
     """The descriptor of ``name``, or None (no error)."""
     return _by_name().get(name) if isinstance(name, str) else None
+
+
+def other_games_tables(data: Mapping[str, Any], source: str, mine: str) -> None:
+    """A variant file of the game whose variant module is ``mine`` that holds another game's table or
+    ruling (read from the other descriptors' variant modules: ``TABLES``, ``Rulings``, ``TITLE``) is an
+    InputError naming that game, the table or ruling and this game's own."""
+    own: Any = importlib.import_module(mine)
+    title = getattr(own, "TITLE", mine)
+    tables = tuple(getattr(own, "TABLES", ()))
+    ours = {a.name for a in attrs.fields(own.Rulings)}
+    seen: set[str] = {mine}
+    for d in descriptors():
+        if not isinstance(d.variant, str) or d.variant in seen:
+            continue
+        seen.add(d.variant)
+        try:
+            other: Any = resolve(d.variant)
+        except Exception:  # a game whose variant module fails to load has no tables to confuse with
+            continue
+        theirs = getattr(other, "TITLE", d.name)
+        foreign = sorted(str(k) for k in data if k not in tables and k in tuple(getattr(other, "TABLES", ())))
+        if foreign:
+            raise InputError(
+                f"{source} [{foreign[0]}]",
+                f"[{foreign[0]}] is a {theirs} table, not a {title} one; {title}'s: {', '.join(tables)}",
+            )
+        rulings = data.get("rulings")
+        kinds = getattr(other, "Rulings", None)
+        if isinstance(rulings, Mapping) and isinstance(kinds, type) and attrs.has(kinds):
+            names = {a.name for a in attrs.fields(kinds)}
+            wrong = sorted(str(k) for k in rulings if k not in ours and k in names)
+            if wrong:
+                raise InputError(
+                    f"{source} [rulings] {wrong[0]}",
+                    f"{wrong[0]} is a {theirs} ruling, not a {title} one; {title}'s: {', '.join(sorted(ours))}",
+                )
+
+
+def text_picture(game: Any, state: Any) -> str | None:
+    """A text picture of ``state`` where the game's descriptor has one (``text_picture``: Mechanica's
+    factories), else None."""
+    found = find(getattr(getattr(game, "info", None), "name", ""))
+    if found is None or found.text_picture is None:
+        return None
+    text = found.part("text_picture", "picture")(game, state)
+    return text if isinstance(text, str) else None
 
 
 __all__ = [
@@ -380,5 +430,7 @@ __all__ = [
     "discover",
     "find",
     "forget",
+    "other_games_tables",
     "resolve",
+    "text_picture",
 ]

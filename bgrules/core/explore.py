@@ -24,6 +24,7 @@ from typing import Any
 
 import attrs
 
+from bgrules.core.descriptor import find
 from bgrules.core.errors import InputError
 from bgrules.core.protocol import CHANCE
 
@@ -45,7 +46,6 @@ def canonical_of(game: Any) -> Callable[[Any], Key] | None:
     own = getattr(game, "canonical", None)
     if callable(own):
         return own  # type: ignore[no-any-return]
-    from bgrules.core.descriptor import find
 
     found = find(getattr(getattr(game, "info", None), "name", None))
     if found is None or found.symmetries is None:
@@ -133,7 +133,7 @@ def explore(
 
     ``visit(state, step, child, new)``, when given, is called on every edge expanded, in the order of the
     exploration (``new``: ``child``'s key was not seen before); its True ends the run (``stopped``
-    ``"visit"``, so it is not complete). The checker of specs (:func:`bgrules.core.specs.check_explored`)
+    ``"visit"``, so it is not complete). The checker of specs (:func:`bgrules.runners.explored.check_explored`)
     checks its predicates there.
     """
     _budget("depth", depth, int)

@@ -18,9 +18,7 @@ import attrs
 
 from bgrules.core.descriptor import Table, descriptors, find
 
-GAMES: Table[str, Any] = Table(
-    lambda: {d.name: d.figures for d in descriptors() if d.figures is not None}, "GAMES"
-)
+GAMES: Table[str, Any] = Table(lambda: {d.name: d.figures for d in descriptors() if d.figures is not None}, "GAMES")
 """The games with pinned figures, and the table of each (its descriptor's ``figures`` part)."""
 
 

@@ -8,6 +8,8 @@ run that needs more is split (``--results`` / ``--resume``, docs/campaigns.md).
 
 from __future__ import annotations
 
+from bgrules.core.codec import show
+
 WHOLE_MAX = 2**63 - 1
 """The largest magnitude of any whole-number option without a maximum of its own (seeds, player counts)."""
 
@@ -27,7 +29,6 @@ MAXIMA: dict[str, tuple[int, str]] = {
 
 def too_large(option: str, value: int) -> str | None:
     """The message refusing ``value`` for ``option`` (its maximum, or :data:`WHOLE_MAX`), or None if it fits."""
-    from bgrules.core.codec import show
 
     maximum, what = MAXIMA.get(option, (WHOLE_MAX, ""))
     if option in MAXIMA:

@@ -1,6 +1,6 @@
 """What an invariant reads: the named quantities (counters, sizes, sums) a spec's predicate checks, so a
 trace shows them at every step and a failure can be seen coming (``bgrules replay --step``, the
-``observed`` of each step of :func:`bgrules.core.trace.explain`).
+``observed`` of each step of :func:`bgrules.runners.trace.explain`).
 
 A predicate declares them with :func:`observes`, next to its definition::
 

@@ -35,6 +35,7 @@ from bgrules.core.errors import IllegalAction, InputError
 from bgrules.core.observe import observes
 from bgrules.core.playout import past_cap, round_cap, sample_chance
 from bgrules.core.protocol import CHANCE, Game
+from bgrules.core.registry import game_options, load_game
 
 _REFERENCES: weakref.WeakKeyDictionary[Any, Game] = weakref.WeakKeyDictionary()
 
@@ -45,7 +46,6 @@ def reference_of(game: Game) -> Game:
     found = _REFERENCES.get(game)
     if found is not None:
         return found
-    from bgrules.core.registry import game_options, load_game
 
     loaded = getattr(game, "loaded_as", None)
     if loaded is None:  # built by its class: its settings are its attributes, when it keeps every option

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bgrules.core.codec import show
-from bgrules.core.descriptor import GameDescriptor, Table, descriptor, descriptors, find
+from bgrules.core.descriptor import GameDescriptor, Table, descriptor, descriptors, find, resolve
 from bgrules.core.errors import InputError
 from bgrules.core.protocol import Game
 
@@ -88,8 +88,6 @@ def _factory(found: GameDescriptor, part: str) -> Callable[..., Game]:
 def _part(found: GameDescriptor, part: str) -> Any:
     value = getattr(found, part)
     if part == "reference" and isinstance(value, str):
-        from bgrules.core.descriptor import resolve
-
         try:
             return resolve(value)
         except (ImportError, AttributeError) as exc:

@@ -34,8 +34,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from bgrules.core.codec import show, show_action
+from bgrules.core.descriptor import descriptors, find
 from bgrules.core.errors import InputError
 from bgrules.core.protocol import Game
+from bgrules.mechanica.base import PILES
+from bgrules.mechanica.components import Bot, Dir, Zone
+from bgrules.mechanica.factory import COLS, DOCK_COL, ROWS
 
 CHANCE_TYPE_NAMES = ("Draw", "Reveal", "DrawPart", "DrawProject", "DrawContract")
 """The action classes that are chance outcomes (numbered in the chance space)."""
@@ -112,7 +116,6 @@ def action_space(game: Game) -> ActionSpace:
     found = _SPACES.get(game)
     if found is None:
         name = game.info.name
-        from bgrules.core.descriptor import descriptors, find
 
         described = find(name)
         if described is None or described.action_space is None:
@@ -180,8 +183,6 @@ def _split(classes: Sequence[type], build: dict[str, Callable[[type], Iterable[A
 
 def _mechanica_common(game: Any) -> dict[str, Callable[[type], Iterable[Any]]]:
     """The Mechanica board's actions, shared by the whole game and the factory sandbox."""
-    from bgrules.mechanica.components import Bot, Dir, Zone
-    from bgrules.mechanica.factory import COLS, DOCK_COL, ROWS
 
     cat = game.variant.catalogue
     rows, cols = range(ROWS), range(COLS)
@@ -208,16 +209,12 @@ def _mechanica_common(game: Any) -> dict[str, Callable[[type], Iterable[Any]]]:
 
 
 def _start_holes(game: Any) -> range:
-    from bgrules.mechanica.components import Zone
-
     return range(max([len(k.outputs) for k in game.variant.catalogue.of_zone(Zone.START)] + [1]))
 
 
 def _takes(needs: tuple[int, int, int]) -> Iterator[tuple[tuple[int, Any], ...]]:
     """Every way of taking ``needs`` (Basic, Plus, Deluxe) bots from the trucks of rows 0..ROWS-1, as the
     sorted (row, bot) pairs of ``Complete.take``."""
-    from bgrules.mechanica.components import Bot
-    from bgrules.mechanica.factory import ROWS
 
     per_grade = []
     for grade, need in zip(Bot, needs, strict=True):
@@ -233,9 +230,6 @@ def _takes(needs: tuple[int, int, int]) -> Iterator[tuple[tuple[int, Any], ...]]
 
 
 def _mechanica(game: Any) -> tuple[list[Any], list[Any]]:
-    from bgrules.mechanica.base import PILES
-    from bgrules.mechanica.components import Bot, Zone
-    from bgrules.mechanica.factory import COLS, ROWS
 
     cat = game.variant.catalogue
     rows, cols, rots = range(ROWS), range(COLS), range(4)
@@ -264,8 +258,6 @@ def _mechanica(game: Any) -> tuple[list[Any], list[Any]]:
 
 
 def _mechanica_factory(game: Any) -> tuple[list[Any], list[Any]]:
-    from bgrules.mechanica.components import Zone
-    from bgrules.mechanica.factory import COLS, ROWS
 
     cat = game.variant.catalogue
     rows, cols, rots = range(ROWS), range(COLS), range(4)

@@ -27,9 +27,14 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from bgrules.botfactory.state import Phase as BotFactoryPhase
 from bgrules.core.codec import show
+from bgrules.core.descriptor import descriptor
 from bgrules.core.errors import InputError
 from bgrules.core.protocol import CHANCE, Game
+from bgrules.mechanica.components import Zone
+from bgrules.mechanica.sandbox import Phase as SandboxPhase
+from bgrules.mechanica.state import Phase as MechanicaPhase
 
 Writer = Callable[[Any, Any, int, list[tuple[str, int]]], None]
 
@@ -104,12 +109,10 @@ def _moving(out: list[tuple[str, int]], run: Any) -> None:
 
 
 def _mechanica(game: Any, state: Any, observer: int, out: list[tuple[str, int]]) -> None:
-    from bgrules.mechanica.state import Phase
-
     n = game.players
     tiles = _numbering(game.variant.catalogue.tiles)
     kinds = _numbering(game.kinds)
-    out.append(("phase", _index(_numbering(Phase), state.phase)))
+    out.append(("phase", _index(_numbering(MechanicaPhase), state.phase)))
     out.append(("to_move", _mover(game, state, observer)))
     out.append(("current", _rel(state.current, observer, n)))
     out.append(("day", state.day))
@@ -139,10 +142,8 @@ def _mechanica(game: Any, state: Any, observer: int, out: list[tuple[str, int]])
 
 
 def _mechanica_factory(game: Any, state: Any, observer: int, out: list[tuple[str, int]]) -> None:
-    from bgrules.mechanica.sandbox import Phase
-
     tiles = _numbering(game.variant.catalogue.tiles)
-    out.append(("phase", _index(_numbering(Phase), state.phase)))
+    out.append(("phase", _index(_numbering(SandboxPhase), state.phase)))
     out.append(("to_move", _mover(game, state, observer)))
     out.append(("day", state.day))
     out.append(("wallet", state.wallet))
@@ -162,14 +163,12 @@ _TURN_MAIN = ("share", "extra", "open", "closed")
 
 
 def _botfactory(game: Any, state: Any, observer: int, out: list[tuple[str, int]]) -> None:
-    from bgrules.botfactory.state import Phase
-
     n = game.players
     colours, slots = tuple(game.colours), tuple(game.slots)
     parts = (*(f"{c}-{s}" for c in colours for s in slots), *(f"any-{s}" for s in slots))
     part_no, colour_no = _numbering(parts), _numbering(colours)
     seats = _seats(observer, n)
-    out.append(("phase", _index(_numbering(Phase), state.phase)))
+    out.append(("phase", _index(_numbering(BotFactoryPhase), state.phase)))
     out.append(("to_move", _mover(game, state, observer)))
     out.append(("round", state.round))
     out.append(("marker", state.marker))
@@ -218,7 +217,6 @@ def _botfactory(game: Any, state: Any, observer: int, out: list[tuple[str, int]]
 
 def _part(game: Game, field: str) -> Any:
     """The descriptor's observation part ``field`` of ``game``: a game without one is an InputError."""
-    from bgrules.core.descriptor import descriptor
 
     return descriptor(game.info.name).part(field, "observations")
 
@@ -300,7 +298,6 @@ def _rules(table: Sequence[tuple[str, Spec]], names: Sequence[str], game: str) -
 
 def _holes(game: Any) -> tuple[int, int, int]:
     """The most bots one floor tile, one Start Zone tile and one truck can hold (the catalogue)."""
-    from bgrules.mechanica.components import Zone
 
     cat = game.variant.catalogue
     floor = max([k.inputs + len(k.outputs) for k in cat.of_zone(Zone.FLOOR)] + [1])
@@ -321,12 +318,10 @@ def _board_rules(game: Any, prefix: str, bots: int) -> list[tuple[str, Spec]]:
 
 
 def _mechanica_specs(game: Any, names: Sequence[str]) -> tuple[Spec, ...]:
-    from bgrules.mechanica.state import Phase
-
     n, bots = game.players, game.variant.rulings.bots_per_grade
     cards = len(game.cards)
     table: list[tuple[str, Spec]] = [
-        ("phase", ("cat", len(Phase) + 1)),
+        ("phase", ("cat", len(MechanicaPhase) + 1)),
         ("to_move", ("cat", n + 2)),
         ("current", ("cat", n + 1)),
         ("day", ("soft", DAY_SCALE)),
@@ -351,15 +346,13 @@ def _mechanica_specs(game: Any, names: Sequence[str]) -> tuple[Spec, ...]:
 
 
 def _mechanica_factory_specs(game: Any, names: Sequence[str]) -> tuple[Spec, ...]:
-    from bgrules.mechanica.sandbox import Phase
-
     bots = game.variant.rulings.bots_per_grade
     first = game.initial_state()
     board = first.board
     on_board = [p.kind for p in board.floor if p is not None] + [s.kind for s in board.start]
     on_board += [t.kind for t in board.dock]
     table: list[tuple[str, Spec]] = [
-        ("phase", ("cat", len(Phase) + 1)),
+        ("phase", ("cat", len(SandboxPhase) + 1)),
         ("to_move", ("cat", 3)),
         ("day", ("count", game.days)),
         ("wallet", ("soft", MONEY_SCALE)),
@@ -376,8 +369,6 @@ def _mechanica_factory_specs(game: Any, names: Sequence[str]) -> tuple[Spec, ...
 
 
 def _botfactory_specs(game: Any, names: Sequence[str]) -> tuple[Spec, ...]:
-    from bgrules.botfactory.state import Phase
-
     n, c = game.players, game.c
     k, b = c.counts, c.boards
     colours, slots = tuple(c.colours), tuple(c.slots)
@@ -385,7 +376,7 @@ def _botfactory_specs(game: Any, names: Sequence[str]) -> tuple[Spec, ...]:
     spaces = len(b.assembly) + len(b.production) + len(b.project) + len(b.finance)
     most_actions = max((*b.assembly, *b.production, *b.project, *b.finance))
     table: list[tuple[str, Spec]] = [
-        ("phase", ("cat", len(Phase) + 1)),
+        ("phase", ("cat", len(BotFactoryPhase) + 1)),
         ("to_move", ("cat", n + 2)),
         ("round", ("soft", DAY_SCALE) if game.max_rounds is None else ("count", game.max_rounds)),
         ("marker", ("cat", len(c.wheel.setup))),

@@ -65,7 +65,6 @@ _INT_MAX = 2**31 - 1
 """OpenSpiel's GameInfo holds ``max_game_length`` in a C++ int."""
 
 
-
 def _parameters(name: str) -> dict[str, Any]:
     """The OpenSpiel parameter specification of a game (names and defaults): the descriptor's default
     players, ``adapter_options`` and ``adapter_parameters``, and the adapter's own."""

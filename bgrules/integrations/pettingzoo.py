@@ -42,13 +42,14 @@ from typing import Any
 
 from bgrules.botfactory.variant import RUNNER_ROUNDS as _RUNNER_ROUNDS
 from bgrules.core.codec import dumps, show
-from bgrules.core.descriptor import descriptor
+from bgrules.core.descriptor import descriptor, text_picture
 from bgrules.core.errors import InputError, require_extra
 from bgrules.core.protocol import CHANCE, Game
 from bgrules.core.registry import load_game
 from bgrules.integrations.actions import action_space
 from bgrules.integrations.observations import check_encoding, feature_names, observe, observe_onehot, onehot_names
 from bgrules.integrations.rewards import check_rewards, default_rewards, final_rewards
+from bgrules.pictures import draw, to_png
 
 _pz: Any = require_extra("pettingzoo", "pettingzoo", "bgrules.integrations.pettingzoo")
 _spaces: Any = require_extra("gymnasium.spaces", "pettingzoo", "bgrules.integrations.pettingzoo")
@@ -228,15 +229,11 @@ class BgrulesEnv(_pz.AECEnv):  # type: ignore[misc]
         if self.render_mode == "rgb_array":
             return self._picture()
         if self.render_mode == "human":
-            from bgrules.core.trace import picture
-
-            print(picture(self.game, self.state_value) or self.state_json(), flush=True)
+            print(text_picture(self.game, self.state_value) or self.state_json(), flush=True)
         return None
 
     def _picture(self) -> Any:
         import io
-
-        from bgrules.pictures import draw, to_png
 
         image: Any = require_extra("PIL.Image", "png", 'render_mode="rgb_array"')
         with image.open(io.BytesIO(to_png(draw(self.game, self.state_value)))) as png:

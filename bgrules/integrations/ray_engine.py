@@ -2,12 +2,12 @@
 
 :func:`connect` joins the Ray cluster at ``--address`` (``host:port`` of its head, ``ray://host:port`` of a Ray
 client server, or ``auto``), or starts a local Ray on this machine without one (no dashboard, only errors
-logged). :func:`runner` gives a campaign engine (:data:`bgrules.core.campaign.Runner`): each shard is a Ray
+logged). :func:`runner` gives a campaign engine (:data:`bgrules.runners.campaign_run.Runner`): each shard is a Ray
 task calling the same function as the local runner's workers (:func:`bgrules.core.jobs.run_isolated` of a
-:class:`~bgrules.core.jobs.Task` naming :func:`bgrules.core.campaign.run_shard`), at most ``in_flight``
+:class:`~bgrules.core.jobs.Task` naming :func:`bgrules.runners.campaign_shards.run_shard`), at most ``in_flight``
 tasks at a time, and each result is handed on as it arrives; the campaign merges them in shard order.
 :func:`run_tasks` does the same for ``bgrules verify --engine ray``: the plan's checks
-(:mod:`bgrules.core.verify`) as Ray tasks, their values in the plan's order as
+(:mod:`bgrules.runners.verify`) as Ray tasks, their values in the plan's order as
 :func:`bgrules.core.jobs.run_tasks` gives them.
 
 Every node must have the same bgrules installed (the results file's header names the version, and a
@@ -33,7 +33,9 @@ import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from bgrules.core import coverage, gcpolicy
 from bgrules.core.errors import BgrulesError, InputError, require_extra
+from bgrules.core.jobs import Done, result_of, run_isolated
 
 CONNECT_TIMEOUT = 5.0
 """Seconds to wait for the head's port to answer before saying the address is unreachable."""
@@ -170,8 +172,6 @@ def _on_worker(task: Any, parent: str | None) -> tuple[str, Any, Any, float]:
     """A shard or check as a Ray task runs it: :func:`bgrules.core.jobs.run_isolated`, in a Ray worker
     of this job's own, under the runners' collector setting (:func:`bgrules.core.gcpolicy.for_runners`;
     a worker's ``BGRULES_GC`` is its node's: a value it does not know leaves Python's default)."""
-    from bgrules.core import gcpolicy
-    from bgrules.core.jobs import run_isolated
 
     with contextlib.suppress(InputError):
         gcpolicy.for_runners()
@@ -198,8 +198,6 @@ def _run(
     most ``in_flight`` at once (default: twice the cluster's CPUs); ``on_start(index, task)`` as each is
     handed to Ray, ``on_done(index, value, seconds)`` as each finishes. Each task's rule coverage is added
     here, as the local runner adds its workers'. ``lost``: what to tell the user when a task is lost."""
-    from bgrules.core import coverage
-    from bgrules.core.jobs import result_of
 
     remote = _task(ray)
     open_recording = coverage.active()
@@ -270,7 +268,6 @@ def run_tasks(
     calling the same function as the local workers, their values in the tasks' order, ``on_start(index,
     task)`` as each is handed to Ray and ``on_done(done)`` (a :class:`~bgrules.core.jobs.Done`) as each
     finishes, each task's rule coverage added to the caller's open recording and collectors."""
-    from bgrules.core.jobs import Done
 
     ray = connect(address, num_cpus=num_cpus)
     values: list[Any] = [None] * len(tasks)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bgrules.core.codec import show
+from bgrules.core.descriptor import descriptor
 from bgrules.core.errors import InputError
 from bgrules.core.protocol import Game
 
@@ -18,7 +19,6 @@ it; a score past it is an error, never a return out of bounds."""
 def default_rewards(name: str) -> str:
     """The game's descriptor's ``rewards``: ``"score"`` for the one-player factory sandbox (a win is certain
     there), ``"win"`` for the others."""
-    from bgrules.core.descriptor import descriptor
 
     return descriptor(name).rewards
 

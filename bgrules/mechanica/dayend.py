@@ -12,10 +12,11 @@ from bgrules.core import coverage
 from bgrules.core.fastevolve import evolve
 from bgrules.mechanica.base import PILES, replace_at
 from bgrules.mechanica.factory import installed_value
+from bgrules.mechanica.run import RunPhase
 from bgrules.mechanica.shop import ShopRoom
 from bgrules.mechanica.state import MechanicaState, Phase
 from bgrules.mechanica.variant import max_length
-from bgrules.mechanica.workday import RunPhase, start_run
+from bgrules.mechanica.workday import start_run
 
 # Enum members the functions below compare with, as module constants: under Python 3.11 each ``Phase.X``
 # is looked up through EnumType.__getattr__'s hook, about 0.2 us a time on a hot path (docs/speed.md).

@@ -136,7 +136,6 @@ class _Reads:
             "Shop tiles": sum(1 for slot in after.wheel if slot is not None),
         }
 
-
     @staticmethod
     def bound(game: MechanicaGame, state: MechanicaState) -> dict[str, Any]:
         return {"max_length": game.info.max_length, "players": game.players}

@@ -21,9 +21,10 @@ from __future__ import annotations
 from typing import Any
 
 from bgrules.mechanica.board import Factory, installed_value
+from bgrules.mechanica.run import Run, RunPhase
 from bgrules.mechanica.state import Phase
 from bgrules.mechanica.variant import MechanicaVariant
-from bgrules.mechanica.workday import Run, RunPhase, decide, decisions, start_run
+from bgrules.mechanica.workday import decide, decisions, start_run
 
 _MEMO: dict[tuple[int, Factory, tuple[int, int, int]], tuple[MechanicaVariant, float]] = {}
 """(id of the variant, factory, stock) -> (the variant, the income). The variant is kept beside its id and

@@ -30,6 +30,7 @@ from bgrules.mechanica.components import GRADES
 from bgrules.mechanica.dayend import DayRoom
 from bgrules.mechanica.fabricate import Fabricate, Sell, fabricate_options, sell_options
 from bgrules.mechanica.factory import check_install, starting_factory
+from bgrules.mechanica.run import RUN_DECISION_TYPES, Change, ChooseOutput, Discard, Fly, Route
 from bgrules.mechanica.sandbox import Demolish, DemolishFabricator
 from bgrules.mechanica.state import (
     Buy,
@@ -49,17 +50,9 @@ from bgrules.mechanica.state import (
     Seat,
 )
 from bgrules.mechanica.turn import TurnRoom
+from bgrules.mechanica.validate import problems
 from bgrules.mechanica.variant import MechanicaVariant, game_variant
-from bgrules.mechanica.workday import (
-    RUN_DECISION_TYPES,
-    Change,
-    ChooseOutput,
-    Discard,
-    Fly,
-    Route,
-    decide,
-    decisions,
-)
+from bgrules.mechanica.workday import decide, decisions
 
 # Enum members the functions below compare with, as module constants: under Python 3.11 each ``Phase.X``
 # is looked up through EnumType.__getattr__'s hook, about 0.2 us a time on a hot path (docs/speed.md).
@@ -193,7 +186,6 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
         empty = the engine can play on it): indexes in range, counts conserved, phase fields consistent
         (MC-BOARD, MC-STOCK, MC-SETUP-DECK, MC-BP-ONCE, MC-TURN-ORDER; :mod:`bgrules.mechanica.validate`,
         docs/validation.md). ``bgrules.loads`` refuses a state with any."""
-        from bgrules.mechanica.validate import problems
 
         return problems(self, state)
 

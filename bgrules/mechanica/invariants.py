@@ -13,8 +13,8 @@ from bgrules.core.observe import observes
 from bgrules.mechanica.components import Effect
 from bgrules.mechanica.fabricate import Fabricate
 from bgrules.mechanica.factory import COLS, DOCK_COL
+from bgrules.mechanica.run import RunPhase
 from bgrules.mechanica.sandbox import FactoryGame, Phase, SandboxState
-from bgrules.mechanica.workday import RunPhase
 
 
 class _Reads:

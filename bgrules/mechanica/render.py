@@ -57,3 +57,21 @@ def render_factory(factory: Factory, variant: MechanicaVariant | None = None) ->
         lines.append(f"row {r} {start:<8}" + "".join(mid) + "  " + dock)
         lines.append(" " * 14 + "".join(bot))
     return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def text_picture(game: object, state: object) -> str | None:
+    """A state's factories in text (the descriptors' ``text_picture``): a sandbox's factory, or every seat's
+    factory of a Mechanica game with its money; None for a state that holds neither."""
+    variant = getattr(game, "variant", None)
+    chosen = variant if isinstance(variant, MechanicaVariant) else None
+    factory = getattr(state, "factory", None)
+    if isinstance(factory, Factory):
+        return render_factory(factory, chosen)
+    seats = getattr(state, "seats", None)
+    if isinstance(seats, tuple) and seats and all(isinstance(getattr(s, "factory", None), Factory) for s in seats):
+        parts = []
+        for i, seat in enumerate(seats):
+            money = f"wallet {getattr(seat, 'wallet', '?')}, vault {getattr(seat, 'vault', '?')}"
+            parts.append(f"seat {i} ({money})\n{render_factory(seat.factory, chosen)}")
+        return "\n".join(parts)
+    return None

@@ -41,14 +41,7 @@ from bgrules.mechanica.factory import (
     starting_factory,
 )
 from bgrules.mechanica.notation import parse_factory
-from bgrules.mechanica.variant import (
-    DEFAULT_SUPPLY,
-    MechanicaVariant,
-    sandbox_max_length,
-    sandbox_supply,
-    sandbox_variant,
-)
-from bgrules.mechanica.workday import (
+from bgrules.mechanica.run import (
     RUN_DECISION_TYPES,
     Change,
     ChooseOutput,
@@ -59,10 +52,16 @@ from bgrules.mechanica.workday import (
     RunDecision,
     RunPhase,
     _stock,
-    decide,
-    decisions,
-    start_run,
 )
+from bgrules.mechanica.validate import sandbox_problems
+from bgrules.mechanica.variant import (
+    DEFAULT_SUPPLY,
+    MechanicaVariant,
+    sandbox_max_length,
+    sandbox_supply,
+    sandbox_variant,
+)
+from bgrules.mechanica.workday import decide, decisions, start_run
 
 GAME_NAME = "mechanica-factory"
 
@@ -224,7 +223,6 @@ class FactoryGame(GameBase):
         """Every way ``state`` breaks the shape of this sandbox's reachable states ("<field path>: <reason>";
         empty = the engine can play on it): MC-BOARD, MC-STOCK, MC-SUPPLY, MC-DAY (:mod:`bgrules.mechanica.validate`,
         docs/validation.md)."""
-        from bgrules.mechanica.validate import sandbox_problems
 
         return sandbox_problems(self, state)
 

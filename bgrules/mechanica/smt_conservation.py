@@ -32,9 +32,9 @@ from bgrules.mechanica import workday
 from bgrules.mechanica.components import Bot, Effect
 from bgrules.mechanica.fabricate import Sell
 from bgrules.mechanica.game import MechanicaGame
+from bgrules.mechanica.run import Run
 from bgrules.mechanica.state import MechanicaState
 from bgrules.mechanica.variant import MechanicaVariant
-from bgrules.mechanica.workday import Run
 
 STOCK, BOARD = "stock", "board"
 GRADES = ("basic", "plus", "deluxe")

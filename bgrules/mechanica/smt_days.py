@@ -34,6 +34,7 @@ from typing import Any, Literal
 import attrs
 import z3
 
+import bgrules
 from bgrules.core.errors import IllegalAction
 from bgrules.core.proofs import Undecided
 from bgrules.core.proofs import solver as new_solver
@@ -41,8 +42,9 @@ from bgrules.mechanica.components import Bot, Dir, Effect
 from bgrules.mechanica.fabricate import Fabricate, Sell
 from bgrules.mechanica.factory import COLS, ROWS, Factory, on_floor
 from bgrules.mechanica.movement import TRUCK_BIN, Node, launch_nodes, options
+from bgrules.mechanica.run import Change, ChooseOutput, Fly, Route, RunDecision
+from bgrules.mechanica.sandbox import Phase
 from bgrules.mechanica.variant import MechanicaVariant
-from bgrules.mechanica.workday import Change, ChooseOutput, Fly, Route, RunDecision
 
 Verdict = Literal["holds", "violated", "unknown"]
 Fault = Literal["upgrade_keeps_grade", "drop_loop_rule"]
@@ -451,8 +453,6 @@ class Replay:
 def replay(enc: DaysEncoding, actions: Sequence[Any]) -> Replay:
     """Play ``actions`` in ``bgrules.load_game("mechanica-factory", players=1, factory=..., supply=[],
     days=k)``; then finish a run under way with the first legal decision each time."""
-    import bgrules
-    from bgrules.mechanica.sandbox import Phase
 
     game: Any = bgrules.load_game(
         "mechanica-factory", players=1, variant=enc.variant, factory=enc.factory, supply=[], days=enc.k

@@ -27,7 +27,7 @@ import attrs
 import z3
 
 from bgrules.core.proofs import solver as new_solver
-from bgrules.mechanica.components import Edge, Zone
+from bgrules.mechanica.components import Dir, Edge, Zone
 from bgrules.mechanica.factory import CELLS, COLS, ROWS, Factory, edges_fit, empty_factory, factory_problems, new_placed
 from bgrules.mechanica.movement import LAND, Node, find_loop, lands_on, options
 from bgrules.mechanica.notation import format_factory
@@ -65,7 +65,6 @@ def _faulty_successors(variant: MechanicaVariant, row: int, col: int, tile: Tile
     if tile is None or heading == LAND:
         return probe_successors(variant, row, col, tile, heading)
     kind = variant.catalogue.tiles[tile[0]]
-    from bgrules.mechanica.components import Dir
 
     side = Dir(heading).opposite
     if kind.edge(side, tile[1]) is Edge.ENTRANCE:
@@ -178,7 +177,6 @@ def encode_loops(
     strict = variant.rulings.jigsaw == "strict"
     if fault != "ignore_jigsaw":
         # MC-PLACE-FIT for each touching pair (east and south neighbours)
-        from bgrules.mechanica.components import Dir
 
         for i in range(CELLS):
             r, c = divmod(i, COLS)

@@ -11,7 +11,7 @@ import attrs
 from bgrules.core.codec import lenient
 from bgrules.mechanica.components import Bot, bot_field
 from bgrules.mechanica.factory import Factory
-from bgrules.mechanica.workday import Run
+from bgrules.mechanica.run import Run
 
 
 class Phase(enum.Enum):

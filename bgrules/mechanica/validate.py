@@ -22,9 +22,10 @@ from bgrules.mechanica.base import PILES
 from bgrules.mechanica.components import Effect, Zone
 from bgrules.mechanica.factory import CELLS, COLS, DOCK_COL, ROWS, Factory, factory_problems
 from bgrules.mechanica.movement import TRUCK_BIN
+from bgrules.mechanica.run import Run, RunPhase
 from bgrules.mechanica.state import MechanicaState, Phase
 from bgrules.mechanica.variant import MechanicaVariant
-from bgrules.mechanica.workday import Run, RunPhase, decisions
+from bgrules.mechanica.workday import decisions
 
 MechanicaGame = Any
 """The whole game (``bgrules.mechanica.game.MechanicaGame``). This module imports neither game module nor

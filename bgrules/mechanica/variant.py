@@ -15,6 +15,7 @@ from typing import Any, Literal
 import attrs
 
 from bgrules.core.codec import read_package_toml, read_toml, show, structure
+from bgrules.core.descriptor import other_games_tables
 from bgrules.core.errors import InputError
 from bgrules.mechanica.board import CELLS, ROWS, starting_factory
 from bgrules.mechanica.components import (
@@ -184,31 +185,16 @@ def _merge(base: dict[str, Any], override: Mapping[str, Any], where: str) -> Non
             base[name] = dict(table)
 
 
+TITLE = "Mechanica"
+"""The game's name in messages about variant files."""
+
 TABLES = ("rulings", "bots", "tiles", "setup", "shop", "blueprints")
 """The tables a Mechanica variant may hold."""
 
 
 def _other_game(data: Mapping[str, Any], source: str) -> None:
-    """A table or ruling of Bot Factory in a Mechanica variant is named as such."""
-    from bgrules.botfactory.variant import TABLES as BF_TABLES
-    from bgrules.botfactory.variant import Rulings as BotFactoryRulings
-
-    theirs = sorted(str(k) for k in data if k not in TABLES and k in BF_TABLES)
-    if theirs:
-        raise InputError(
-            f"{source} [{theirs[0]}]",
-            f"[{theirs[0]}] is a Bot Factory table, not a Mechanica one; Mechanica's: {', '.join(TABLES)}",
-        )
-    rulings = data.get("rulings")
-    if isinstance(rulings, Mapping):
-        ours = {a.name for a in attrs.fields(Rulings)}
-        bf = {a.name for a in attrs.fields(BotFactoryRulings)}
-        other = sorted(str(k) for k in rulings if k not in ours and k in bf)
-        if other:
-            raise InputError(
-                f"{source} [rulings] {other[0]}",
-                f"{other[0]} is a Bot Factory ruling, not a Mechanica one; Mechanica's: {', '.join(sorted(ours))}",
-            )
+    """Another game's table or ruling in a Mechanica variant is named as such (:func:`other_games_tables`)."""
+    other_games_tables(data, source, __name__)
 
 
 def _check_catalogue(catalogue: Catalogue, source: str) -> None:

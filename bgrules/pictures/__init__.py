@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from bgrules.core.descriptor import descriptors, find
 from bgrules.core.errors import InputError, require_extra
 from bgrules.core.protocol import Game
+from bgrules.mechanica.board import Factory
 from bgrules.pictures.factory import draw_factory
 
 __all__ = ["draw", "draw_factory", "to_png"]
@@ -21,7 +23,6 @@ __all__ = ["draw", "draw_factory", "to_png"]
 
 def _state_games() -> dict[type, str]:
     """Each registered game's state class (its descriptor's ``state_type``) and the game's name."""
-    from bgrules.core.descriptor import descriptors
 
     return {d.part("state_type", "pictures"): d.name for d in descriptors() if d.state_type is not None}
 
@@ -31,7 +32,6 @@ def draw(game: Game, state: Any) -> str:
     by the game's descriptor's ``picture``. A state of another game, something that is no state, or a state
     the game's ``validate`` finds broken (another player count, an unknown tile, an index out of range), or a
     game without a picture function, raises :class:`bgrules.InputError` naming the problem."""
-    from bgrules.core.descriptor import find
 
     info = getattr(game, "info", None)
     name = getattr(info, "name", None)
@@ -43,8 +43,6 @@ def draw(game: Game, state: Any) -> str:
         owners = _state_games()
         owner = owners.get(type(state))
         if owner is None:
-            from bgrules.mechanica.board import Factory
-
             hint = "; draw a lone factory with bgrules.pictures.draw_factory" if isinstance(state, Factory) else ""
             raise InputError("state", f"a {type(state).__name__} is not a state of any game, not of {name}{hint}")
         if owner != name:

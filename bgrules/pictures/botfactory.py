@@ -20,6 +20,7 @@ from bgrules.botfactory.state import BotFactoryState, Hand
 from bgrules.botfactory.variant import BOARDS, Components
 from bgrules.core.protocol import CHANCE
 from bgrules.pictures.ending import Ending, ending
+from bgrules.pictures.mechanica import result_text
 from bgrules.pictures.style import INK, MUTED, PANEL, RULE, box, document, dw, finish, text
 
 COLOUR_FILL: dict[str, str] = {
@@ -485,8 +486,6 @@ def draw_botfactory(game: Any, state: BotFactoryState) -> str:
     if state.draws:
         extra += f"; {len(state.draws)} draw(s) pending"
     if end is not None:
-        from bgrules.pictures.mechanica import result_text
-
         trigger = {"BF-END-COLOUR": "a colour's bots all built", "BF-END-FIFTH": "a player's fifth bot"}.get(
             end.trigger or "", "the round cap (max_rounds)"
         )

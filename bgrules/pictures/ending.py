@@ -12,6 +12,8 @@ from typing import Any
 
 import attrs
 
+from bgrules.core.descriptor import find
+
 __all__ = ["Ending", "botfactory_tie", "ending", "mechanica_tie", "seat_list"]
 
 
@@ -54,8 +56,6 @@ def ending(game: Any, state: Any) -> Ending | None:
     trigger = game.end_trigger(state) if hasattr(game, "end_trigger") else None
     words = ""
     if len(tied) > 1:
-        from bgrules.core.descriptor import find
-
         found = find(getattr(getattr(game, "info", None), "name", ""))
         if found is not None and found.tie_break is not None:  # the game's tie-break, in words
             words = str(found.part("tie_break", "ending")(game, state, tied, winners))

@@ -14,8 +14,8 @@ import math
 from bgrules.mechanica.board import COLS, DOCK_COL, ROWS, Factory, Placed, StartSlot, Truck
 from bgrules.mechanica.components import Bot, Catalogue, Dir, Edge, Effect, TileKind
 from bgrules.mechanica.movement import LAND, TRUCK_BIN
+from bgrules.mechanica.run import Moving, Run
 from bgrules.mechanica.variant import MechanicaVariant, default_variant
-from bgrules.mechanica.workday import Moving, Run
 from bgrules.pictures.style import (
     INK,
     MUTED,

@@ -15,10 +15,10 @@ from typing import Any
 
 from bgrules.core.protocol import CHANCE
 from bgrules.mechanica.components import Bot
+from bgrules.mechanica.run import Run
 from bgrules.mechanica.sandbox import SandboxState
 from bgrules.mechanica.state import MechanicaState, Phase
 from bgrules.mechanica.variant import MechanicaVariant
-from bgrules.mechanica.workday import Run
 from bgrules.pictures import factory as fp
 from bgrules.pictures.ending import Ending, ending
 from bgrules.pictures.style import BOT_NAME, INK, MUTED, PANEL, RULE, bot_icon, box, document, dw, finish, text

@@ -2,7 +2,7 @@
 red head from the Wheel", "P1's Fork on row 1, column 0 sent the Basic bot north").
 
 :func:`describe` ``(game, before, action, after)`` dispatches on the game's name the way :func:`bgrules.pictures.draw`
-does; the stepping pages (:mod:`bgrules.core.html`) show its line above each step's picture and
+does; the stepping pages (:mod:`bgrules.runners.html`) show its line above each step's picture and
 ``bgrules replay --step`` prints it. It reads the states only (never raises on a state the engine made; an
 action it has no words for is named as it is), and ends with the result when the step ends the game.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bgrules.core.descriptor import find
 from bgrules.core.protocol import CHANCE
 from bgrules.pictures.ending import ending
 
@@ -23,7 +24,6 @@ GRADE = ("Basic", "Plus", "Deluxe")
 
 def describe(game: Any, before: Any, action: Any, after: Any) -> str:
     """The step from ``before`` by ``action`` to ``after`` in game terms, one line."""
-    from bgrules.core.descriptor import find
 
     found = find(getattr(getattr(game, "info", None), "name", ""))
     if found is not None and found.narration is not None:  # the game's own words (its descriptor's narration)

@@ -1,4 +1,6 @@
-"""What the ``bgrules`` commands compute, as functions that return data (dicts, rows, lines of text): the
-command line (:mod:`bgrules.cli`) parses the options, calls one of them and prints what it returns. The
-checks, campaigns and searches they run are :mod:`bgrules.core`'s; a game's own pieces come from its
-package (e.g. :mod:`bgrules.mechanica.factory_file`)."""
+"""The runners: what the ``bgrules`` commands run and compute, as functions that return data (reports,
+dicts, rows). The specs and their checkers (:mod:`bgrules.runners.specs`), ``verify``'s plan
+(:mod:`bgrules.runners.verify`), the proofs' runner, the clarifications, campaigns, balance, coverage
+tables, ruling diffs, adequacy's mutants, traces and HTML pages. They stand on :mod:`bgrules.core` and on
+the games through their descriptors; :mod:`bgrules.runners.text` turns what they return into the lines
+the command line (:mod:`bgrules.cli`) prints. Nothing below imports from here (tests/core/test_layers.py)."""

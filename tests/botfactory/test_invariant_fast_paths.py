@@ -22,7 +22,9 @@ import pytest
 from support.invariant_checks import BF_CORRUPTIONS, BF_MEMOISED, Corrupt, playouts, replaced, with_hand
 from support.walks import steps
 
+from bgrules.botfactory import invariant_counts as bf_counts
 from bgrules.botfactory import invariants as bf
+from bgrules.botfactory import state as bf_state
 from bgrules.core.fastevolve import evolve
 from bgrules.core.registry import load_game
 
@@ -139,7 +141,7 @@ def test_limits_follow_a_hand_over_the_part_limit_through_a_pending_draw() -> No
     """While a draw is pending a hand may hold 6 part tiles; other hands changing meanwhile keep the answer;
     once the draw is over the limit is broken unless that hand discarded back to 5."""
     game, state = _state_after(60)
-    for memo in bf.MEMOS:
+    for memo in bf_counts.MEMOS:
         memo.clear()
     assert bf.limits(game, state) is None
     seat = 1
@@ -150,12 +152,12 @@ def test_limits_follow_a_hand_over_the_part_limit_through_a_pending_draw() -> No
     other = (seat + 1) % 4
     moved = evolve(pending, hands=replaced(pending.hands, other, evolve(pending.hands[other], tokens=2)))
     assert bf.limits(game, moved) is None
-    ended = evolve(moved, draws=(), turn=None, phase=bf.Phase.MOVE)
-    assert bf.limits(game, ended) == bf._Plain.limits(game, ended) == f"player {seat} holds 6 part tiles"
+    ended = evolve(moved, draws=(), turn=None, phase=bf_state.Phase.MOVE)
+    assert bf.limits(game, ended) == bf_counts._Plain.limits(game, ended) == f"player {seat} holds 6 part tiles"
     assert bf.limits(game, moved) is None  # pending again, the same hands
     fixed = evolve(moved, hands=replaced(moved.hands, seat, evolve(over, parts=("red-head",) * 5)))
     assert bf.limits(game, fixed) is None
-    assert bf.limits(game, evolve(fixed, draws=(), turn=None, phase=bf.Phase.MOVE)) is None
+    assert bf.limits(game, evolve(fixed, draws=(), turn=None, phase=bf_state.Phase.MOVE)) is None
     # a changed hand over the token limit, pending or not
     bad = evolve(fixed, hands=replaced(fixed.hands, other, evolve(fixed.hands[other], tokens=10)))
     assert bf.limits(game, bad) == f"player {other} holds 10 tokens"
@@ -166,18 +168,18 @@ def test_bot_slots_name_the_first_bad_column_of_those_changed() -> None:
     """Two columns changed, both wrong: the answer names the first, as the plain check does; one of them
     put right: the other."""
     game, state = _state_after(60)
-    for memo in bf.MEMOS:
+    for memo in bf_counts.MEMOS:
         memo.clear()
     assert bf.bot_slots(game, state) is None
     n = len(game.slots)
     cols = state.columns
     wrong = replaced(replaced(cols, 1, ("red-legs",) + (None,) * (n - 1)), 3, (None,) * (n + 1))
     bad = evolve(state, columns=wrong)
-    assert bf.bot_slots(game, bad) == bf._Plain.bot_slots(game, bad) is not None
+    assert bf.bot_slots(game, bad) == bf_counts._Plain.bot_slots(game, bad) is not None
     assert game.colours[1] in (bf.bot_slots(game, bad) or "")
     half = evolve(state, columns=replaced(wrong, 1, cols[1]))
     answer = f"the {game.colours[3]} bot has {n + 1} spaces"
-    assert bf.bot_slots(game, half) == bf._Plain.bot_slots(game, half) == answer
+    assert bf.bot_slots(game, half) == bf_counts._Plain.bot_slots(game, half) == answer
     assert bf.bot_slots(game, state) is None
 
 
@@ -185,13 +187,14 @@ def test_a_reused_answer_holds_the_parts_it_read() -> None:
     """The parts a memoised answer was read from are held (so no identity is reused) and an equal copy
     of them, not the same object, is read again: the same answer."""
     game, state = _state_after(80)
-    for memo in bf.MEMOS:
+    for memo in bf_counts.MEMOS:
         memo.clear()
     for name in BF_MEMOISED:
         assert getattr(bf, name)(game, state) is None, name
-    assert bf._TOKENS.a is state.supply and bf._TOKENS.b is state.reserved and bf._TOKENS.c is state.hands
-    assert bf._SLOTS.a is state.columns and bf._RESERVED.a is state.reserved and bf._ORDER.a is state.order
-    assert bf._BOTS.a is state.bots_left and bf._LIMITS.a is state.hands
+    memo = bf_counts
+    assert memo._TOKENS.a is state.supply and memo._TOKENS.b is state.reserved and memo._TOKENS.c is state.hands
+    assert memo._SLOTS.a is state.columns and memo._RESERVED.a is state.reserved and memo._ORDER.a is state.order
+    assert bf_counts._BOTS.a is state.bots_left and bf_counts._LIMITS.a is state.hands
     copied = evolve(
         state,
         supply=tuple(list(state.supply)),
@@ -203,4 +206,4 @@ def test_a_reused_answer_holds_the_parts_it_read() -> None:
     )
     for name in BF_MEMOISED:
         assert getattr(bf, name)(game, copied) is None, name
-    assert bf._TOKENS.a is copied.supply and bf._SLOTS.a is copied.columns
+    assert bf_counts._TOKENS.a is copied.supply and bf_counts._SLOTS.a is copied.columns

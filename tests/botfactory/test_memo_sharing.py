@@ -222,7 +222,7 @@ def test_the_game_keeps_few_attributes() -> None:
     an object with more loses its shared-key dictionary, and every ``self.x`` read of Bot Factory's rooms
     gets slower (random play 4-5%, measured); the memos live in ``game.memos``."""
     from bgrules.agents import make_agent
-    from bgrules.core.specs import default_invariants
+    from bgrules.runners.specfile import default_invariants
 
     game = BotFactoryGame(players=4)
     for _ in steps(game, 0):

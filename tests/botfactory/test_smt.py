@@ -14,7 +14,7 @@ import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgrules.botfactory import arith, smt
+from bgrules.botfactory import arith, smt, smt_conformance
 from bgrules.botfactory.game import BotFactoryGame
 from bgrules.botfactory.variant import load_variant
 
@@ -90,7 +90,7 @@ def test_gain_step_encoding_matches_arith(held: int, on: int, n: int) -> None:
     t = smt.TokenState(z(held), z(on))
     after = arith.gain(held, on, n, FIG.cap, FIG.per_colour)
     for h2 in range(-1, 12):
-        ok = smt.true_at(smt.gain_step(t, smt.TokenState(z(h2), z(on)), z(n), FIG))
+        ok = smt_conformance.true_at(smt.gain_step(t, smt.TokenState(z(h2), z(on)), z(n), FIG))
         assert ok is (h2 == after)
 
 
@@ -102,14 +102,14 @@ def test_gain_step_encoding_matches_arith(held: int, on: int, n: int) -> None:
     [(4, None, 1), (2, None, 2), (3, {"counts": {"start_tokens": 8}}, 3), (4, {"counts": {"start_tokens": 8}}, 4)],
 )
 def test_playouts_follow_the_encodings(players: int, variant: Any, seed: int) -> None:
-    seen = smt.conformance(BotFactoryGame(players=players, variant=variant), [seed])
+    seen = smt_conformance.conformance(BotFactoryGame(players=players, variant=variant), [seed])
     assert seen.problems == ()
     assert seen.steps > 100 and seen.gains > 0 and seen.pays > 0
 
 
 def test_rich_playouts_reserve_and_discard() -> None:
     game = BotFactoryGame(players=4, variant={"counts": {"start_tokens": 8}})
-    seen = smt.conformance(game, [5, 6])
+    seen = smt_conformance.conformance(game, [5, 6])
     assert seen.problems == ()
     assert seen.reserves > 0 and seen.discards > 0
 
@@ -121,7 +121,9 @@ def _uncapped_gain(self: BotFactoryGame, state: Any, seat: int, n: int) -> Any:
 def test_conformance_catches_a_broken_gain(monkeypatch: pytest.MonkeyPatch) -> None:
     """The tie is real: a game whose _gain ignores the cap and the supply disagrees with the encoding."""
     monkeypatch.setattr(BotFactoryGame, "_gain", _uncapped_gain)
-    seen = smt.conformance(BotFactoryGame(players=4, variant={"counts": {"start_tokens": 8}}), [0, 1], max_steps=300)
+    seen = smt_conformance.conformance(
+        BotFactoryGame(players=4, variant={"counts": {"start_tokens": 8}}), [0, 1], max_steps=300
+    )
     assert any("gain" in p and "not a step of the encoding" in p for p in seen.problems)
 
 
@@ -195,7 +197,7 @@ def test_project_overflow_is_refuted_and_the_game_discards_at_once() -> None:
     and the bot can no longer be completed on it."""
     assert smt.shortest_projects_overflow(FIG, T).verdict == "holds"
     game = BotFactoryGame(players=4)
-    state, actions = smt.projects_overflow_scenario(game, FIG.project_limit)
+    state, actions = smt_conformance.projects_overflow_scenario(game, FIG.project_limit)
     state = game.apply(state, actions[0])
     assert state.phase.value == "discard" and state.discarder == 0
     state = game.apply(state, game.legal_actions(state)[0])
@@ -239,7 +241,7 @@ def test_reservation_proofs_hold_under_every_reading(mode: str) -> None:
 @pytest.mark.parametrize("mode", arith.RESERVATION_TOKENS)
 def test_rich_playouts_follow_the_encodings_under_every_reading(mode: str) -> None:
     game = BotFactoryGame(players=4, variant={"counts": {"start_tokens": 8}, "rulings": {"reservation_tokens": mode}})
-    seen = smt.conformance(game, [5])
+    seen = smt_conformance.conformance(game, [5])
     assert seen.problems == () and seen.reserves > 0
 
 
@@ -255,5 +257,5 @@ def test_an_encoding_of_another_reading_disagrees_with_the_game() -> None:
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(smt.Figures, "of", staticmethod(whole))
-        seen = smt.conformance(game, [5])
+        seen = smt_conformance.conformance(game, [5])
     assert any("reserve" in p and "not a step of the encoding" in p for p in seen.problems)

@@ -14,7 +14,8 @@ from bgrules.agents import AGENT_NAMES, GreedyAgent, MctsAgent, RandomAgent, mak
 from bgrules.botfactory.state import Hand
 from bgrules.core.conformance import check_agents
 from bgrules.core.playout import playout, walk
-from bgrules.core.specs import Budget, _mix
+from bgrules.runners.sampled import _mix
+from bgrules.runners.specfile import Budget
 
 GAMES = [("botfactory", n) for n in (2, 3, 4)] + [("mechanica", n) for n in (2, 3, 4)] + [("mechanica-factory", 1)]
 
@@ -235,7 +236,8 @@ def test_the_sampled_mix() -> None:
 
 
 def test_sampled_guarantee_names_agents_and_end_triggers() -> None:
-    from bgrules.core.specs import Spec, check_sampled
+    from bgrules.runners.sampled import check_sampled
+    from bgrules.runners.specfile import Spec
 
     spec = Spec(
         id="T",

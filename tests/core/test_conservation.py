@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from bgrules.botfactory import smt_conservation as bf
 from bgrules.botfactory.game import BotFactoryGame
 from bgrules.core import conservation as cons
-from bgrules.core.proofs import Budget, _import, load_manifest
+from bgrules.core.proofs import Budget
 from bgrules.mechanica import smt_conservation as mc
 from bgrules.mechanica import workday
 from bgrules.mechanica.components import Bot
@@ -19,6 +19,7 @@ from bgrules.mechanica.fabricate import sell, sell_options
 from bgrules.mechanica.game import MechanicaGame
 from bgrules.mechanica.strategies import factories
 from bgrules.mechanica.variant import default_variant
+from bgrules.runners.proofs import _import, load_manifest
 
 VARIANT = default_variant()
 BOTS = mc.bots_system(VARIANT)

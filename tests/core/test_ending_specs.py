@@ -13,9 +13,9 @@ import pytest
 
 import bgrules
 from bgrules.botfactory import ending as bf
-from bgrules.core.clarify import start_state
 from bgrules.core.playout import walk
 from bgrules.mechanica import ending as mc
+from bgrules.runners.clarify import start_state
 
 ROOT = Path(__file__).resolve().parents[2]
 

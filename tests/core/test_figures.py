@@ -17,7 +17,8 @@ import bgrules.mechanica.components as mc_components
 from bgrules.cli import main
 from bgrules.core.figures import departures, seed_figures
 from bgrules.core.registry import load_game
-from bgrules.core.specs import Budget, load_specs, run_spec
+from bgrules.runners.specfile import Budget, load_specs
+from bgrules.runners.specs import run_spec
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = ROOT.parent / "shared" / "seeds"
@@ -103,7 +104,7 @@ MEMOS = (
     ("bgrules.mechanica.board", "_INSTALLED_VALUE"),
     ("bgrules.mechanica.game_invariants", "_INSTALLED"),
     ("bgrules.mechanica.evaluate", "_MEMO"),
-    ("bgrules.core.specs", "_AGENT_GAMES"),
+    ("bgrules.runners.sampled", "_AGENT_GAMES"),
 )
 """The module-level memos a patched default component data could leave results in (the games of the
 patched data are not a user's: no variant file changes the default in place)."""

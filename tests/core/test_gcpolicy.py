@@ -62,7 +62,7 @@ def test_another_value_names_the_variable(default_thresholds: None, monkeypatch:
 def _cli_thresholds(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     code = (
         "import gc\n"
-        "import bgrules, bgrules.core.campaign, bgrules.core.playout\n"
+        "import bgrules, bgrules.runners.campaign, bgrules.core.playout\n"
         "print(gc.get_threshold())  # importing changes nothing\n"
         "from bgrules.cli import main\n"
         "try:\n"

@@ -30,7 +30,9 @@ from support.invariant_checks import (
 )
 from support.walks import steps
 
+from bgrules.botfactory import invariant_counts as bf_counts
 from bgrules.botfactory import invariants as bf
+from bgrules.botfactory import state as bf_state
 from bgrules.core.fastevolve import evolve
 from bgrules.core.registry import load_game
 from bgrules.mechanica import game_invariants as mc
@@ -172,9 +174,9 @@ def test_limits_are_recomputed_when_a_pending_choice_ends() -> None:
     over = with_hand(state, random.Random(2), parts=lambda p: ("red-head",) * 6)
     pending = evolve(over, draws=(("project", -1, "grid", 0, 0),))
     assert bf.limits(game, pending) is None
-    done = evolve(pending, draws=(), turn=None, phase=bf.Phase.MOVE)
+    done = evolve(pending, draws=(), turn=None, phase=bf_state.Phase.MOVE)
     assert done.hands is pending.hands
-    assert bf.limits(game, done) == bf._Plain.limits(game, done) is not None
+    assert bf.limits(game, done) == bf_counts._Plain.limits(game, done) is not None
     assert bf.limits(game, pending) is None
 
 

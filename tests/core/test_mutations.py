@@ -1,7 +1,7 @@
 """Mutation tests: deliberately broken rules must be caught by the specs and invariants.
 
 Each mutation is applied with pytest's monkeypatch; the relevant spec from specs/ is then run through
-bgrules.core.specs (with a small Budget, on a factory that exercises the rule for the factory sandbox's
+bgrules.runners.specs (with a small Budget, on a factory that exercises the rule for the factory sandbox's
 specs, on whole games of ``load_game("mechanica", players=n)`` for the whole game's, on whole games of
 ``load_game("botfactory", players=n)`` for Bot Factory's) and must become ``violated``; the same run
 without the mutation must ``hold``. Every spec expected to hold, in every spec file, is shown to catch at
@@ -27,9 +27,7 @@ from bgrules.botfactory.game import BotFactoryGame
 from bgrules.botfactory.state import Phase as BFPhase
 from bgrules.botfactory.state import PlacePart as BFPlacePart
 from bgrules.botfactory.state import Reserve as BFReserve
-from bgrules.core import specs as spec_runner
 from bgrules.core.errors import IllegalAction
-from bgrules.core.specs import Budget, find_spec, load_specs, part_label, parts, run_spec
 from bgrules.mechanica import workday
 from bgrules.mechanica.components import Bot, Effect
 from bgrules.mechanica.fabricate import Sell
@@ -40,6 +38,9 @@ from bgrules.mechanica.notation import parse_factory
 from bgrules.mechanica.sandbox import Demolish, FactoryGame
 from bgrules.mechanica.state import Buy, BuyFork, MechanicaState, Phase
 from bgrules.mechanica.variant import default_variant
+from bgrules.runners import sampled as sampled_checker
+from bgrules.runners.specfile import Budget, find_spec, load_specs, part_label, parts
+from bgrules.runners.specs import run_spec
 
 ROOT = Path(__file__).resolve().parents[2]
 _LOADED = load_specs(ROOT / "specs")
@@ -249,7 +250,7 @@ CATCHES: dict[str, bool] = {}
 def test_mutation_is_caught(spec_id, mutation, game_options, monkeypatch):
     assert set(_verdicts(spec_id, game_options)) == {"holds"}, "the spec must hold on the real rules"
     with monkeypatch.context() as mp:
-        mp.setattr(spec_runner, "_AGENT_GAMES", {})  # the agents' games memo holds games of the real rules
+        mp.setattr(sampled_checker, "_AGENT_GAMES", {})  # the agents' games memo holds games of the real rules
         mutation(mp)
         caught = "violated" in _verdicts(spec_id, game_options)
     CATCHES[f"{spec_id}/{mutation.__name__}"] = caught
@@ -338,7 +339,7 @@ def test_loop_rule_removed_hits_the_step_limit(monkeypatch):
 
 def _route_east_repeatedly(game, decisions: int):
     from bgrules.mechanica.components import Dir
-    from bgrules.mechanica.workday import Route
+    from bgrules.mechanica.run import Route
 
     state = game.initial_state()
     taken = 0
@@ -862,7 +863,7 @@ def _game_verdicts(spec_id: str, variant: str | None, tmp_path: Path) -> list[st
 def test_game_mutation_is_caught(spec_id, mutation, variant, monkeypatch, tmp_path):
     assert set(_real_game_verdicts(spec_id, variant, tmp_path)) == {"holds"}, "the spec must hold on the real rules"
     with monkeypatch.context() as mp:
-        mp.setattr(spec_runner, "_AGENT_GAMES", {})  # the agents' games memo holds games of the real rules
+        mp.setattr(sampled_checker, "_AGENT_GAMES", {})  # the agents' games memo holds games of the real rules
         mutation(mp)
         caught = "violated" in _game_verdicts(spec_id, variant, tmp_path)
     CATCHES[f"{spec_id}/{mutation.__name__}/{_VARIANT_NAMES.get(variant, '')}"] = caught
@@ -1472,7 +1473,7 @@ def test_botfactory_mutation_is_caught(spec_id, mutation, variant, monkeypatch, 
         _BF_REAL_VERDICTS[key] = _bf_verdicts(spec_id, variant, tmp_path, games=games)
     assert set(_BF_REAL_VERDICTS[key]) == {"holds"}, "the spec must hold on the real rules"
     with monkeypatch.context() as mp:
-        mp.setattr(spec_runner, "_AGENT_GAMES", {})  # the agents' games memo holds games of the real rules
+        mp.setattr(sampled_checker, "_AGENT_GAMES", {})  # the agents' games memo holds games of the real rules
         mutation(mp)
         verdicts = _bf_verdicts(spec_id, variant, tmp_path, ("sampled",), games=games)
     caught = verdicts == ["violated"]

@@ -336,7 +336,7 @@ def test_rgb_array_without_cairosvg_is_one_line_naming_the_extra() -> None:
 
 
 def test_human_prints_the_text_picture(capsys: pytest.CaptureFixture[str]) -> None:
-    from bgrules.core.trace import picture
+    from bgrules.runners.trace import picture
 
     e = env("mechanica", players=2, render_mode="human")
     e.reset(seed=1)

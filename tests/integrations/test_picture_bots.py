@@ -23,11 +23,11 @@ from bgrules.botfactory.state import BotFactoryState
 from bgrules.core.playout import walk
 from bgrules.mechanica.board import COLS, ROWS, Factory
 from bgrules.mechanica.notation import format_factory
+from bgrules.mechanica.run import Run
 from bgrules.mechanica.sandbox import SandboxState
 from bgrules.mechanica.state import MechanicaState
 from bgrules.mechanica.strategies import layouts, with_bots
 from bgrules.mechanica.variant import default_variant
-from bgrules.mechanica.workday import Run
 from bgrules.pictures import draw
 from bgrules.pictures.narrate import describe
 

@@ -25,10 +25,10 @@ from bgrules.core.playout import playout, walk
 from bgrules.mechanica.board import COLS, ROWS, Factory
 from bgrules.mechanica.components import Bot
 from bgrules.mechanica.notation import parse_factory
+from bgrules.mechanica.run import Run
 from bgrules.mechanica.sandbox import SandboxState
 from bgrules.mechanica.state import MechanicaState
 from bgrules.mechanica.variant import MechanicaVariant, default_variant
-from bgrules.mechanica.workday import Run
 from bgrules.pictures import draw, draw_factory, to_png
 from bgrules.pictures import factory as fp
 from bgrules.pictures.style import BOT_FILL

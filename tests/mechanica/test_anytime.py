@@ -216,7 +216,7 @@ def test_in_random_games_the_waits_offer_anytime_actions_exactly_under_every_ste
 def test_bgrules_diff_shows_where_the_readings_part():
     """The shortest difference: the set-up's ten chance steps, Next, Buy(0), then a Fork is legal under
     "every_step" only (the bought tile waits)."""
-    from bgrules.core.diff import find_difference
+    from bgrules.runners.diff import find_difference
 
     result = find_difference("mechanica", None, {"rulings": {"anytime": OLD}}, players=2, max_nodes=3000)
     assert result.found and result.minimal and result.method == "bfs" and result.kind == "legal_actions"
@@ -359,7 +359,7 @@ def test_in_random_games_every_turn_closes_with_the_players_decision(players):
 def test_bgrules_diff_finds_the_closing_decision():
     """The difference between "whole_turn" and "every_step": after the set-up, a quiet turn (Next, Next,
     Fabricate) and the draw, one reading waits for the player, the other has passed the turn."""
-    from bgrules.core.diff import find_difference
+    from bgrules.runners.diff import find_difference
 
     result = find_difference("mechanica", None, {"rulings": {"anytime": WAITS}}, players=2, max_nodes=3000)
     assert result.found

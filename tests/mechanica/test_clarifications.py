@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bgrules.core.clarify import check_clarification, clarification_from_data
+from bgrules.runners.clarify import check_clarification, clarification_from_data
 
 DIRECTORY = Path(__file__).resolve().parents[2] / "specs" / "clarifications"
 

@@ -40,6 +40,7 @@ from bgrules.core.conformance import check_game
 from bgrules.core.playout import walk
 from bgrules.mechanica.fabricate import Fabricate, Sell
 from bgrules.mechanica.factory import starting_factory
+from bgrules.mechanica.run import Change, ChooseOutput, Discard, Fly, Route
 from bgrules.mechanica.sandbox import Demolish, DemolishFabricator
 from bgrules.mechanica.state import (
     Buy,
@@ -56,7 +57,6 @@ from bgrules.mechanica.state import (
     Recycle,
     Reveal,
 )
-from bgrules.mechanica.workday import Change, ChooseOutput, Discard, Fly, Route
 
 # --- player counts and set-up -------------------------------------------------------------------------
 

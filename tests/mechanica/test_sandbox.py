@@ -14,6 +14,7 @@ import bgrules
 from bgrules import IllegalAction, InputError
 from bgrules.mechanica.components import Bot, Dir
 from bgrules.mechanica.factory import StartSlot
+from bgrules.mechanica.run import Change, ChooseOutput, Discard, Fly, Route
 from bgrules.mechanica.sandbox import (
     Demolish,
     DemolishFabricator,
@@ -24,7 +25,6 @@ from bgrules.mechanica.sandbox import (
     Phase,
     Sell,
 )
-from bgrules.mechanica.workday import Change, ChooseOutput, Discard, Fly, Route
 
 B, P, D = Bot.BASIC, Bot.PLUS, Bot.DELUXE
 GAME = "mechanica-factory"

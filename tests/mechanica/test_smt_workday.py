@@ -14,14 +14,15 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from bgrules.core.errors import IllegalAction
-from bgrules.mechanica import smt
+from bgrules.mechanica import smt, smt_conformance
 from bgrules.mechanica.components import Dir
 from bgrules.mechanica.factory import Factory
 from bgrules.mechanica.movement import TRUCK_BIN, options
 from bgrules.mechanica.notation import parse_factory
+from bgrules.mechanica.run import Fly, Route, RunPhase
 from bgrules.mechanica.strategies import factories
 from bgrules.mechanica.variant import MechanicaVariant, Rulings, default_variant
-from bgrules.mechanica.workday import Fly, Route, RunPhase, decide, decisions, start_run
+from bgrules.mechanica.workday import decide, decisions, start_run
 
 V = default_variant()
 BOTH_WAYS = MechanicaVariant(rulings=Rulings(flight="both_ways"))
@@ -101,24 +102,24 @@ hole     | .  .    .  . | truck
 """
 
 
-def all_choices(factory: Factory, variant: MechanicaVariant, cap: int = 512) -> list[smt.Chooser]:
+def all_choices(factory: Factory, variant: MechanicaVariant, cap: int = 512) -> list[smt_conformance.Chooser]:
     """Choosers covering every assignment of the encoding's choice variables (taken modulo the options
     actually offered), up to ``cap`` of them."""
     enc = smt.encode_workday(factory, variant)
     keys = sorted(enc.choices)
-    out: list[smt.Chooser] = []
+    out: list[smt_conformance.Chooser] = []
     for values in itertools.islice(itertools.product(*(range(enc.domains[k]) for k in keys)), cap):
         out.append(table_chooser(dict(zip(keys, values, strict=True))))
     return out
 
 
-def table_chooser(table: dict[tuple[int, int], int]) -> smt.Chooser:
+def table_chooser(table: dict[tuple[int, int], int]) -> smt_conformance.Chooser:
     return lambda b, t, n: table.get((b, t), 0) % n
 
 
 def play(factory: Factory, variant: MechanicaVariant, moves: list[Route | Fly]):
     """Run the workday taking ``moves`` in order as the movement decisions (first legal one otherwise)."""
-    return smt.replay(factory, variant, tuple(moves))
+    return smt_conformance.replay(factory, variant, tuple(moves))
 
 
 # --- the collision query on hand-made factories --------------------------------------------------------
@@ -137,7 +138,7 @@ def test_must_collide(text: str) -> None:
     assert run.collisions > 0
     # and for every choice (there are none): the Python run collides
     for chooser in all_choices(f, V):
-        assert smt.python_movement(f, V, chooser).collisions > 0
+        assert smt_conformance.python_movement(f, V, chooser).collisions > 0
 
 
 @pytest.mark.parametrize("text", [ROOMY, FORK_SAFE, STOPS, FLIGHT_LOOP], ids=["roomy", "fork-safe", "stops", "loop"])
@@ -147,7 +148,7 @@ def test_must_not_collide(text: str) -> None:
     assert result.verdict == "holds", result
     assert result.witness is None
     for chooser in all_choices(f, V):
-        assert smt.python_movement(f, V, chooser).collisions == 0
+        assert smt_conformance.python_movement(f, V, chooser).collisions == 0
 
 
 def test_fork_collides_only_going_north() -> None:
@@ -249,7 +250,7 @@ def test_hand_made_conform_for_every_choice(text: str, variant: MechanicaVariant
     f = F(text, variant)
     enc = smt.encode_workday(f, variant)
     for chooser in all_choices(f, variant):
-        assert smt.conformance_mismatch(f, variant, chooser, enc) is None
+        assert smt_conformance.conformance_mismatch(f, variant, chooser, enc) is None
 
 
 def test_compiled_transitions_are_the_rule_function() -> None:
@@ -292,7 +293,7 @@ def test_query_is_fast_on_hand_made_factories() -> None:
 def test_broken_encoding_is_caught(fault: smt.Fault, text: str) -> None:
     f = F(text)
     broken = smt.encode_workday(f, V, fault=fault)
-    found = [smt.conformance_mismatch(f, V, chooser, broken) for chooser in all_choices(f, V)]
+    found = [smt_conformance.conformance_mismatch(f, V, chooser, broken) for chooser in all_choices(f, V)]
     assert any(m is not None for m in found), fault
 
 
@@ -302,7 +303,9 @@ def test_broken_encoding_is_caught_on_random_factories(fault: smt.Fault) -> None
     @given(factories(V), st.data())
     def prop(factory: Factory, data: st.DataObject) -> None:
         assert (
-            smt.conformance_mismatch(factory, V, drawing_chooser(data), smt.encode_workday(factory, V, fault=fault))
+            smt_conformance.conformance_mismatch(
+                factory, V, drawing_chooser(data), smt.encode_workday(factory, V, fault=fault)
+            )
             is None
         )
 
@@ -313,7 +316,7 @@ def test_broken_encoding_is_caught_on_random_factories(fault: smt.Fault) -> None
 # --- random factories, random choices --------------------------------------------------------------------
 
 
-def drawing_chooser(data: st.DataObject) -> smt.Chooser:
+def drawing_chooser(data: st.DataObject) -> smt_conformance.Chooser:
     """A chooser drawing each (bot, step) decision once from hypothesis (the same answer when asked again,
     as the per-bot Python runs do)."""
     memo: dict[tuple[int, int], int] = {}
@@ -329,7 +332,7 @@ def drawing_chooser(data: st.DataObject) -> smt.Chooser:
 def check_conformance(variant: MechanicaVariant, factory: Factory, data: st.DataObject) -> None:
     enc = smt.encode_workday(factory, variant)
     chooser = drawing_chooser(data)
-    mismatch = smt.conformance_mismatch(factory, variant, chooser, enc)
+    mismatch = smt_conformance.conformance_mismatch(factory, variant, chooser, enc)
     assert mismatch is None, mismatch
     result = smt.query_encoding(enc)
     assert result.verdict in ("holds", "violated")
@@ -337,7 +340,7 @@ def check_conformance(variant: MechanicaVariant, factory: Factory, data: st.Data
         assert result.witness is not None
         assert play(factory, variant, list(result.witness.decisions)).collisions > 0
     else:
-        assert smt.python_movement(factory, variant, chooser).collisions == 0
+        assert smt_conformance.python_movement(factory, variant, chooser).collisions == 0
 
 
 _variant_and_factory = st.sampled_from(VARIANTS).flatmap(lambda v: st.tuples(st.just(v), factories(v)))

@@ -16,20 +16,10 @@ from bgrules.mechanica.components import Bot, Dir, Effect
 from bgrules.mechanica.factory import COLS, DOCK_COL, Factory
 from bgrules.mechanica.movement import LAND, find_loop, options
 from bgrules.mechanica.notation import format_factory, parse_factory
+from bgrules.mechanica.run import Change, ChooseOutput, Discard, Fly, Route, RunPhase
 from bgrules.mechanica.strategies import factories
 from bgrules.mechanica.variant import MechanicaVariant, Rulings, default_variant
-from bgrules.mechanica.workday import (
-    Change,
-    ChooseOutput,
-    Discard,
-    Fly,
-    Route,
-    RunPhase,
-    decide,
-    decisions,
-    run_workday,
-    start_run,
-)
+from bgrules.mechanica.workday import decide, decisions, run_workday, start_run
 
 V = default_variant()
 B, P, D = Bot.BASIC, Bot.PLUS, Bot.DELUXE

@@ -13,28 +13,15 @@ import pytest
 from bgrules import IllegalAction
 from bgrules.core import coverage
 from bgrules.mechanica import movement, workday
+from bgrules.mechanica import run as run_values
 from bgrules.mechanica.board import empty_factory
 from bgrules.mechanica.components import Bot, Dir
 from bgrules.mechanica.factory import Factory
 from bgrules.mechanica.movement import LAND, TRUCK_BIN, Step, node_code
 from bgrules.mechanica.notation import parse_factory
+from bgrules.mechanica.run import Change, ChooseOutput, Discard, Fly, Moving, Route, Run, RunPhase
 from bgrules.mechanica.variant import MechanicaVariant, default_variant, load_variant
-from bgrules.mechanica.workday import (
-    Change,
-    ChooseOutput,
-    Discard,
-    Fly,
-    Moving,
-    Route,
-    Run,
-    RunPhase,
-    cell_of,
-    decide,
-    decisions,
-    first_choice,
-    run_workday,
-    start_run,
-)
+from bgrules.mechanica.workday import cell_of, decide, decisions, first_choice, run_workday, start_run
 
 V = default_variant()
 B, P, D = Bot.BASIC, Bot.PLUS, Bot.DELUXE
@@ -523,14 +510,14 @@ def test_runs_are_copied_by_their_slots() -> None:
     run = _probe()
     for changes in ({"cursor": 7}, {"stock": (4, 5, 6), "phase": RunPhase.COLLIDE}, {"moving": (), "vault": 2}):
         got, reference = workday._copy(run, **changes), attrs.evolve(run, **changes)
-        assert all(getattr(got, n) == getattr(reference, n) for n in workday._RUN_SLOTS)  # hash caches unset
+        assert all(getattr(got, n) == getattr(reference, n) for n in run_values._RUN_SLOTS)  # hash caches unset
         assert got == reference and hash(got) == hash(reference)
         assert got.stock is changes.get("stock", run.stock)
-    assert workday._RUN_SLOTS[-1] == "_attrs_cached_hash" and len(workday._RUN_SLOTS) == 12
+    assert run_values._RUN_SLOTS[-1] == "_attrs_cached_hash" and len(run_values._RUN_SLOTS) == 12
 
 
 def test_a_slot_copy_that_differs_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = workday._copier
+    real = run_values._copier
 
     def wrong(changed: tuple[str, ...], by_slots: bool) -> Any:
         copy = real(changed, by_slots)
@@ -538,9 +525,9 @@ def test_a_slot_copy_that_differs_is_refused(monkeypatch: pytest.MonkeyPatch) ->
             return copy
         return lambda run, changes: attrs.evolve(copy(run, changes), vault=run.vault + 1)
 
-    monkeypatch.setattr(workday, "_copier", wrong)
+    monkeypatch.setattr(run_values, "_copier", wrong)
     run = _probe()
-    copy = workday._checked_copier(run, {"cursor": 1})
+    copy = run_values._checked_copier(run, {"cursor": 1})
     assert copy(run, {"cursor": 1}).vault == run.vault
     assert copy(run, {"cursor": 1}).stock is not run.stock  # the __init__ copy: its converter's tuple
 
@@ -549,15 +536,15 @@ def test_the_copies_reject_unknown_fields() -> None:
     run = Run(empty_factory(), (1, 1, 1))
     with pytest.raises(TypeError, match=r"^Run has no field\(s\) nonsense, other$"):
         workday._copy(run, nonsense=1, other=2, cursor=1)
-    assert workday._copier(("cursor",), by_slots=False)(run, {"cursor": 3}) == attrs.evolve(run, cursor=3)
+    assert run_values._copier(("cursor",), by_slots=False)(run, {"cursor": 3}) == attrs.evolve(run, cursor=3)
 
 
 def test_the_copies_are_memoised_per_change_set(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each change set's copy is generated (and checked) once, then read from the memo."""
-    monkeypatch.setattr(workday, "_RUN_COPIES", {})
+    monkeypatch.setattr(run_values, "_RUN_COPIES", {})
     run = _probe()
     assert workday._copy(run, cursor=1).cursor == 1
-    made = workday._RUN_COPIES[("cursor",)]
-    assert workday._copy(run, cursor=2).cursor == 2 and workday._RUN_COPIES[("cursor",)] is made
-    workday._RUN_COPIES[("cursor",)] = lambda run, changes: attrs.evolve(run, cursor=-changes["cursor"])
+    made = run_values._RUN_COPIES[("cursor",)]
+    assert workday._copy(run, cursor=2).cursor == 2 and run_values._RUN_COPIES[("cursor",)] is made
+    run_values._RUN_COPIES[("cursor",)] = lambda run, changes: attrs.evolve(run, cursor=-changes["cursor"])
     assert workday._copy(run, cursor=3).cursor == -3

@@ -28,8 +28,8 @@ from bgrules.mechanica import workday
 from bgrules.mechanica.board import on_floor
 from bgrules.mechanica.factory import Factory
 from bgrules.mechanica.movement import node_code, options
+from bgrules.mechanica.run import Run
 from bgrules.mechanica.variant import MechanicaVariant
-from bgrules.mechanica.workday import Run
 
 
 def _plain_move_forced(run: Run, variant: MechanicaVariant) -> Run:

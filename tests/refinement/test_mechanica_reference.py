@@ -28,10 +28,10 @@ from bgrules.mechanica.notation import parse_factory
 from bgrules.mechanica.reference import ReferenceFactoryGame, ReferenceMechanicaGame
 from bgrules.mechanica.reference import factory as ref_factory
 from bgrules.mechanica.reference import workday as ref_workday
+from bgrules.mechanica.run import Discard, Route
 from bgrules.mechanica.sandbox import Demolish, Install, InstallTruck
 from bgrules.mechanica.state import Buy, BuyFork, Decline, Draw, MechanicaState, Next, Place, Recycle, Reveal
 from bgrules.mechanica.variant import MechanicaVariant, Rulings, default_variant
-from bgrules.mechanica.workday import Discard, Route
 
 
 def _switches() -> list[tuple[str, object]]:

@@ -1,4 +1,4 @@
-"""Specification adequacy (bgrules.core.adequacy, bgrules adequacy): the mutants of the rule code, their
+"""Specification adequacy (bgrules.runners.adequacy, bgrules adequacy): the mutants of the rule code, their
 order and ids, the equivalent file, the choice of --max-mutants, and the command end to end on one real
 rule (a reward constant a clarification catches), in a copy of the package that leaves the installed one
 untouched."""
@@ -16,8 +16,8 @@ from click.testing import CliRunner
 
 import bgrules
 from bgrules.cli import main
-from bgrules.core import adequacy, coverage
-from bgrules.core.adequacy import OPERATORS, Mutant, load_equivalent, module_mutants, spread
+from bgrules.runners import adequacy, coverage, mutants
+from bgrules.runners.mutants import OPERATORS, Mutant, load_equivalent, module_mutants, spread
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = Path(bgrules.__file__).resolve().parent
@@ -100,10 +100,10 @@ def test_no_rule_id_no_mutant_and_a_function_takes_its_nearest_rule() -> None:
 
 
 def test_rule_modules_are_the_engines_not_the_checks() -> None:
-    names = {p.name for p in adequacy.rule_modules(PACKAGE, "botfactory")}
+    names = {p.name for p in mutants.rule_modules(PACKAGE, "botfactory")}
     assert {"production.py", "assembly.py", "round.py"} <= names
     assert not names & {"invariants.py", "smt.py", "validate.py", "figures.py", "ending.py", "evaluate.py"}
-    mc = {p.name for p in adequacy.rule_modules(PACKAGE, "mechanica")}
+    mc = {p.name for p in mutants.rule_modules(PACKAGE, "mechanica")}
     assert "workday.py" in mc and not mc & {"notation.py", "smt_days.py", "game_invariants.py", "render.py"}
 
 
@@ -152,7 +152,7 @@ def test_equivalent_file_warnings(tmp_path: Path) -> None:
 def test_the_shipped_equivalent_file_is_well_formed() -> None:
     """Each entry has its reason and names a mutant by a well-formed id (a stale id is a warning at run
     time, not a failure here: an edit of the engines above a listed line moves its id)."""
-    path = ROOT / "specs" / adequacy.EQUIVALENT_FILE
+    path = ROOT / "specs" / mutants.EQUIVALENT_FILE
     import tomllib
 
     entries = tomllib.loads(path.read_text(encoding="utf-8"))["equivalent"]
@@ -213,7 +213,7 @@ def test_malformed_equivalent_file_is_bad_input(tmp_path: Path) -> None:
 
 def test_every_mutant_equivalent_tries_nothing_and_is_no_success(tmp_path: Path) -> None:
     known = {r.id for r in coverage.documented_rules()}
-    every, _ = adequacy.find_mutants(PACKAGE, "botfactory", known)
+    every, _ = mutants.find_mutants(PACKAGE, "botfactory", known)
     rule = min({m.rule for m in every}, key=lambda r: (sum(1 for m in every if m.rule == r), r))
     path = tmp_path / "eq.toml"
     path.write_text(
@@ -227,7 +227,7 @@ def test_every_mutant_equivalent_tries_nothing_and_is_no_success(tmp_path: Path)
 def _reward_mutants() -> tuple[str, str]:
     """The mutants of the Assembly reward's two tokens (BF-ASM-REWARD: ``game._gain(state, seat, 2)``)."""
     known = {r.id for r in coverage.documented_rules()}
-    every, sources = adequacy.find_mutants(PACKAGE, "botfactory", known)
+    every, sources = mutants.find_mutants(PACKAGE, "botfactory", known)
     found = {
         m.operator: m.id
         for m in every
@@ -347,7 +347,7 @@ def test_the_shipped_equivalent_list_names_only_current_mutants() -> None:
     """Every reviewed equivalent still names a mutant of the code (a refactor that moves a line must bring
     the review along, else the mutant would be counted again unreviewed)."""
     known = {r.id for r in coverage.documented_rules()}
-    every, _sources = adequacy.find_mutants(Path(bgrules.__file__).resolve().parent, None, known)
+    every, _sources = mutants.find_mutants(Path(bgrules.__file__).resolve().parent, None, known)
     specs = ROOT / "specs"
     taken, warnings = load_equivalent(specs / "adequacy-equivalent.toml", [m.id for m in every], required=True)
     assert warnings == [] and len(taken) >= 8

@@ -16,7 +16,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bgrules.cli import main
-from bgrules.core.balance import (
+from bgrules.core.errors import InputError
+from bgrules.core.playout import Playout, playout
+from bgrules.core.registry import load_game
+from bgrules.core.stats import wilson_interval
+from bgrules.runners.balance import (
     TRUNCATED,
     GameRecord,
     MissingExtra,
@@ -27,10 +31,6 @@ from bgrules.core.balance import (
     run_balance,
     summarise_games,
 )
-from bgrules.core.errors import InputError
-from bgrules.core.playout import Playout, playout
-from bgrules.core.registry import load_game
-from bgrules.core.stats import wilson_interval
 
 CONTRACT_TOP = ("game", "players", "games", "agents", "ended_by", "seats")
 CONTRACT_SEAT = ("seat", "agent", "wins", "win_rate", "win_rate_low", "win_rate_high", "score_mean")

@@ -1,4 +1,4 @@
-"""Campaigns (bgrules/core/campaign.py, docs/campaigns.md): shards, the deterministic merge, the results
+"""Campaigns (bgrules/runners/campaign.py, docs/campaigns.md): shards, the deterministic merge, the results
 file and --resume, on the local engine. The same campaigns on a local Ray: tests/integrations/test_ray.py."""
 
 from __future__ import annotations
@@ -14,10 +14,13 @@ from click.testing import CliRunner
 
 from bgrules.cli import main
 from bgrules.cli.campaign import engine_options
-from bgrules.core import campaign as cp
-from bgrules.core import campaign_cli
-from bgrules.core import coverage as cov
 from bgrules.core.errors import InputError, MissingExtra
+from bgrules.runners import campaign as cp
+from bgrules.runners import campaign_cli
+from bgrules.runners import campaign_merge as cp_merge
+from bgrules.runners import campaign_run as cp_run
+from bgrules.runners import campaign_shards as cp_shards
+from bgrules.runners import coverage as cov
 
 TIMINGS = ("seconds", "games_per_second", "steps_per_second")
 
@@ -36,13 +39,13 @@ def serial(*args: str) -> dict[str, Any]:
 
 def simulate_campaign(game: str, jobs: int, **kw: Any) -> dict[str, Any]:
     c = cp.make_campaign("simulate", game, check=True, max_rounds=None, specs=None, **kw)
-    o = cp.run_campaign(c, cp.local_runner(jobs))
-    return cp.simulate_json(c, o.merged, o.seconds, cp.simulate_invariants(c))
+    o = cp_run.run_campaign(c, cp_run.local_runner(jobs))
+    return cp_merge.simulate_json(c, o.merged, o.seconds, cp_merge.simulate_invariants(c))
 
 
 def test_shards_are_fixed_seed_ranges() -> None:
     c = cp.make_campaign("balance", "mechanica-factory", seed=5, games=23, shard_size=4)
-    assert c.shards == 6 and cp.shard_count(c) == 6
+    assert c.shards == 6 and cp_shards.shard_count(c) == 6
     assert [list(c.seeds(i)) for i in range(6)] == [
         [5, 6, 7, 8],
         [9, 10, 11, 12],
@@ -79,7 +82,7 @@ def test_simulate_campaign_with_agents_is_the_serial_run() -> None:
 def test_balance_campaign_is_the_serial_run(jobs: int) -> None:
     want = serial("balance", "--game", "botfactory", "--players", "3", "--games", "9", "--seed", "2")
     c = cp.make_campaign("balance", "botfactory", players=3, seed=2, games=9, shard_size=2, max_rounds=None)
-    got = cp.balance_json(c, cp.run_campaign(c, cp.local_runner(jobs)).merged)
+    got = cp_merge.balance_json(c, cp_run.run_campaign(c, cp_run.local_runner(jobs)).merged)
     assert got == want
     assert json.dumps(got) == json.dumps(want)
 
@@ -87,8 +90,8 @@ def test_balance_campaign_is_the_serial_run(jobs: int) -> None:
 def test_coverage_campaign_is_the_serial_run() -> None:
     want = cov.run_coverage("mechanica", n_games=2, seed=1, players=2, searched=False)
     c = cp.make_campaign("coverage", "mechanica", players=2, seed=1, games=2, shard_size=1, max_rounds=None)
-    assert cp.coverage_samples(c) == [("mechanica", 2), ("mechanica-factory", 1)]
-    got = cp.coverage_json(c, cp.run_campaign(c, cp.local_runner(2)).merged, searched=False)
+    assert cp_shards.coverage_samples(c) == [("mechanica", 2), ("mechanica-factory", 1)]
+    got = cp_merge.coverage_json(c, cp_run.run_campaign(c, cp_run.local_runner(2)).merged, searched=False)
     assert got == want
     assert got["states"] > 0
 
@@ -115,7 +118,7 @@ def test_merge_is_in_shard_order_whatever_order_shards_finish() -> None:
     shards = [_shard_result([f"s{i}v{j}" for j in range(i + 3)]) for i in range(8)]  # 3..10 violations each
     merged = []
     for order in (list(range(8)), list(range(7, -1, -1)), random.Random(4).sample(range(8), 8)):
-        m = cp.Merger(c)
+        m = cp_merge.Merger(c)
         for i in order:
             m.offer(i, shards[i])
         assert m.done == 8
@@ -127,7 +130,7 @@ def test_merge_is_in_shard_order_whatever_order_shards_finish() -> None:
         f"s3v{j}" for j in range(6)
     ] + ["s4v0", "s4v1"]
     assert merged[0]["violations"] == sum(range(3, 11))
-    m = cp.Merger(c)
+    m = cp_merge.Merger(c)
     m.offer(1, shards[1])
     assert m.done == 0  # shard 1 waits for shard 0
 
@@ -139,13 +142,13 @@ def test_merge_is_in_shard_order_whatever_order_shards_finish() -> None:
 def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The shards played in this process (the local runner with one job resolves run_shard by name)."""
     calls: list[int] = []
-    real = cp.run_shard
+    real = cp_shards.run_shard
 
     def counting(campaign: dict[str, Any], shard: int) -> dict[str, Any]:
         calls.append(shard)
         return real(campaign, shard)
 
-    monkeypatch.setattr(cp, "run_shard", counting)
+    monkeypatch.setattr(cp_shards, "run_shard", counting)
     return calls
 
 
@@ -159,7 +162,7 @@ def _lines(path: Path) -> list[dict[str, Any]]:
 
 def test_results_file_header_and_one_line_per_shard(tmp_path: Path) -> None:
     c, path = _campaign(), tmp_path / "r.jsonl"
-    whole = cp.run_campaign(c, results=path)
+    whole = cp_run.run_campaign(c, results=path)
     rows = _lines(path)
     assert rows[0] == {"bgrules_campaign": 1, "version": c.version, "campaign": c.identity(), "shards": 5}
     assert sorted(r["shard"] for r in rows[1:]) == [0, 1, 2, 3, 4]
@@ -174,59 +177,59 @@ def test_results_file_header_and_one_line_per_shard(tmp_path: Path) -> None:
     # an existing file is never overwritten
     before = path.read_bytes()
     with pytest.raises(InputError, match="exists; continue it with --resume"):
-        cp.run_campaign(c, results=path)
+        cp_run.run_campaign(c, results=path)
     assert path.read_bytes() == before
 
 
 def test_resume_redoes_nothing_finished(tmp_path: Path, counted: list[int]) -> None:
     c, full = _campaign(), tmp_path / "full.jsonl"
-    whole = cp.run_campaign(c, results=full)
+    whole = cp_run.run_campaign(c, results=full)
     assert sorted(counted) == [0, 1, 2, 3, 4]
     # a run interrupted after three shards finished (in the order 3, 0, 4): header and their lines
     rows = {r["shard"]: r for r in _lines(full)[1:]}
     part = tmp_path / "part.jsonl"
     part.write_text(
-        "\n".join(json.dumps(r) for r in [cp.header(c), rows[3], rows[0], rows[4]]) + "\n", encoding="utf-8"
+        "\n".join(json.dumps(r) for r in [cp_run.header(c), rows[3], rows[0], rows[4]]) + "\n", encoding="utf-8"
     )
     counted.clear()
-    resumed = cp.run_campaign(c, resume=part)
+    resumed = cp_run.run_campaign(c, resume=part)
     assert sorted(counted) == [1, 2]  # only the missing shards
     assert resumed.resumed == (0, 3, 4) and resumed.ran == (1, 2)
-    assert cp.balance_json(c, resumed.merged) == cp.balance_json(c, whole.merged)
+    assert cp_merge.balance_json(c, resumed.merged) == cp_merge.balance_json(c, whole.merged)
     assert sorted(r["shard"] for r in _lines(part)[1:]) == [0, 1, 2, 3, 4]
     counted.clear()
-    again = cp.run_campaign(c, resume=part)  # a finished campaign: nothing to play
+    again = cp_run.run_campaign(c, resume=part)  # a finished campaign: nothing to play
     assert counted == [] and again.ran == ()
-    assert cp.balance_json(c, again.merged) == cp.balance_json(c, whole.merged)
+    assert cp_merge.balance_json(c, again.merged) == cp_merge.balance_json(c, whole.merged)
 
 
 def test_truncated_last_line_is_redone(tmp_path: Path, counted: list[int]) -> None:
     c, path = _campaign(), tmp_path / "r.jsonl"
-    whole = cp.run_campaign(c, results=path)
+    whole = cp_run.run_campaign(c, results=path)
     text = path.read_bytes()
     last = json.loads(text.splitlines()[-1])["shard"]
     cut = text[: text.rstrip(b"\n").rfind(b"\n") + 1 + 25]  # the last line cut after 25 bytes
     path.write_bytes(cut)
     counted.clear()
-    resumed = cp.run_campaign(c, resume=path)
+    resumed = cp_run.run_campaign(c, resume=path)
     assert counted == [last]
-    assert cp.balance_json(c, resumed.merged) == cp.balance_json(c, whole.merged)
+    assert cp_merge.balance_json(c, resumed.merged) == cp_merge.balance_json(c, whole.merged)
     rows = _lines(path)  # every line whole again: the cut piece was dropped before appending
     assert sorted(r["shard"] for r in rows[1:]) == [0, 1, 2, 3, 4]
 
 
 def test_file_of_another_campaign_or_version_is_refused_and_kept(tmp_path: Path, counted: list[int]) -> None:
     c, path = _campaign(), tmp_path / "r.jsonl"
-    cp.run_campaign(c, results=path)
+    cp_run.run_campaign(c, results=path)
     before = path.read_bytes()
     counted.clear()
     with pytest.raises(InputError) as info:
-        cp.run_campaign(_campaign(games=12), resume=path)
+        cp_run.run_campaign(_campaign(games=12), resume=path)
     assert "another campaign: games is 10 there, 12 here" in str(info.value)
     assert "\n" not in str(info.value)
     other = cp.make_campaign("balance", "mechanica-factory", seed=7, games=10, shard_size=2, agents="greedy")
     with pytest.raises(InputError, match='agents is null there, "greedy" here'):
-        cp.run_campaign(other, resume=path)
+        cp_run.run_campaign(other, resume=path)
     assert path.read_bytes() == before
     # another bgrules version
     rows = path.read_text(encoding="utf-8").splitlines()
@@ -236,26 +239,26 @@ def test_file_of_another_campaign_or_version_is_refused_and_kept(tmp_path: Path,
     old.write_text("\n".join([json.dumps(head), *rows[1:]]) + "\n", encoding="utf-8")
     old_bytes = old.read_bytes()
     with pytest.raises(InputError, match=f"written by bgrules 0.0.1, this is bgrules {c.version}"):
-        cp.run_campaign(c, resume=old)
+        cp_run.run_campaign(c, resume=old)
     assert old.read_bytes() == old_bytes
     # not a results file at all, a broken middle line, a missing file
     junk = tmp_path / "junk.jsonl"
     junk.write_text('{"a": 1}\n', encoding="utf-8")
     with pytest.raises(InputError, match="not a bgrules campaign results file"):
-        cp.run_campaign(c, resume=junk)
+        cp_run.run_campaign(c, resume=junk)
     broken = tmp_path / "broken.jsonl"
     broken.write_text("\n".join([rows[0], "{oops", *rows[1:]]) + "\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"broken.jsonl:2: not a shard line"):
-        cp.run_campaign(c, resume=broken)
+        cp_run.run_campaign(c, resume=broken)
     with pytest.raises(InputError, match="no such results file"):
-        cp.run_campaign(c, resume=tmp_path / "none.jsonl")
+        cp_run.run_campaign(c, resume=tmp_path / "none.jsonl")
     assert counted == []  # nothing was played for any refused file
 
 
 def test_resume_and_results_must_name_one_file(tmp_path: Path) -> None:
     c = _campaign()
     with pytest.raises(InputError, match="names another"):
-        cp.run_campaign(c, results=tmp_path / "a", resume=tmp_path / "b")
+        cp_run.run_campaign(c, results=tmp_path / "a", resume=tmp_path / "b")
 
 
 def test_variant_file_content_is_part_of_the_campaign(tmp_path: Path) -> None:

@@ -204,7 +204,7 @@ def test_every_spec_predicate_declares_what_it_reads() -> None:
     import bgrules
     from bgrules.core.observe import observed, reader_of
     from bgrules.core.playout import walk
-    from bgrules.core.specs import load_specs, resolve_predicate
+    from bgrules.runners.specfile import load_specs, resolve_predicate
 
     specs = [s for s in load_specs(ROOT / "specs") if s.kind != "game"]
     assert {s.game for s in specs} == {"botfactory", "mechanica", "mechanica-factory"}
@@ -484,7 +484,7 @@ def test_both_entry_points_find_a_users_predicate_module(user_project: Path, ent
 def test_trace_files_of_two_ids_never_share_a_name() -> None:
     """``--trace-dir`` gives every row with a trace its own file, whatever the ids (``A_B/c`` and ``A/B_c``
     once wrote one file; a name too long, or holding what a file name cannot, gets a digest)."""
-    from bgrules.core.trace import file_names
+    from bgrules.runners.trace import file_names
 
     rows = [
         {"id": "A_B/c", "checker": "sampled", "kind": "clarification", "trace": {"actions": []}},

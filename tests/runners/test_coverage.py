@@ -17,11 +17,12 @@ import bgrules
 from bgrules import IllegalAction
 from bgrules.botfactory.state import DrawPart, MoveWorker, TakeTop
 from bgrules.cli import main
-from bgrules.core import coverage
+from bgrules.core import coverage as counting
 from bgrules.core.protocol import CHANCE
 from bgrules.mechanica.components import Bot
 from bgrules.mechanica.sandbox import Install, Sell
 from bgrules.mechanica.state import Draw, Phase
+from bgrules.runners import coverage
 
 ROOT = Path(__file__).resolve().parents[2]
 B, P, D = Bot.BASIC, Bot.PLUS, Bot.DELUXE
@@ -42,22 +43,22 @@ def sandbox(factory: str) -> Any:
 
 
 def test_off_by_default_and_counts_nothing() -> None:
-    assert coverage.active() is None or coverage.active().checker == "tests"
-    outer = coverage.active()
+    assert counting.active() is None or counting.active().checker == "tests"
+    outer = counting.active()
     before = Counter(outer.effects) if outer is not None else None
-    with coverage.collecting() as collector:
-        coverage.effect("MC-DAY")  # outside a recording of this test: counted only by an outer one
+    with counting.collecting() as collector:
+        counting.effect("MC-DAY")  # outside a recording of this test: counted only by an outer one
     assert collector.by_checker == {}
     if outer is not None:
         assert outer.effects["MC-DAY"] == before["MC-DAY"] + 1  # type: ignore[index]
 
 
 def test_nested_recordings_add_up_and_collect_by_checker() -> None:
-    with coverage.collecting() as collector, coverage.recording("sampled") as outer:
-        coverage.effect("BF-ASM")
-        with coverage.recording("witness") as inner:
-            coverage.effect("BF-ASM")
-            coverage.refusal("BF-MOVE")
+    with counting.collecting() as collector, counting.recording("sampled") as outer:
+        counting.effect("BF-ASM")
+        with counting.recording("witness") as inner:
+            counting.effect("BF-ASM")
+            counting.refusal("BF-MOVE")
         assert inner.effects == Counter({"BF-ASM": 1}) and inner.refusals == Counter({"BF-MOVE": 1})
         assert outer.effects == Counter({"BF-ASM": 2}) and outer.refusals == Counter({"BF-MOVE": 1})
     assert collector.by_checker["witness"].effects == Counter({"BF-ASM": 1})
@@ -65,15 +66,15 @@ def test_nested_recordings_add_up_and_collect_by_checker() -> None:
     assert collector.by_checker["sampled"].effects == Counter({"BF-ASM": 2})
 
 
-def test_unknown_checker_is_an_input_error() -> None:
-    with pytest.raises(bgrules.InputError), coverage.recording("guessed"):
+def test_an_unknown_checker_is_refused() -> None:
+    with pytest.raises(ValueError, match="not a coverage checker"), counting.recording("guessed"):
         pass
 
 
 def test_probes_of_the_options_are_not_refusals() -> None:
     # building the game probes every truck purchase (MC-PLACE-TRUCK / MC-PLACE-ZONE guards refuse some);
     # listing a bought fabricator tile's rows probes MC-PLACE-START: neither is a refused action
-    with coverage.recording("tests") as counts:
+    with counting.recording("tests") as counts:
         game = bgrules.load_game("mechanica", players=2)
         game.initial_state()
     assert counts.refusals == Counter()
@@ -84,7 +85,7 @@ def test_probes_of_the_options_are_not_refusals() -> None:
 
 def test_sandbox_ride_counts_every_movement_step() -> None:
     game = sandbox(RIDE)
-    with coverage.recording("tests") as counts:
+    with counting.recording("tests") as counts:
         state = game.initial_state()
     # the day begins, the run starts, one bot leaves the Basic Fabricator, rides the belts of row 1
     # (cells 0, 2, 3), passes the Gift Wrapper in cell 1, and stops in the row's truck
@@ -106,7 +107,7 @@ def test_sandbox_ride_counts_every_movement_step() -> None:
 def test_sandbox_turn_counts_sales_installs_and_a_refusal() -> None:
     game = sandbox(QUIET)
     state = game.initial_state()
-    with coverage.recording("tests") as counts:
+    with counting.recording("tests") as counts:
         state = game.apply(state, Sell(1, D))
         state = game.apply(state, Sell(1, P))
         state = game.apply(state, Install("upgrader", 1, 1, 0))
@@ -129,13 +130,13 @@ def test_sandbox_turn_counts_sales_installs_and_a_refusal() -> None:
 
 def test_mechanica_setup_counts_each_draw() -> None:
     game = bgrules.load_game("mechanica", players=2)
-    with coverage.recording("tests") as counts:
+    with counting.recording("tests") as counts:
         state = game.initial_state()
     assert counts.effects == Counter(
         {"MC-SETUP-SEATS": 1, "MC-BOARD": 1, "MC-SETUP-BOT": 1, "MC-STOCK": 1, "MC-SETUP-DECK": 1}
     )
     expected: Counter[str] = Counter()
-    with coverage.recording("tests") as counts:
+    with counting.recording("tests") as counts:
         for _ in range(8):  # the six extras (2 players), then the first two Shop tiles
             assert game.to_move(state) is CHANCE
             phase = state.phase
@@ -153,11 +154,11 @@ def test_mechanica_setup_counts_each_draw() -> None:
 
 def test_botfactory_setup_picks_and_moves() -> None:
     game = bgrules.load_game("botfactory", players=2)
-    with coverage.recording("tests") as counts:
+    with counting.recording("tests") as counts:
         state = game.initial_state()
     assert counts.effects == Counter({"BF-SETUP-TOKENS": 1, "BF-SETUP-WHEEL": 1, "BF-SETUP-BOARDS": 1})
     expected: Counter[str] = Counter()
-    with coverage.recording("tests") as counts:
+    with counting.recording("tests") as counts:
         moved = 0
         while moved < 1:
             mover = game.to_move(state)
@@ -184,13 +185,13 @@ def test_botfactory_setup_picks_and_moves() -> None:
 def test_scoring_and_ties_count_once_per_call() -> None:
     game = bgrules.load_game("mechanica", players=2)
     state = game.initial_state()
-    with coverage.recording("tests") as counts:
+    with counting.recording("tests") as counts:
         game.scores(state)
         game.winners(state)  # the winners (MC-END-TIE) from the scores (MC-SCORE)
     assert counts.effects == Counter({"MC-SCORE": 2, "MC-END-TIE": 1})
     game = bgrules.load_game("botfactory", players=3)
     state = game.initial_state()
-    with coverage.recording("tests") as counts:
+    with counting.recording("tests") as counts:
         game.winners(state)
         game.winners(state)
     assert counts.effects == Counter({"BF-SCORE": 2, "BF-TIE": 2})
@@ -216,7 +217,7 @@ def test_rules_are_the_documented_headings_with_titles() -> None:
 
 
 def _effect_literals() -> dict[str, list[str]]:
-    """rule ID -> the modules calling coverage.effect with it as a literal."""
+    """rule ID -> the modules calling counting.effect with it as a literal."""
     found: dict[str, list[str]] = {}
     for path in sorted((ROOT / "bgrules").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -236,7 +237,7 @@ def _effect_literals() -> dict[str, list[str]]:
 def test_every_effect_call_names_a_documented_rule() -> None:
     calls = _effect_literals()
     unknown = sorted(set(calls) - _doc_ids())
-    assert not unknown, f"coverage.effect calls with undocumented rule IDs: {unknown}"
+    assert not unknown, f"counting.effect calls with undocumented rule IDs: {unknown}"
     # movement steps report their own rule (workday's follow): every Step rule is documented too
     assert _step_rules() and _step_rules() <= _doc_ids()
 
@@ -266,7 +267,10 @@ def test_every_rule_has_an_effect_site_or_an_exemption() -> None:
 
 def test_effect_calls_stay_in_the_rule_rooms() -> None:
     rooms = {
-        *(f"{m}.py" for m in ("assembly", "production", "projects", "finance", "round", "tokens", "draws", "limits")),
+        *(
+            f"{m}.py"
+            for m in ("assembly", "production", "projects", "finance", "round", "scoring", "tokens", "draws", "limits")
+        ),
         *(f"{m}.py" for m in ("shop", "turn", "blueprints", "dayend", "game", "base", "workday", "movement")),
         *(f"{m}.py" for m in ("fabricate", "factory", "board", "sandbox")),
     }
@@ -298,7 +302,7 @@ def test_exempt_file_errors(tmp_path: Path) -> None:
 
 
 def test_proved_ties_name_real_conformance_checks() -> None:
-    from bgrules.core.proofs import collect, load_manifest
+    from bgrules.runners.proofs import collect, load_manifest
 
     manifest = load_manifest(ROOT / "proofs")
     obligations = {ob.id: (ob, expected) for ob, expected in collect(ROOT / "proofs")}
@@ -323,8 +327,8 @@ def test_proved_ties_name_real_conformance_checks() -> None:
 # --- the table ------------------------------------------------------------------------------------------
 
 
-def _fake(effects: dict[str, int], refusals: dict[str, int], checker: str = "sampled") -> coverage.Counts:
-    return coverage.Counts(checker, Counter(effects), Counter(refusals), states=7)
+def _fake(effects: dict[str, int], refusals: dict[str, int], checker: str = "sampled") -> counting.Counts:
+    return counting.Counts(checker, Counter(effects), Counter(refusals), states=7)
 
 
 def test_table_keys_counts_checkers_and_exemptions() -> None:
@@ -351,7 +355,7 @@ def test_table_keys_counts_checkers_and_exemptions() -> None:
 
 
 def test_verify_row_fails_only_a_complete_run_with_an_unreached_rule(tmp_path: Path) -> None:
-    collector = coverage.Collector()
+    collector = counting.Collector()
     collector.add(_fake({"MC-DAY": 1}, {}))
     row = coverage.verify_row(collector, None, specs_dir=tmp_path, proofs_dir=tmp_path, complete=True)
     assert row["kind"] == "coverage" and row["verdict"] == "violated" and not row["ok"]
@@ -364,13 +368,13 @@ def test_verify_row_fails_only_a_complete_run_with_an_unreached_rule(tmp_path: P
 
 
 def _a_result_row() -> dict[str, Any]:
-    from bgrules.core.report import Report
+    from bgrules.runners.report import Report
 
     return Report("X", "spec", "s", (), "sampled", "holds", "holds", "g", 0.0).to_json()
 
 
 def test_verify_row_counts_proved_only_when_its_obligations_passed() -> None:
-    collector = coverage.Collector()
+    collector = counting.Collector()
     ok_rows = [{"id": o, "ok": True} for t in coverage.load_ties() for o in t.obligations]
     row = coverage.verify_row(collector, ok_rows, specs_dir=ROOT / "specs", proofs_dir=ROOT / "proofs", complete=True)
     proved = {r["id"] for r in row["coverage"]["rules"] if "proved" in r["checkers"]}
@@ -452,7 +456,7 @@ def test_coverage_runs_the_checks_of_verify(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_coverage_of_one_game_runs_that_games_checks(monkeypatch: pytest.MonkeyPatch) -> None:
-    from bgrules.core.specs import load_specs, part_label, parts
+    from bgrules.runners.specfile import load_specs, part_label, parts
 
     # a task is named by its first spec, or that spec's part at one player count (BF-INV-LIMITS-3P)
     games = {part_label(p): s.game for s in load_specs(ROOT / "specs") for p in [s, *parts(s)]}
@@ -531,7 +535,7 @@ def test_coverage_file_of_a_command(tmp_path: Path) -> None:
 
 
 def _whole_game_spec() -> Any:
-    from bgrules.core.specs import Spec
+    from bgrules.runners.specfile import Spec
 
     return Spec(
         id="T",
@@ -547,12 +551,13 @@ def _whole_game_spec() -> Any:
 
 
 def test_sampled_checker_decides_each_finished_games_winners(monkeypatch: pytest.MonkeyPatch) -> None:
-    from bgrules.core.specs import Budget, check_sampled, make_game
+    from bgrules.runners.sampled import check_sampled
+    from bgrules.runners.specfile import Budget, make_game
 
     spec = _whole_game_spec()
     game = make_game(spec)
     budget = Budget(games=2, max_steps=game.info.max_length, mix=(("random", 1),))
-    with coverage.recording("sampled") as counts:
+    with counting.recording("sampled") as counts:
         report = check_sampled(spec, game, budget)
     assert report.verdict == "holds" and "ended by MC-END 2" in report.guarantee
     assert counts.effects["MC-END"] == 2 and counts.effects["MC-END-TIE"] == 2  # one decision a game

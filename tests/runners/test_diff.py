@@ -9,7 +9,8 @@ import pytest
 
 import bgrules
 from bgrules import CHANCE, IllegalAction, InputError, dumps
-from bgrules.core.diff import DiffResult, find_difference, render, to_json
+from bgrules.runners.diff import DiffResult, find_difference
+from bgrules.runners.diff_report import render, to_json
 
 FLIGHT = "hole | . . . . | truck\nbasic[B] | . FT0 UP0 . | truck\nhole | . . . . | truck"
 # the Fork at (1, 0) sends the bot north (to the truck) or east into the Flight Tester: the rulings part

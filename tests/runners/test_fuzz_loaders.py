@@ -28,13 +28,13 @@ from support.toml_text import toml_value
 import bgrules
 from bgrules import IllegalAction, InputError
 from bgrules.botfactory import variant as bf_variant
-from bgrules.core.clarify import check_clarification, clarification_from_data
 from bgrules.core.codec import action_from_data, action_to_data
 from bgrules.core.playout import walk
 from bgrules.mechanica import variant as mc_variant
 from bgrules.mechanica.components import default_component_data
 from bgrules.mechanica.factory import factory_problems
 from bgrules.mechanica.notation import format_factory, parse_factory
+from bgrules.runners.clarify import check_clarification, clarification_from_data
 
 FORBIDDEN = ("Traceback", "cattrs", "ClassValidationError", "<class", "typing.", "NoneType", "IterableValidation")
 
@@ -518,8 +518,8 @@ def _manifest(entries: Any, table: str) -> str:
 
 
 def _check_spec_manifest(tmp: Path, seed: int) -> None:
-    from bgrules.core.specs import Budget
-    from bgrules.core.verify import group_rows, spec_tasks
+    from bgrules.runners.specfile import Budget
+    from bgrules.runners.verify import group_rows, spec_tasks
 
     rng = random.Random(seed)
     entry = copy.deepcopy(SPEC_ENTRY)
@@ -565,7 +565,7 @@ def obligations():
 
 
 def _check_proof_manifest(tmp: Path, seed: int) -> None:
-    from bgrules.core.proofs import collect
+    from bgrules.runners.proofs import collect
 
     rng = random.Random(seed)
     entry: dict[str, Any] = {"id": "X-PROOF", "module": "m", "expected": "holds"}

@@ -19,9 +19,9 @@ from click.testing import CliRunner
 
 import bgrules
 from bgrules.cli import main
-from bgrules.core import html as pages
-from bgrules.core.report_html import report_html, write_report
-from bgrules.core.trace import make_trace
+from bgrules.runners import html as pages
+from bgrules.runners.report_html import report_html, write_report
+from bgrules.runners.trace import make_trace
 
 FORK_SPLIT = """\
 hole[B]  | .  .    .  . | truck
@@ -212,7 +212,7 @@ def _sandbox_trace(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
     from bgrules.core.playout import playout
 
     actions = playout(game, 3).actions
-    from bgrules.core.trace import explain
+    from bgrules.runners.trace import explain
 
     data = make_trace(
         "mechanica-factory",
@@ -297,7 +297,7 @@ def test_verify_html_report_has_every_row_and_links_that_resolve(tmp_path: Path)
             assert html.escape(str(row[key])) in block, (key, row[key])
     assert "Rule coverage" in text and "<code>MC-COLLIDE</code>" in text
     links = _links(index)
-    from bgrules.core.report_html import witness_track
+    from bgrules.runners.report_html import witness_track
 
     traced = [r for r in rows if r.get("trace")]
     stepped = [r for r in rows if r["verdict"] == "violated" and witness_track(r["witness"]) is not None]
@@ -332,7 +332,7 @@ def test_a_proofs_counterexample_steps_through_its_witness(tmp_path: Path) -> No
         assert f"<code>{rule}</code>" in page
     assert page.count('<table class="counts">') == len(steps)
     # a witness that is not a run of steps has no page (it is shown as JSON in its row)
-    from bgrules.core.report_html import witness_track
+    from bgrules.runners.report_html import witness_track
 
     assert witness_track({"held": 1, "failing": ["x"]}) is None and witness_track(None) is None
     assert witness_track(witness) is not None
@@ -391,7 +391,7 @@ def test_the_index_of_a_full_default_run_names_version_selection_and_figures(tmp
     figures = _figures(index)
     assert figures["verdicts"] == str(len(rows)) and figures["unexpected"] == "0"
     assert figures["counterexample traces"] == str(len(_links(index)))
-    from bgrules.core.report_html import status, witness_track
+    from bgrules.runners.report_html import status, witness_track
 
     assert figures["expected counterexamples (ok*)"] == str(sum(1 for r in rows if status(r) == "ok*"))
     assert any(r.get("trace") for r in rows) and any(witness_track(r["witness"]) for r in rows)

@@ -226,8 +226,8 @@ def _converter_actions() -> list[tuple[str, Any, str]]:
     wrong kind: (game, action, the field named)."""
     from bgrules.botfactory.state import Exchange, Trade
     from bgrules.mechanica.fabricate import Fabricate, Sell
+    from bgrules.mechanica.run import Change, Discard, Route
     from bgrules.mechanica.state import Complete, Gift
-    from bgrules.mechanica.workday import Change, Discard, Route
 
     return [
         ("mechanica", Fabricate(declare=""), "declare"),  # once silently an empty declaration
@@ -291,7 +291,7 @@ def test_options_a_game_does_not_take_are_listed() -> None:
 
 
 def test_a_clarification_start_the_game_cannot_reach_is_refused() -> None:
-    from bgrules.core.clarify import clarification_from_data
+    from bgrules.runners.clarify import clarification_from_data
 
     data = {
         "id": "T",

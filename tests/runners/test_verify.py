@@ -15,17 +15,10 @@ from bgrules.core import coverage
 from bgrules.core.defaults import PACKAGED, default_dir
 from bgrules.core.jobs import Task, check_jobs, run_tasks
 from bgrules.core.registry import load_game
-from bgrules.core.specs import (
-    Budget,
-    check_sampled,
-    check_sampled_together,
-    check_searched,
-    check_searched_together,
-    load_specs,
-    make_game,
-    resolve_predicate,
-)
-from bgrules.core.trace import read_trace
+from bgrules.runners.sampled import check_sampled, check_sampled_together
+from bgrules.runners.searched import check_searched, check_searched_together
+from bgrules.runners.specfile import Budget, load_specs, make_game, resolve_predicate
+from bgrules.runners.trace import read_trace
 
 ROOT = Path(__file__).resolve().parents[2]
 SPECS = ROOT / "specs"

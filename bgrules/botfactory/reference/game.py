@@ -39,6 +39,7 @@ from bgrules.botfactory.reference.common import (
 )
 from bgrules.botfactory.reference.windows import additional_options, strip, window
 from bgrules.botfactory.state import BotFactoryState, Job, Phase, Turn
+from bgrules.botfactory.validate import problems
 from bgrules.botfactory.variant import RUNNER_ROUNDS, BotFactoryVariant, game_variant, max_length
 from bgrules.core.errors import IllegalAction
 from bgrules.core.protocol import CHANCE, GameBase, GameInfo, Mover
@@ -115,7 +116,6 @@ class ReferenceBotFactoryGame(GameBase):
     def validate(self, state: BotFactoryState) -> list[str]:
         """bgrules.botfactory.validate.problems, which reads only this object's data attributes, its
         ``chance_outcomes`` and ``_discard_options``."""
-        from bgrules.botfactory.validate import problems
 
         return problems(self, state)  # type: ignore[arg-type]
 

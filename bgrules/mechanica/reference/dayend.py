@@ -8,8 +8,8 @@ import attrs
 from bgrules.mechanica.reference import workday
 from bgrules.mechanica.reference.rules import PILES, Rules, with_seat
 from bgrules.mechanica.reference.setup import deal_done, extras_done
+from bgrules.mechanica.run import Run, RunPhase
 from bgrules.mechanica.state import MechanicaState, Phase
-from bgrules.mechanica.workday import Run, RunPhase
 
 
 def settle(rules: Rules, state: MechanicaState) -> MechanicaState:

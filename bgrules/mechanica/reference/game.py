@@ -14,10 +14,11 @@ from bgrules.mechanica import state as mc
 from bgrules.mechanica.fabricate import Fabricate, Sell
 from bgrules.mechanica.reference import blueprints, dayend, ending, setup, shop, turn, workday
 from bgrules.mechanica.reference.rules import Rules, seat_of
+from bgrules.mechanica.run import Change, ChooseOutput, Discard, Fly, Route
 from bgrules.mechanica.sandbox import Demolish, DemolishFabricator
 from bgrules.mechanica.state import MechanicaState, Next, Phase, Place, PlaceFabricator, Recycle
+from bgrules.mechanica.validate import problems
 from bgrules.mechanica.variant import MechanicaVariant, game_variant, max_length
-from bgrules.mechanica.workday import Change, ChooseOutput, Discard, Fly, Route
 
 ACTION_TYPES: tuple[type, ...] = (
     Route, Fly, Discard, Change, ChooseOutput, Sell, Next, mc.Buy, Place, PlaceFabricator, Recycle, mc.BuyFork,
@@ -88,7 +89,6 @@ class ReferenceMechanicaGame(GameBase):
 
     def validate(self, state: MechanicaState) -> list[str]:
         """The shared shape check of reachable states (:mod:`bgrules.mechanica.validate`)."""
-        from bgrules.mechanica.validate import problems
 
         return problems(self, state)
 

@@ -23,6 +23,7 @@ from bgrules.mechanica.reference.ending import installed_value
 from bgrules.mechanica.reference.rules import Rules, give_bots
 from bgrules.mechanica.reference.setup import new_board
 from bgrules.mechanica.reference.turn import fabrications, make_bots, sells
+from bgrules.mechanica.run import Run, RunPhase
 from bgrules.mechanica.sandbox import (
     ACTION_TYPES,
     Demolish,
@@ -33,6 +34,7 @@ from bgrules.mechanica.sandbox import (
     Phase,
     SandboxState,
 )
+from bgrules.mechanica.validate import sandbox_problems
 from bgrules.mechanica.variant import (
     DEFAULT_SUPPLY,
     MechanicaVariant,
@@ -40,7 +42,6 @@ from bgrules.mechanica.variant import (
     sandbox_supply,
     sandbox_variant,
 )
-from bgrules.mechanica.workday import Run, RunPhase
 
 VariantSpec = MechanicaVariant | str | None
 """A variant, a variant file's path, or None for the seed's reading."""
@@ -84,7 +85,6 @@ class ReferenceFactoryGame(GameBase):
 
     def validate(self, state: SandboxState) -> list[str]:
         """The shared shape check of reachable sandbox states (:mod:`bgrules.mechanica.validate`)."""
-        from bgrules.mechanica.validate import sandbox_problems
 
         return sandbox_problems(self, state)
 

@@ -22,8 +22,8 @@ from bgrules.mechanica.reference.factory import (
     with_start,
     with_truck,
 )
+from bgrules.mechanica.run import Change, ChooseOutput, Discard, Fly, Moving, Route, Run, RunPhase
 from bgrules.mechanica.variant import MechanicaVariant
-from bgrules.mechanica.workday import Change, ChooseOutput, Discard, Fly, Moving, Route, Run, RunPhase
 
 Stock = tuple[int, int, int]
 RunDecision = Route | Fly | Discard | Change | ChooseOutput

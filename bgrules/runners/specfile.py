@@ -268,12 +268,19 @@ def usable_specs(directory: Path, label: str) -> list[Spec]:
     return specs
 
 
+COMPARISONS = ("bgrules.core.refinement:refines",)
+"""Predicates that compare the engine with another engine rather than state a fact of the game: the
+refinement specs' (docs/refinement.md). ``verify`` runs them; they are not among the invariants
+``simulate`` checks at every step (each costs a whole reference step and more: 30 to 60 times a step)."""
+
+
 def default_invariants(
     game_name: str, players: int, specs_dir: Path
 ) -> list[tuple[str, str, Callable[..., str | None]]]:
     """The invariants of ``specs_dir`` for this game and player count on its default rules, one per
-    predicate: (spec id, kind, predicate). Used by ``simulate`` and the benchmarks; an absent directory
-    gives none (the caller decides whether that is an error)."""
+    predicate: (spec id, kind, predicate), the engine comparisons (:data:`COMPARISONS`) left to ``verify``.
+    Used by ``simulate`` and the benchmarks; an absent directory gives none (the caller decides whether
+    that is an error)."""
     if not specs_dir.is_dir():
         return []
     out = []
@@ -286,6 +293,7 @@ def default_invariants(
             and spec.variant is None
             and not spec.options
             and spec.predicate not in seen
+            and spec.predicate not in COMPARISONS
         ):
             seen.add(spec.predicate)
             out.append((spec.id, spec.kind, resolve_predicate(spec.predicate, spec.source)))

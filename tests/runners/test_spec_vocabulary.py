@@ -21,7 +21,18 @@ from bgrules.core.errors import InputError
 from bgrules.core.playout import replay, walk
 from bgrules.core.protocol import CHANCE
 from bgrules.runners.explored import check_explored_together, midgame_starts
-from bgrules.runners.specfile import Budget, Spec, _spec_from, find_spec, load_specs, make_game, parts, select
+from bgrules.runners.specfile import (
+    COMPARISONS,
+    Budget,
+    Spec,
+    _spec_from,
+    default_invariants,
+    find_spec,
+    load_specs,
+    make_game,
+    parts,
+    select,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SPECS = load_specs(ROOT / "specs")
@@ -283,3 +294,13 @@ def test_the_explored_checker_explores_from_mid_game_starts_and_traces_from_the_
 
 def deck_keeps_0(game: Any, state: Any) -> str | None:
     return None if sum(state.deck) >= 0 else "a negative deck"
+
+
+@pytest.mark.parametrize("game_name", ["botfactory", "mechanica"])
+def test_the_invariants_simulate_checks_leave_the_engine_comparison_to_verify(game_name: str) -> None:
+    specs = [s for s in load_specs(ROOT / "specs") if s.game == game_name and s.expected == "holds" and not s.options]
+    compared = {s.id for s in specs if s.predicate in COMPARISONS and s.variant is None}
+    assert compared  # the refinement specs of the default rules exist ...
+    ids = {spec_id for spec_id, _kind, _pred in default_invariants(game_name, 4, ROOT / "specs")}
+    assert not ids & compared  # ... and are not invariants simulate checks at every step
+    assert {s.id for s in specs if s.predicate.endswith(":never_stuck") and s.variant is None} & ids

@@ -40,15 +40,24 @@ MEMOS = {
     "mechanica.factory": ("_PLACEMENTS", "_ROTATIONS", "_CELL_PLACEMENTS"),
     "mechanica.movement": ("_TABLES", "_SHARED_STEPS"),
     "mechanica.workday": ("_ROUTES", "_RUN_COPIES"),
+    "mechanica.run": ("_RUN_COPIES",),
     "mechanica.board": ("_INSTALLED_VALUE", "_ENTRIES", "_NEW_PLACED"),
     "mechanica.shop": ("_RECYCLE_ACTIONS", "_FRACTIONS"),
     "core.playout": ("_CUMULATIVE", "_CUMULATIVE_OF", "_SUMS_TO_ONE", "_SUMS_TO_ONE_OF"),
 }
 """The module-level memos and shared pools emptied at each round's start (as in a fresh process); a name a
-side does not have (an older commit) is skipped."""
+side does not have (an older commit), or a module it does not have, is skipped."""
 
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _module(name: str) -> Any:
+    """The module ``name``, or None when this side has no such module."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError:
+        return None
 
 
 def side(package: str, check: bool, game: str, players: int, greedy: bool = False) -> tuple[Any, Any, list[ModuleType]]:
@@ -56,9 +65,12 @@ def side(package: str, check: bool, game: str, players: int, greedy: bool = Fals
     if greedy:
         walk = with_agents(walk, importlib.import_module(f"{package}.agents").make_agent, players, game)
     load_game = importlib.import_module(f"{package}.core.registry").load_game
-    mods = [importlib.import_module(f"{package}.{m}") for m in MEMOS]
+    mods = [_module(f"{package}.{m}") for m in MEMOS]
     if check:
-        found = importlib.import_module(f"{package}.core.specs").default_invariants(game, players, ROOT / "specs")
+        specs = _module(f"{package}.runners.specfile") or importlib.import_module(
+            f"{package}.core.specs"
+        )  # older sides
+        found = specs.default_invariants(game, players, ROOT / "specs")
         # the specs name the predicates in ``bgrules``: each side takes its own package's
         preds = [(kind, mine(pred, package)) for _id, kind, pred in found if kind in ("state", "transition")]
         walk = checked(walk, preds)
@@ -99,7 +111,7 @@ def fresh(walk: Any, load_game: Any, mods: list[ModuleType], players: int, game:
     """A new game object of one side, with that side's module-level memos emptied."""
     for mod, names in zip(mods, MEMOS.values(), strict=True):
         for name in names:
-            memo = getattr(mod, name, None)
+            memo = getattr(mod, name, None) if mod is not None else None
             if memo is not None:
                 memo.clear()
     return walk, load_game(game, players=players)

@@ -12,7 +12,9 @@ from typing import Any
 
 from bgrules.core.observe import observes
 from bgrules.mechanica.game import MechanicaGame
+from bgrules.mechanica.sandbox import FactoryGame, SandboxState
 from bgrules.mechanica.state import MechanicaState
+from bgrules.mechanica.variant import DEFAULT_SUPPLY
 
 
 def seed_end_met(state: MechanicaState) -> bool:
@@ -115,6 +117,37 @@ def bound_as_documented(game: MechanicaGame, state: MechanicaState) -> str | Non
     return None
 
 
+SANDBOX_BOUNDS = {6: 26_676, 3: 13_338}
+"""The sandbox's bound on a game's actions with the default data and supply, by its ``days``, as
+docs/rules/mechanica.md (Termination, the sandbox, 4) states it."""
+
+FLOOR_ROWS = 3
+"""The Factory Floor's rows (three rows of four cells)."""
+
+
+def sandbox_documented_bound(game: FactoryGame) -> int:
+    """The sandbox's bound as docs/rules/mechanica.md writes it: per run, each of the K bots may face a
+    decision at each of the C cells' 5 nodes, plus a collision each and an activation a cell; per turn, 3 x 3
+    sales, an install and a demolition per supply tile, 2 per row of trucks, and Fabricate."""
+    k_bots, cells = 3 * game.variant.rulings.bots_per_grade, FLOOR_CELLS
+    supply = len(game.initial_state().supply)
+    per_run = k_bots * (5 * cells) + k_bots + cells
+    per_turn = 3 * 3 + 2 * supply + 2 * FLOOR_ROWS + 1
+    return game.days * (per_run + per_turn)
+
+
+def sandbox_bound_as_documented(game: FactoryGame, state: SandboxState) -> str | None:
+    """Termination (the sandbox), 4: ``info.max_length`` is the documented formula's value for the
+    sandbox's days, supply and stock, and with the default data and supply the documented figure."""
+    got, want = game.info.max_length, sandbox_documented_bound(game)
+    if got != want:
+        return f"info.max_length is {got:,}; the documented formula gives {want:,}"
+    default = game.variant.source == "default" and len(game.initial_state().supply) == len(DEFAULT_SUPPLY)
+    if default and SANDBOX_BOUNDS.get(game.days, got) != got:
+        return f"info.max_length is {got:,}; docs/rules/mechanica.md states {SANDBOX_BOUNDS[game.days]:,}"
+    return None
+
+
 class _Reads:
     """What each predicate reads (:func:`bgrules.core.observe.observes`)."""
 
@@ -140,7 +173,12 @@ class _Reads:
     def bound(game: MechanicaGame, state: MechanicaState) -> dict[str, Any]:
         return {"max_length": game.info.max_length, "players": game.players}
 
+    @staticmethod
+    def sandbox_bound(game: FactoryGame, state: SandboxState) -> dict[str, Any]:
+        return {"max_length": game.info.max_length, "days": game.days, "supply": len(game.initial_state().supply)}
+
 
 observes(_Reads.bound)(bound_as_documented)
+observes(_Reads.sandbox_bound)(sandbox_bound_as_documented)
 observes(_Reads.scores)(scores_and_winners)
 observes(_Reads.end)(ends_when_the_seed_says)

@@ -207,8 +207,17 @@ OUTPUT_COLLIDES = lines("hole | UP0[/P] UP0[B/.] . . | truck")
 GIFT = lines("", "basic[B] | . GW0 . . | truck")
 SALES = lines("hole | . . . . | truck[B]", "basic[B] | . . . . | big[PD]")
 
+def sandbox_bound_one_cell_short(mp: pytest.MonkeyPatch) -> None:
+    """The sandbox's bound broken (Termination, the sandbox, 4): it counts 11 floor cells, not 12."""
+    from bgrules.mechanica import variant as mc_variant
+
+    mp.setattr(mc_variant, "CELLS", 11)
+
+
 # (spec id, mutation, game options): each row must turn the spec's verdict to violated
 CASES = [
+    ("MC-SANDBOX-BOUND-FIGURE", sandbox_bound_one_cell_short, None),
+    ("MC-SANDBOX-BOUND-FIGURE-DAYS", sandbox_bound_one_cell_short, None),
     ("MC-FACTORY-REFINES-REFERENCE", upgrader_keeps_input_bot_from_stock, {"factory": UPGRADE, "supply": ["fork"]}),
     ("MC-FACTORY-REFINES-READINGS", upgrader_keeps_input_bot_from_stock, {"factory": UPGRADE, "supply": ["fork"]}),
     ("MC-FACTORY-REFINES-EDGES", destroyed_bot_kept_from_stock, None),

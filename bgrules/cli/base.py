@@ -36,7 +36,7 @@ from bgrules.core.jobs import check_jobs, run_tasks
 from bgrules.core.limits import too_large
 from bgrules.integrations import ray_engine
 from bgrules.runners import coverage
-from bgrules.runners.text import verify as rv
+from bgrules.runners.commands import verify as rv
 
 # On a pipe (a CI log) rich would wrap at 80 columns and split ids over lines: tables get room instead.
 console = Console() if sys.stdout.isatty() else Console(width=240)

@@ -34,10 +34,10 @@ from bgrules.integrations import ray_engine
 from bgrules.runners import campaign_cli
 from bgrules.runners import coverage as cov
 from bgrules.runners.adequacy import run_adequacy
+from bgrules.runners.commands import adequacy as ra
+from bgrules.runners.commands import coverage as rc
+from bgrules.runners.commands import verify as rv
 from bgrules.runners.report import by_spec, by_spec_lines
-from bgrules.runners.text import adequacy as ra
-from bgrules.runners.text import coverage as rc
-from bgrules.runners.text import verify as rv
 from bgrules.runners.verify import clarification_tasks, plan, plugins_only, proof_tasks
 
 

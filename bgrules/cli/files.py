@@ -15,10 +15,10 @@ from bgrules.core.codec import dumps
 from bgrules.core.errors import InputError, require_extra
 from bgrules.core.registry import load_game
 from bgrules.pictures import to_png
-from bgrules.runners.text import replay as rr
-from bgrules.runners.text.check import check as run_check
-from bgrules.runners.text.render import render as draw
-from bgrules.runners.text.state import state_file
+from bgrules.runners.commands import replay as rr
+from bgrules.runners.commands.check import check as run_check
+from bgrules.runners.commands.render import render as draw
+from bgrules.runners.commands.state import state_file
 from bgrules.runners.trace import parse_actions, read_trace
 
 

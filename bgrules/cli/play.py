@@ -22,13 +22,13 @@ from bgrules.core.errors import InputError, MissingExtra
 from bgrules.core.figures import describe
 from bgrules.runners import campaign_cli
 from bgrules.runners.balance import check_plot_path
+from bgrules.runners.commands import balance as rb
+from bgrules.runners.commands import diff as rd
+from bgrules.runners.commands import explore as rx
+from bgrules.runners.commands import simulate as rs
+from bgrules.runners.commands.games import lines
 from bgrules.runners.diff import find_difference
 from bgrules.runners.diff_report import render, to_json
-from bgrules.runners.text import balance as rb
-from bgrules.runners.text import diff as rd
-from bgrules.runners.text import explore as rx
-from bgrules.runners.text import simulate as rs
-from bgrules.runners.text.games import lines
 
 
 def _note_departures(found: list[dict[str, Any]]) -> None:

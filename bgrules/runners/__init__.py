@@ -2,5 +2,6 @@
 dicts, rows). The specs and their checkers (:mod:`bgrules.runners.specs`), ``verify``'s plan
 (:mod:`bgrules.runners.verify`), the proofs' runner, the clarifications, campaigns, balance, coverage
 tables, ruling diffs, adequacy's mutants, traces and HTML pages. They stand on :mod:`bgrules.core` and on
-the games through their descriptors; :mod:`bgrules.runners.text` turns what they return into the lines
-the command line (:mod:`bgrules.cli`) prints. Nothing below imports from here (tests/core/test_layers.py)."""
+the games through their descriptors; :mod:`bgrules.runners.commands` holds one module per command: what
+the command line (:mod:`bgrules.cli`) calls and the lines it prints. Nothing below imports from here
+(tests/core/test_layers.py)."""

@@ -3,7 +3,7 @@
 From the ground up (docs/extending.md, "Layers"): ``bgrules.core`` (protocol, errors, codec, arithmetic,
 playout, explorer, descriptors, coverage counting, proof vocabulary), then the games (each on core alone,
 none importing another), then the agents and the pictures, the integrations (adapters, Ray), the runners
-(specs, verify, proofs' runner, campaigns, coverage tables, diff, adequacy, traces, pages) with their text,
+(specs, verify, proofs' runner, campaigns, coverage tables, diff, adequacy, traces, pages) with a module per command,
 and the command line on top. Optional extras are imported through ``bgrules.core.errors.require_extra``,
 never by importing a bgrules module late."""
 
@@ -120,9 +120,9 @@ def test_no_module_is_over_the_limit() -> None:
 
 
 def test_the_command_line_knows_no_game() -> None:
-    """The CLI (and the text it prints) names no game's package: it reaches the games through their
+    """The CLI (and its commands' modules) names no game's package: it reaches the games through their
     descriptors and the runners."""
-    cli = [p for p in modules() if module_name(p).startswith(("bgrules.cli", "bgrules.runners.text"))]
+    cli = [p for p in modules() if module_name(p).startswith(("bgrules.cli", "bgrules.runners.commands"))]
     found = [
         f"{module_name(p)}:{line} imports {target}"
         for p in cli

@@ -10,7 +10,7 @@ from typing import Any
 
 from bgrules.core.defaults import DEFAULT_TIMEOUT_MS
 from bgrules.runners import coverage as cov
-from bgrules.runners.text.verify import budget
+from bgrules.runners.commands.verify import budget
 from bgrules.runners.verify import CHECKERS, plan
 
 

@@ -10,7 +10,7 @@ from bgrules.core.codec import read_text
 from bgrules.core.errors import InputError
 from bgrules.pictures import draw
 from bgrules.runners import factory as factory_file
-from bgrules.runners.text.state import read_state
+from bgrules.runners.commands.state import read_state
 from bgrules.runners.trace import picture
 
 

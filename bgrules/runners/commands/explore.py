@@ -11,7 +11,7 @@ from bgrules.core.errors import InputError
 from bgrules.core.explore import explore as run_explore
 from bgrules.core.explore import has_symmetry
 from bgrules.core.registry import load_game
-from bgrules.runners.text.state import read_state
+from bgrules.runners.commands.state import read_state
 
 
 def explore(

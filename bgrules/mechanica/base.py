@@ -27,6 +27,7 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 from bgrules.core.fastevolve import copier, evolve
+from bgrules.core.memo import Memos
 from bgrules.core.protocol import CHANCE, GameBase, Mover
 from bgrules.mechanica.factory import Factory
 from bgrules.mechanica.state import (
@@ -111,6 +112,8 @@ class MechanicaBase(GameBase):
     _turn_end: bool
     """MC-ANYTIME (``anytime = "whole_turn"``): step (4) closes with a decision of the player's (phase
     TURN_END: the anytime actions, and ``Next`` passing the turn) before the next seat's turn."""
+    memos: Memos
+    """Every memo of the game (:mod:`bgrules.core.memo`), emptied together by ``memos.clear()``."""
     _board_memo: dict[tuple[object, ...], tuple[int, int, int]]
     """Per board layout, the places in :attr:`_board_parts` of its Forks, trucks and demolitions."""
     _board_parts: list[tuple[Any, ...]]

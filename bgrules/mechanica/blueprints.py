@@ -128,7 +128,7 @@ class BlueprintRoom(MechanicaBase):
             found = (parts[known[0]], parts[known[1]], parts[known[2]])
             self._last_board = (layout, found)
             return found
-        if len(self._board_memo) > 50_000:
+        if len(self._board_memo) > self.memos.bound("board"):
             self._board_memo.clear()
             self._dock_memo.clear()
             self._start_memo.clear()
@@ -188,7 +188,7 @@ class BlueprintRoom(MechanicaBase):
         key = (loads_key(dock), tops, completed)
         found = self._complete_memo.get(key)
         if found is None:
-            if len(self._complete_memo) > 50_000:
+            if len(self._complete_memo) > self.memos.bound("complete"):
                 self._complete_memo.clear()
                 self._complete_shared.clear()
             pool = self._complete_shared  # each Complete and each list shared by every key that has it
@@ -317,7 +317,7 @@ class BlueprintRoom(MechanicaBase):
         if found is None:
             n = len(state.bp_pool)
             pairs = self._reveal_pairs  # each (card, pool size) pair shared by every pool that has it
-            if len(self._reveal_memo) > 20_000:
+            if len(self._reveal_memo) > self.memos.bound("reveal"):
                 self._reveal_memo.clear()
                 pairs.clear()
             outcomes = []

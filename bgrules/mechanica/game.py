@@ -23,6 +23,7 @@ from bgrules.core import coverage
 from bgrules.core.codec import ActionGuard
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
+from bgrules.core.memo import Memos
 from bgrules.core.protocol import GameInfo
 from bgrules.mechanica.base import CHANCE_PHASES, GAME_NAME, PILES, TURN_PHASES, shared
 from bgrules.mechanica.blueprints import BlueprintRoom, loads_key
@@ -119,22 +120,25 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
         self._anytime_waits = rulings.anytime != "steps_1_3"
         self._turn_end = rulings.anytime == "whole_turn"
         self._guard = ActionGuard(ACTION_TYPES, "MC-TURN-ORDER")
-        self._board_memo = {}
+        memos = self.memos = Memos()
+        """Every memo of the game (``bgrules.core.memo``): bounded, emptied together by ``memos.clear()``; a
+        memo and the pools its answers share are emptied together when it passes its bound."""
+        self._board_memo = memos.memo("board", 50_000)
         self._board_parts = []
-        self._dock_memo = {}
-        self._sell_memo = {}
-        self._fabricate_memo = {}
-        self._start_memo = {}
+        self._dock_memo = memos.memo("dock", 50_000)  # emptied with the board memo
+        self._start_memo = memos.memo("start", 50_000)  # emptied with the board memo
+        self._sell_memo = memos.memo("sell", 20_000)
+        self._sell_shared = memos.memo("sell pool", 20_000)  # emptied with the sell memo
+        self._fabricate_memo = memos.memo("fabricate", 20_000)
+        self._complete_memo = memos.memo("complete", 50_000)
+        self._complete_shared = memos.memo("complete pool", 50_000)  # emptied with the complete memo
+        self._draw_memo = memos.memo("draw", 50_000)
+        self._draw_pairs = memos.memo("draw pairs", 20_000)
+        self._reveal_memo = memos.memo("reveal", 20_000)
+        self._reveal_pairs = memos.memo("reveal pairs", 20_000)  # emptied with the reveal memo
         self._truck_prices = self._price_table()
         self._buys = tuple(Buy(i) for i in range(len(self.prices)))
         self._draw_actions = {k: Draw(k) for k in self.kinds}
-        self._complete_memo = {}
-        self._draw_memo = {}
-        self._draw_pairs = {}
-        self._reveal_memo = {}
-        self._reveal_pairs = {}
-        self._sell_shared = {}
-        self._complete_shared = {}
         fork = self.variant.catalogue.tiles.get("fork")
         self.fork_price = fork.price if fork is not None and fork.price is not None else 1_000_000
         self._info = GameInfo(
@@ -255,7 +259,7 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
                 loads = loads_key(dock)  # MC-SELL reads only the loads: a key of bytes, untracked
                 first = self._sell_memo.get(loads)
                 if first is None:
-                    if len(self._sell_memo) > 20_000:
+                    if len(self._sell_memo) > self.memos.bound("sell"):
                         self._sell_memo.clear()
                         self._sell_shared.clear()
                     options = (*sell_options(seat.factory), _NEXT)
@@ -269,9 +273,9 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
             start = seat.factory.start
             first = self._fabricate_memo.get(start)
             if first is None:
-                if len(self._fabricate_memo) > 20_000:
-                    self._fabricate_memo.clear()
-                first = self._fabricate_memo[start] = tuple(fabricate_options(seat.factory, self.variant))
+                first = self.memos.put(
+                    self._fabricate_memo, start, tuple(fabricate_options(seat.factory, self.variant))
+                )
         return first + self._anytime_options(state, seat)
 
     # --- apply --------------------------------------------------------------------------------------

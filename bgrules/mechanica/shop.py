@@ -85,7 +85,7 @@ class ShopRoom(MechanicaBase):
         if found is None:
             total = sum(counts)
             pairs = self._draw_pairs
-            if len(pairs) > 20_000:
+            if len(pairs) > self.memos.bound("draw pairs"):
                 pairs.clear()
             outcomes = []
             for k, n in zip(self.kinds, counts, strict=True):
@@ -94,10 +94,7 @@ class ShopRoom(MechanicaBase):
                     if pair is None:
                         pair = pairs[(k, n, total)] = (self._draw_actions[k], _fraction(n, total))
                     outcomes.append(pair)
-            found = tuple(outcomes)
-            if len(self._draw_memo) > 50_000:
-                self._draw_memo.clear()
-            self._draw_memo[counts] = found
+            found = self.memos.put(self._draw_memo, counts, tuple(outcomes))
         return found
 
     def _draw(self, state: MechanicaState, action: Draw) -> MechanicaState:

@@ -172,3 +172,23 @@ def test_shared_memo_values_are_not_tracked_keys() -> None:
         pass
     gc.collect()
     assert not any(gc.is_tracked(key) for key in game._sell_memo)
+
+
+def test_the_games_memos_are_one_facility_emptied_together() -> None:
+    """Every memo of a Mechanica game is made through its ``memos`` (bgrules.core.memo): after a few seeded
+    games they hold answers, ``memos.clear()`` empties them all, and the game answers as before."""
+    game = MechanicaGame(players=3)
+    seen = list(states(game, 0, max_steps=400))
+    assert sum(game.memos.sizes().values()) > 0
+
+    def answers() -> list[object]:
+        return [
+            game.chance_outcomes(s) if game.to_move(s) is CHANCE else game.legal_actions(s)
+            for s in seen
+            if not game.is_terminal(s)
+        ]
+
+    before = answers()
+    game.memos.clear()
+    assert set(game.memos.sizes().values()) == {0} and {"board", "sell", "complete", "draw"} <= set(game.memos)
+    assert answers() == before

@@ -66,7 +66,7 @@ FAST_ROOMS = (
     "tests/mechanica/test_structure.py",
     "tests/core/test_golden_traces.py",
     "tests/core/test_golden_rooms.py",
-    "tests/core/test_agents.py",
+    "tests/agents/test_agents.py",
     "tests/runners/test_cli.py",
     "tests/runners/test_balance.py",
     "tests/runners/test_coverage.py",

@@ -421,6 +421,15 @@ def bound_one_cell_short(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(mc_variant, "CELLS", 11)
 
 
+def double_rotation_needs_three_slots(mp: pytest.MonkeyPatch) -> None:
+    """MC-SHOP-DOUBLE broken: the second rotation only in a Shop of more than two slots."""
+
+    def doubles(self: MechanicaGame, wheel: tuple[str | None, ...]) -> bool:
+        return self.double_rotation and wheel[0] is not None and all(w is None for w in wheel[1:]) and len(wheel) > 2
+
+    mp.setattr(MechanicaGame, "_doubles", doubles)
+
+
 def fork_bought_free(mp: pytest.MonkeyPatch) -> None:
     """MC-FORK-BUY broken: a Fork is installed but its price is not deducted."""
     orig = MechanicaGame._anytime
@@ -768,6 +777,9 @@ def turned_blueprints_stay(mp: pytest.MonkeyPatch) -> None:
 
 # (spec id, mutation, variant TOML or None for the seed's figures): each row must turn the spec to violated
 GAME_CASES = [
+    ("MC-ACT-SHOP-TURN-TWO-SLOTS", double_rotation_needs_three_slots, None),
+    ("MC-ACT-SHOP-TURN-TWO-SLOTS-3P", double_rotation_needs_three_slots, None),
+    ("MC-ACT-SHOP-TURN-TWO-SLOTS-2P", double_rotation_needs_three_slots, None),
     ("MC-END-BOUND-FIGURE", bound_one_cell_short, None),
     ("MC-END-BOUND-FIGURE-3P", bound_one_cell_short, None),
     ("MC-END-BOUND-FIGURE-2P", bound_one_cell_short, None),

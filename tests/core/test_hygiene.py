@@ -131,9 +131,9 @@ def test_each_seed_quote_cites_the_line_it_stands_on(doc: str, seed: str) -> Non
 # --- the test suite's own layout (tests by concept) --------------------------------------------------------
 
 TESTS = ROOT / "tests"
-CONCEPTS = ("botfactory", "mechanica", "core", "runners", "refinement", "integrations", "support")
+CONCEPTS = ("botfactory", "mechanica", "core", "agents", "runners", "refinement", "integrations", "support")
 """The directories of tests/: one per game (the factory sandbox with Mechanica), the core machinery, the
-runners and commands, the refinement of the reference engines, the integrations, and the shared helpers
+agents, the runners and commands, the refinement of the reference engines, the integrations, and the shared helpers
 (``support``, the only place a test imports helpers from). ``data`` holds their golden files."""
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bgrules.botfactory import tolls
 from bgrules.botfactory.state import ACTION, MOVE
 from bgrules.core.memo import Memos
 
@@ -176,7 +177,7 @@ def turn_potential(game: Any, state: Any, seat: int, fits: Sequence[int]) -> flo
         return 0.0
     board, _space, n = game.spaces[where]
     hand = state.hands[seat]
-    toll = game._toll(state, seat)  # BF-SANDRA-SHARE and BF-ASM-LAST: the main action's price
+    toll = tolls.toll(game, state, seat)  # BF-SANDRA-SHARE and BF-ASM-LAST: the main action's price
     if toll > hand.tokens:
         return 0.0  # the main action cannot be paid for
     if board == 0:  # Assembly

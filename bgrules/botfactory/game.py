@@ -4,12 +4,16 @@ A round has three phases in action order (BF-ROUND): moving workers (then Sandra
 maintenance. Each board's main action, its additional action and Sandra's action follow the seed; figures
 the seed does not give are component data (``data/components.toml``, provenance ``assumed``).
 
-The house has a room per board: :mod:`~bgrules.botfactory.assembly`, :mod:`~bgrules.botfactory.production`,
-:mod:`~bgrules.botfactory.projects` and :mod:`~bgrules.botfactory.finance` are modules of plain functions,
-each holding its board's main action, additional action and Sandra's action with their options and guards;
-:mod:`~bgrules.botfactory.round` holds the round flow (which hands them on through its table of rooms,
-``round.ROOMS``) and scoring; :mod:`~bgrules.botfactory.tokens`, :mod:`~bgrules.botfactory.draws` and
-:mod:`~bgrules.botfactory.limits` the shared helpers. This module sets the game up.
+The house has a room per board and a module per phase, each a module of plain functions of the game and a
+state holding its rules' options and guards with their effects: the boards' rooms
+(:mod:`~bgrules.botfactory.assembly`, :mod:`~bgrules.botfactory.production`,
+:mod:`~bgrules.botfactory.projects`, :mod:`~bgrules.botfactory.finance`, in ``rooms.ROOMS``) and the
+round's phases (:mod:`~bgrules.botfactory.pick`, :mod:`~bgrules.botfactory.moves`,
+:mod:`~bgrules.botfactory.turns` with :mod:`~bgrules.botfactory.tolls`, :mod:`~bgrules.botfactory.windows`,
+:mod:`~bgrules.botfactory.limits`, :mod:`~bgrules.botfactory.maintenance`, :mod:`~bgrules.botfactory.draws`),
+which :mod:`~bgrules.botfactory.round` dispatches through its table of phases (``round.PHASES``);
+:mod:`~bgrules.botfactory.tokens` holds the token gains and payments, :mod:`~bgrules.botfactory.scoring`
+the score. This module sets the game up.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from bgrules.botfactory.base import ASSEMBLY, FINANCE, GAME_NAME, PRODUCTION, PROJECT
-from bgrules.botfactory.round import RoundFlow
+from bgrules.botfactory.round import RoundFlow, settle
 from bgrules.botfactory.state import (
     DISCARD,
     OVER,
@@ -64,7 +68,7 @@ _MISS_TABLES = (
     ("outcome_pairs", 10_000),
     ("fractions", 10_000),
 )
-"""The memos only the other memos' misses read, by name and bound."""
+"""The game's memos reached by name (``memos[name]``), and their bounds."""
 
 __all__ = [
     "ACTION_TYPES",
@@ -136,10 +140,10 @@ class BotFactoryGame(RoundFlow):
         self._limits_memo = memos.memo("limits", 10_000)
         self._window_memo = memos.memo("window", 20_000)
         self._opening_memo = memos.memo("opening", 10_000)
-        """The turn each space opens with, by the space and Sandra's space (``_opening_on``)."""
+        """The turn each space opens with, by the space and Sandra's space (``tolls.opening_on``)."""
         self._action_memo = memos.memo("action", 1_000)
-        """The offered actions' objects, by class, then arguments (``_action``)."""
-        for name, bound in _MISS_TABLES:  # read through ``memos[name]`` (docs/speed.md)
+        """The offered actions' objects, by class, then arguments (``Base._action``)."""
+        for name, bound in _MISS_TABLES:
             memos.memo(name, bound)
         self._guard = ActionGuard(ACTION_TYPES, "BF-ROUND")
         self._round_apply = RoundFlow.apply.__get__(self)  # the round's dispatch, behind the guard
@@ -219,7 +223,7 @@ class BotFactoryGame(RoundFlow):
             draws=tuple(jobs),
             after_discard="setup",
         )
-        return self._settle(state)
+        return settle(self, state)
 
     def to_move(self, state: BotFactoryState) -> Mover:
         if state.phase is OVER:

@@ -11,10 +11,11 @@ from bgrules.botfactory.state import OVER, BotFactoryState
 from bgrules.core import coverage
 
 if TYPE_CHECKING:
+    from bgrules.botfactory.base import Base
     from bgrules.botfactory.round import RoundFlow
 
 
-def end_trigger(game: RoundFlow, state: BotFactoryState) -> str | None:
+def end_trigger(game: Base, state: BotFactoryState) -> str | None:
     """BF-END: the rule that ended a terminal state: "BF-END-COLOUR" (a colour's bots all built; also when
     a fifth bot was built in the same round), "BF-END-FIFTH" (a player's fifth bot), or "max_rounds" (the
     game's own round cap, ``max_rounds``, not a rule of the seed); None while the game goes on."""

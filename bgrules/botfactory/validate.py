@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from bgrules.botfactory import invariants
+from bgrules.botfactory import invariants, limits
 from bgrules.botfactory.state import BotFactoryState, Phase
 from bgrules.core.codec import show
 
@@ -406,7 +406,7 @@ def _settled(game: BotFactoryGame, s: BotFactoryState, r: _Report) -> None:
             targets.append((dest, a, b))
     if s.draws and not game.chance_outcomes(s):
         r.add("draws[0]", "nothing is left to draw (a settled state's next draw can happen)")
-    if s.phase is Phase.DISCARD and not s.draws and not game._discard_options(s):
+    if s.phase is Phase.DISCARD and not s.draws and not limits.options(game, s):
         r.add("discarder", f"player {s.discarder} is within the limits and has nothing to discard")
 
 

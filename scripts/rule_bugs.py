@@ -58,7 +58,7 @@ BUGS: tuple[tuple[str, str, str, str, str, int], ...] = (
     (
         "bf-sandra-round-1",
         "BF-SANDRA-ACT: Sandra acts in round 1",
-        "botfactory/round.py",
+        "botfactory/windows.py",
         "if state.round > 1:  # BF-SANDRA-ACT",
         "if state.round >= 1:  # BF-SANDRA-ACT",
         1,
@@ -82,7 +82,7 @@ BUGS: tuple[tuple[str, str, str, str, str, int], ...] = (
     (
         "bf-maint-fall",
         "BF-MAINT: values fall by 2",
-        "botfactory/round.py",
+        "botfactory/maintenance.py",
         "values[ci] = max(0, values[ci] - 1)",
         "values[ci] = max(0, values[ci] - 2)",
         1,
@@ -106,7 +106,7 @@ BUGS: tuple[tuple[str, str, str, str, str, int], ...] = (
     (
         "bf-order-reversed",
         "BF-ORDER: the next round's order runs right to left",
-        "botfactory/round.py",
+        "botfactory/maintenance.py",
         "key=lambda s: state.workers[s] or 0))",
         "key=lambda s: state.workers[s] or 0, reverse=True))",
         1,
@@ -130,9 +130,9 @@ BUGS: tuple[tuple[str, str, str, str, str, int], ...] = (
     (
         "bf-no-fifth-end",
         "BF-END-FIFTH: a fifth bot does not end the game",
-        "botfactory/round.py",
-        "            or any(len(h.done) >= self.c.counts.bots_to_end for h in state.hands)\n            or (self",
-        "            or False\n            or (self",
+        "botfactory/maintenance.py",
+        "        or any(len(h.done) >= game.c.counts.bots_to_end for h in state.hands)\n        or (game",
+        "        or False\n        or (game",
         1,
     ),
     (

@@ -33,6 +33,7 @@ from support.botfactory_positions import (
 
 import bgrules
 from bgrules import CHANCE
+from bgrules.botfactory import windows
 from bgrules.botfactory.state import (
     DrawPart,
     EndTurn,
@@ -255,11 +256,11 @@ def test_the_window_memo_tells_a_paid_sharer_from_an_unpaid_one():
     without seat 0's payment has two answers, each the plain walk's."""
     g = game()
     s = _sharing(g)
-    unpaid = g._window_seats(s, ())
+    unpaid = windows.seats(g, s, ())
     paid = attrs.evolve(s, paid=(0,))
-    assert g._window_seats(paid, ()) == g._window_seats_of(paid, ()) == (0, 1, 2)
-    assert unpaid == g._window_seats_of(s, ()) == (1, 2)
-    assert g._window_seats(s, ()) == (1, 2)  # the unpaid answer is still the memo's for the unpaid key
+    assert windows.seats(g, paid, ()) == windows.seats_of(g, paid, ()) == (0, 1, 2)
+    assert unpaid == windows.seats_of(g, s, ()) == (1, 2)
+    assert windows.seats(g, s, ()) == (1, 2)  # the unpaid answer is still the memo's for the unpaid key
     for key in g._window_memo:
         assert all(isinstance(x, (int, type(None))) for x in key), key
 

@@ -17,7 +17,7 @@ import attrs
 import pytest
 from support.walks import steps
 
-from bgrules.botfactory import assembly, production, projects
+from bgrules.botfactory import assembly, draws, moves, production, projects
 from bgrules.botfactory.game import BotFactoryGame
 from bgrules.botfactory.state import MoveWorker, PlacePart, Refill, TakeProject, TakeTop
 from bgrules.botfactory.variant import BotFactoryVariant, Rulings
@@ -78,8 +78,8 @@ def test_the_shared_offers_are_whole_and_one_per_class_and_arguments(reading: st
                     assert _whole(icon) and all(a is game._action(TakeTop, a.colour) for a in icon[:-1])
                     refill = production.refill_options(game, before, seat % 2)
                     assert _whole(refill) and all(a is game._action(Refill, a.position, a.colour) for a in refill[:-1])
-                    moves, spaces = game._move_options(before, seat)
-                    assert _whole(moves) and spaces == frozenset(m.space for m in moves)
+                    offered, spaces = moves.move_options(game, before, seat)
+                    assert _whole(offered) and spaces == frozenset(m.space for m in offered)
                 takes = projects.project_options(game, before)
                 assert _whole(takes) and all(a is game._action(TakeProject, a.column, a.row) for a in takes)
                 if before.phase.value != "over":
@@ -145,7 +145,7 @@ def test_the_chance_outcomes_share_their_pairs_of_whole_draws_and_fractions() ->
                 for got in (warm, _cold(cold).chance_outcomes(before)):
                     assert got and _whole(a for a, _p in got)
                     assert all(type(p) is Fraction for _a, p in got)
-                what, counts = game._chance_key(before)
+                what, counts = draws.chance_key(game, before)
                 if what == "contract":
                     drawn = [(i, 1, len(counts)) for i in counts]
                 else:

@@ -20,8 +20,12 @@ import pytest
 
 from bgrules.botfactory import assembly as bf_assembly
 from bgrules.botfactory import finance as bf_finance
+from bgrules.botfactory import limits as bf_limits
+from bgrules.botfactory import maintenance as bf_maintenance
+from bgrules.botfactory import moves as bf_moves
 from bgrules.botfactory import production as bf_production
 from bgrules.botfactory import projects as bf_projects
+from bgrules.botfactory import turns as bf_turns
 from bgrules.botfactory.game import FINANCE as FINANCE_BOARD
 from bgrules.botfactory.game import BotFactoryGame
 from bgrules.botfactory.state import Phase as BFPhase
@@ -937,7 +941,7 @@ def bf_gain_ignores_contracts(mp: pytest.MonkeyPatch) -> None:
 
 def bf_limits_unchecked(mp: pytest.MonkeyPatch) -> None:
     """BF-LIMIT-PARTS / BF-LIMIT-PROJECTS removed: a player over five tiles never discards."""
-    mp.setattr(BotFactoryGame, "_check_limits", lambda self, state, seat: state)
+    mp.setattr(bf_limits, "check", lambda game, state, seat: state)
 
 
 def bf_reserve_unpaid(mp: pytest.MonkeyPatch) -> None:
@@ -1017,7 +1021,7 @@ def bf_bot_meeple_kept(mp: pytest.MonkeyPatch) -> None:
 def _bf_reserve_options(mp: pytest.MonkeyPatch, allowed) -> None:
     """Offer and accept a Reserve wherever ``allowed(seat, seats, costs)`` says so, costing the last
     reservation cost past the printed spaces."""
-    orig_options = BotFactoryGame._main_options
+    orig_options = bf_turns.main_options
 
     def cost(costs, seats):
         return costs[min(len(seats), len(costs) - 1)]
@@ -1049,7 +1053,7 @@ def _bf_reserve_options(mp: pytest.MonkeyPatch, allowed) -> None:
             turn=attrs.evolve(turn, left=turn.left - c),
         )
 
-    mp.setattr(BotFactoryGame, "_main_options", options)
+    mp.setattr(bf_turns, "main_options", options)
     mp.setattr(bf_finance, "reserve", reserve)
 
 
@@ -1065,7 +1069,7 @@ def bf_reserve_a_third_time(mp: pytest.MonkeyPatch) -> None:
 
 def bf_order_duplicates_a_seat(mp: pytest.MonkeyPatch) -> None:
     """BF-ORDER broken: the next round's order repeats its first player in place of its last."""
-    orig = BotFactoryGame._round_end
+    orig = bf_maintenance.round_end
 
     def round_end(self, state):
         after = orig(self, state)
@@ -1073,7 +1077,7 @@ def bf_order_duplicates_a_seat(mp: pytest.MonkeyPatch) -> None:
             return attrs.evolve(after, order=(after.order[0], *after.order[:-1]))
         return after
 
-    mp.setattr(BotFactoryGame, "_round_end", round_end)
+    mp.setattr(bf_maintenance, "round_end", round_end)
 
 
 def bf_no_action_when_sharing(mp: pytest.MonkeyPatch) -> None:
@@ -1091,7 +1095,7 @@ def bf_no_action_when_sharing(mp: pytest.MonkeyPatch) -> None:
 
 def bf_end_never_fires(mp: pytest.MonkeyPatch) -> None:
     """BF-END broken: the end never fires (neither the bots built nor the round cap end the game)."""
-    orig = BotFactoryGame._round_end
+    orig = bf_maintenance.round_end
 
     def round_end(self, state):
         after = orig(self, state)
@@ -1100,13 +1104,13 @@ def bf_end_never_fires(mp: pytest.MonkeyPatch) -> None:
             return attrs.evolve(after, round=state.round + 1, order=order, index=0, phase=BFPhase.MOVE)
         return after
 
-    mp.setattr(BotFactoryGame, "_round_end", round_end)
+    mp.setattr(bf_maintenance, "round_end", round_end)
 
 
 def bf_max_rounds_ignored(mp: pytest.MonkeyPatch) -> None:
     """BF-END broken: the round cap is ignored. With 3-4 players random play builds too few bots to end a
     game within BF_LENGTH steps; with 2 it often ends a game by the bots built before that."""
-    orig = BotFactoryGame._round_end
+    orig = bf_maintenance.round_end
 
     def round_end(self, state):
         cap = self.max_rounds
@@ -1116,7 +1120,7 @@ def bf_max_rounds_ignored(mp: pytest.MonkeyPatch) -> None:
         finally:
             self.max_rounds = cap
 
-    mp.setattr(BotFactoryGame, "_round_end", round_end)
+    mp.setattr(bf_maintenance, "round_end", round_end)
 
 
 # (spec id, mutation, variant TOML or None for the default figures): each row must turn the spec to violated
@@ -1220,12 +1224,12 @@ def bf_right_tile_pays_nothing(mp: pytest.MonkeyPatch) -> None:
 
 def bf_maintenance_keeps_values(mp: pytest.MonkeyPatch) -> None:
     """BF-MAINT broken: a completed bot's value does not fall in maintenance."""
-    orig = BotFactoryGame._maintenance
+    orig = bf_maintenance.maintenance
 
     def maintenance(self: BotFactoryGame, state: Any, **changes: Any) -> Any:
         return attrs.evolve(orig(self, state, **changes), values=state.values)
 
-    mp.setattr(BotFactoryGame, "_maintenance", maintenance)
+    mp.setattr(bf_maintenance, "maintenance", maintenance)
 
 
 def bf_wheel_turns_back(mp: pytest.MonkeyPatch) -> None:
@@ -1292,12 +1296,12 @@ def bf_sandra_from_the_left(mp: pytest.MonkeyPatch) -> None:
                         return i
         return sandra
 
-    mp.setattr(BotFactoryGame, "_sandra_target", target)
+    mp.setattr(bf_moves, "sandra_target", target)
 
 
 def bf_order_rightmost_first(mp: pytest.MonkeyPatch) -> None:
     """BF-ORDER broken: the next round's order runs right to left across the spaces."""
-    orig = BotFactoryGame._round_end
+    orig = bf_maintenance.round_end
 
     def round_end(self: BotFactoryGame, state: Any) -> Any:
         after = orig(self, state)
@@ -1305,7 +1309,7 @@ def bf_order_rightmost_first(mp: pytest.MonkeyPatch) -> None:
             return attrs.evolve(after, order=tuple(reversed(after.order)))
         return after
 
-    mp.setattr(BotFactoryGame, "_round_end", round_end)
+    mp.setattr(bf_maintenance, "round_end", round_end)
 
 
 def bf_sandra_refills_anticlockwise(mp: pytest.MonkeyPatch) -> None:
@@ -1321,7 +1325,7 @@ def bf_sandra_refills_anticlockwise(mp: pytest.MonkeyPatch) -> None:
 
 def bf_maintenance_clears_every_bot(mp: pytest.MonkeyPatch) -> None:
     """BF-MAINT broken: maintenance clears the unfinished bots' parts to the discard as well."""
-    orig = BotFactoryGame._maintenance
+    orig = bf_maintenance.maintenance
 
     def maintenance(self: BotFactoryGame, state: Any, **changes: Any) -> Any:
         columns = []
@@ -1334,7 +1338,7 @@ def bf_maintenance_clears_every_bot(mp: pytest.MonkeyPatch) -> None:
             columns.append(column)
         return orig(self, attrs.evolve(state, columns=tuple(columns)), **changes)
 
-    mp.setattr(BotFactoryGame, "_maintenance", maintenance)
+    mp.setattr(bf_maintenance, "maintenance", maintenance)
 
 
 def bf_extra_token_to_the_first(mp: pytest.MonkeyPatch) -> None:

@@ -134,5 +134,5 @@ def projects_over(unfinished: Num, completed: Num, project_limit: Num) -> Truth:
 
 
 def over_limits(parts: Num, unfinished: Num, completed: Num, part_limit: Num, project_limit: Num) -> Truth:
-    """The player must discard before play goes on (``BotFactoryGame._check_limits``)."""
+    """The player must discard before play goes on (``limits.check``)."""
     return either(parts_over(parts, part_limit), projects_over(unfinished, completed, project_limit))

@@ -2,7 +2,7 @@
 BF-ASM-PROJECT, BF-ASM-ICON), the last space's extra token (BF-ASM-LAST), the additional action swapping a
 part with a spare (BF-ASM-SWAP) and Sandra's action renewing the spares (BF-ASM-SANDRA).
 
-A room of the round (``round.ROOMS``): plain functions of the game and a state. ``main_options`` /
+A room of the round (``rooms.ROOMS``): plain functions of the game and a state. ``main_options`` /
 ``main`` are the main action's options and its guard with its effect (BF-ASM), ``additional_options`` /
 ``additional`` the additional action's (BF-ASM-SWAP), ``sandra`` Sandra's action (BF-ASM-SANDRA)."""
 
@@ -39,8 +39,7 @@ PLACE_RULE: str | None = None
 
 def placements(game: Tokens, state: BotFactoryState, seat: int) -> tuple[PlacePart, ...]:
     """BF-ASM: parts from hand onto matching empty spaces; BF-ASM-PROJECT: a bot's last part only with an
-    unfinished Project of its colour (and a bot meeple of that colour left). Memoised on what it reads:
-    the hand's parts and Projects, the columns, the bots left (docs/speed.md, "Bot Factory's hot path")."""
+    unfinished Project of its colour (and a bot meeple of that colour left)."""
     hand = state.hands[seat]
     key = ("place", hand.parts, hand.projects, state.bots_left) + state.columns  # noqa: RUF005
     found = game._options_memo.get(key)
@@ -134,8 +133,7 @@ def place(game: Tokens, state: BotFactoryState, seat: int, action: PlacePart, ru
 
 
 def icon_options(game: Tokens, state: BotFactoryState, seat: int) -> list[Any]:
-    """BF-ASM-ICON: pay a token for the top part of any pile, or decline. Memoised on the piles and the
-    discards (after how many piles there are)."""
+    """BF-ASM-ICON: pay a token for the top part of any pile, or decline."""
     if state.hands[seat].tokens < 1:
         return [SKIP]
     piles = state.piles
@@ -173,8 +171,7 @@ def last_space_cost(game: Tokens, space: int) -> int:
 
 
 def additional_options(game: Tokens, state: BotFactoryState, seat: int) -> tuple[Any, ...]:
-    """BF-ASM-SWAP: the additional action's options, any number of times: none without a token or a part;
-    else memoised on what they read, the hand's parts and the spares (``Base._remember``)."""
+    """BF-ASM-SWAP: the additional action's options, any number of times: none without a token or a part."""
     hand = state.hands[seat]
     if hand.tokens < 1 or not hand.parts:  # BF-ASM-SWAP: a token and a part are needed
         return ()
@@ -229,7 +226,7 @@ def swap(game: Tokens, state: BotFactoryState, seat: int, action: Swap) -> BotFa
 
 def sandra(game: Tokens, state: BotFactoryState, **changes: Any) -> BotFactoryState:
     """BF-ASM-SANDRA: clear the spares, draw two by the Distribution marker (``changes``: fields it does not
-    read, in the same copy)."""
+    read, go into its state)."""
     coverage.effect("BF-ASM-SANDRA")
     for p in state.spares:
         if p is not None:

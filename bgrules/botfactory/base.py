@@ -3,10 +3,11 @@ state helpers (a player's hand, a part tile back to its discard).
 
 The house has a room per board, a module of plain functions of the game and a state
 (:mod:`~bgrules.botfactory.assembly`, :mod:`~bgrules.botfactory.production`,
-:mod:`~bgrules.botfactory.projects`, :mod:`~bgrules.botfactory.finance`); the game
-(:class:`bgrules.botfactory.game.BotFactoryGame`) is the round flow (:mod:`~bgrules.botfactory.round`,
-which hands each board's actions to its room through ``round.ROOMS``) with the shared helpers
-(:mod:`~bgrules.botfactory.tokens`, :mod:`~bgrules.botfactory.draws`, :mod:`~bgrules.botfactory.limits`).
+:mod:`~bgrules.botfactory.projects`, :mod:`~bgrules.botfactory.finance`); the round's
+phases are modules of plain functions too (:mod:`~bgrules.botfactory.round` dispatches through its table of
+phases, ``round.PHASES``; the phases hand each board's actions to its room through ``rooms.ROOMS``); the
+game (:class:`bgrules.botfactory.game.BotFactoryGame`) holds the figures and the token helpers
+(:mod:`~bgrules.botfactory.tokens`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ A = TypeVar("A")
 GAME_NAME = "botfactory"
 ASSEMBLY, PRODUCTION, PROJECT, FINANCE = range(4)
 
-# the rooms' most frequent copies, by position (``fastevolve.copier``: ``evolve`` without its keywords)
 _HAND_PARTS = copier(Hand, "parts")
 _HAND_TOKENS = copier(Hand, "tokens")
 _HAND_PROJECTS = copier(Hand, "projects")
@@ -52,8 +52,7 @@ def additional_rule(action: Any) -> str:
 
 
 def _offered(action: Any, options: Collection[Any]) -> bool:
-    """``action in options``, the very object offered (a playout's choice) found without comparing it with
-    the options before it (an attrs ``__eq__`` call each)."""
+    """``action in options``: ``action`` is one of the options offered."""
     for option in options:
         if option is action:
             return True
@@ -98,15 +97,11 @@ class Base(GameBase):
         return evolve(state, hands=_set(state.hands, seat, evolve(state.hands[seat], **changes)))
 
     def _remember(self, key: tuple[Any, ...], value: tuple[Any, ...]) -> tuple[Any, ...]:
-        """Store ``value``, the options of ``key`` (what they read, tagged by kind), in the options memo, as
-        the shared tuple of those very objects (``_shared``)."""
+        """``value``, the options of ``key`` (what they read, tagged by kind), kept for ``key``."""
         return self.memos.put(self._options_memo, key, self._shared(value))
 
     def _shared(self, offers: tuple[Any, ...]) -> tuple[Any, ...]:
-        """``offers`` (shared action objects, ``_action``), or the equal tuple of the very same objects met
-        before: one tuple per game for each sequence of offers (the ``offers`` memo; docs/speed.md, "Bot
-        Factory's hot path"). Found by the objects' ids, each compared with ``is`` (the stored tuple holds
-        them: no id of theirs is reused while it is stored)."""
+        """``offers`` (action objects of ``_action``), or the tuple of the very same objects given before."""
         table: dict[tuple[int, ...], tuple[Any, ...]] = self.memos["offers"]
         key = tuple(map(id, offers))
         found = table.get(key)
@@ -122,9 +117,8 @@ class Base(GameBase):
         return tuple([bool(sum(p) or sum(d)) for p, d in zip(state.piles, state.discards, strict=True)])
 
     def _action(self, cls: type[A], *args: Any) -> A:
-        """The action ``cls(*args)``, one shared object per game for each class and arguments (actions are
-        frozen values: an offer made again offers an equal object), in a table per class keyed by the
-        arguments (the ``action`` memo)."""
+        """The action ``cls(*args)``: one object per game for each class and arguments (actions are frozen
+        values: an offer made again offers an equal object)."""
         table = self._action_memo.get(cls)
         if table is None:
             memos = self.memos

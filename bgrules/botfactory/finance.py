@@ -2,7 +2,7 @@
 lines' rewards (BF-FIN-LINE) and on reserving contracts (BF-FIN-CONTRACT); no additional action; Sandra
 raises the lowest values (BF-FIN-SANDRA).
 
-A room of the round (``round.ROOMS``): plain functions of the game and a state. ``main_options`` /
+A room of the round (``rooms.ROOMS``): plain functions of the game and a state. ``main_options`` /
 ``main`` are the main action's options and its guards with its effects (BF-FIN), ``additional_options`` /
 ``additional`` its (absent) additional action's (BF-ADDITIONAL), ``sandra`` Sandra's action
 (BF-FIN-SANDRA)."""
@@ -123,7 +123,7 @@ def additional(game: Tokens, state: BotFactoryState, seat: int, action: Any) -> 
 
 def sandra(game: Tokens, state: BotFactoryState, **changes: Any) -> BotFactoryState:
     """BF-FIN-SANDRA: the lowest value(s) rise by one; none when all tie (``changes``: fields it does not
-    read, in the same copy)."""
+    read, go into its state)."""
     coverage.effect("BF-FIN-SANDRA")
     low = min(state.values)
     if all(v == low for v in state.values):

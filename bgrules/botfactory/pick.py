@@ -14,9 +14,7 @@ from bgrules.core.fastevolve import evolve
 
 def options(game: Base, state: BotFactoryState) -> tuple[Any, ...]:
     """BF-SETUP-PARTS: the top part of any pile that has one (or whose discard would refill it)."""
-    return tuple(
-        TakeTop(col) for ci, col in enumerate(game.colours) if sum(state.piles[ci]) or sum(state.discards[ci])
-    )
+    return tuple(TakeTop(col) for ci, col in enumerate(game.colours) if sum(state.piles[ci]) or sum(state.discards[ci]))
 
 
 def act(game: Base, state: BotFactoryState, action: Any) -> BotFactoryState:

@@ -3,7 +3,7 @@
 (BF-PROD-MARK), the additional action trading three parts for a pile's top part (BF-PROD-TRADE) and
 Sandra's action refilling the Wheel (BF-PROD-SANDRA).
 
-A room of the round (``round.ROOMS``): plain functions of the game and a state. ``main_options`` /
+A room of the round (``rooms.ROOMS``): plain functions of the game and a state. ``main_options`` /
 ``main`` are the main action's options and its guards with its effects (BF-PROD), ``additional_options`` /
 ``additional`` the additional action's (BF-PROD-TRADE), ``sandra`` Sandra's action (BF-PROD-SANDRA)."""
 
@@ -20,7 +20,6 @@ from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import copier, evolve
 
 _OUTPUT_TAKEN = copier(BotFactoryState, "hands", "wheel", "turn")
-"""An output taken (``fastevolve.copier``: the copy by position)."""
 
 
 RULE = "BF-PROD"
@@ -86,7 +85,7 @@ def next_refill(
     **changes: Any,
 ) -> BotFactoryState:
     """BF-PROD-ROTATE: each empty top space, left first, may be refilled from the top of any pile. The
-    state takes on ``wheel`` and ``turn`` (default: its own) and ``changes`` in the same copy."""
+    state takes on ``wheel`` and ``turn`` (default: its own) and ``changes``."""
     wheel = state.wheel if wheel is None else wheel
     turn = state.turn if turn is None else turn
     assert turn is not None
@@ -98,8 +97,7 @@ def next_refill(
 
 
 def refill_options(game: Tokens, state: BotFactoryState, pos: int) -> list[Any]:
-    """BF-PROD-ROTATE: refill top space ``pos`` from the top of any pile, or leave it empty. Memoised on the
-    piles and the discards (after how many piles there are)."""
+    """BF-PROD-ROTATE: refill top space ``pos`` from the top of any pile, or leave it empty."""
     piles = state.piles
     key = ("refill", pos, len(piles)) + piles + state.discards  # noqa: RUF005
     found = game._options_memo.get(key)
@@ -123,8 +121,7 @@ def refill(game: Tokens, state: BotFactoryState, pos: int, action: Any) -> BotFa
 
 
 def additional_options(game: Tokens, state: BotFactoryState, seat: int) -> tuple[Any, ...]:
-    """BF-PROD-TRADE: the additional action's options, any number of times: none under three parts; else
-    memoised on what they read, the hand's parts and which piles can be drawn from (``Base._remember``)."""
+    """BF-PROD-TRADE: the additional action's options, any number of times: none under three parts."""
     hand = state.hands[seat]
     if len(hand.parts) < 3:  # BF-PROD-TRADE: three parts are needed
         return ()
@@ -173,7 +170,7 @@ def trade(game: Tokens, state: BotFactoryState, seat: int, action: Trade) -> Bot
 
 def sandra(game: Tokens, state: BotFactoryState, **changes: Any) -> BotFactoryState:
     """BF-PROD-SANDRA: fill every empty space clockwise from left of the outputs, by the marker
-    (``changes``: fields it does not read, in the same copy)."""
+    (``changes``: fields it does not read, go into its state)."""
     coverage.effect("BF-PROD-SANDRA")
     start = game.c.wheel.sandra_start
     order = [(start + k) % 8 for k in range(8)]

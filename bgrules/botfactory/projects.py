@@ -2,7 +2,7 @@
 BF-PROJ-RIGHT), the additional action exchanging two Project tiles for a Universal part (BF-PROJ-TRADE),
 and the clear-out that Sandra (BF-PROJ-SANDRA) and maintenance (BF-MAINT) perform.
 
-A room of the round (``round.ROOMS``): plain functions of the game and a state. ``main_options`` /
+A room of the round (``rooms.ROOMS``): plain functions of the game and a state. ``main_options`` /
 ``main`` are the main action's options and its guard with its effect (BF-PROJ), ``additional_options`` /
 ``additional`` the additional action's (BF-PROJ-TRADE), ``sandra`` Sandra's action (BF-PROJ-SANDRA)."""
 
@@ -18,7 +18,6 @@ from bgrules.core import coverage
 from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import copier, evolve
 
-# the board's copies, by position (``fastevolve.copier``)
 _TAKEN = copier(BotFactoryState, "hands", "grid", "turn")
 _SLID = copier(BotFactoryState, "grid", "project_discard", "draws")
 
@@ -35,7 +34,7 @@ PLACE_RULE: str | None = "BF-PROJ-LEFT"
 
 
 def project_options(game: Tokens, state: BotFactoryState) -> list[Any]:
-    """BF-PROJ: every Project tile on the board may be taken. Memoised on the board's two columns."""
+    """BF-PROJ: every Project tile on the board may be taken."""
     grid = state.grid
     key = ("take", grid[0], grid[1])
     found = game._options_memo.get(key)
@@ -72,7 +71,7 @@ def take_project(
     game: Tokens, state: BotFactoryState, seat: int, action: TakeProject, turn: Turn | None = None
 ) -> BotFactoryState:
     """BF-PROJ: take a Project tile; BF-PROJ-LEFT / BF-PROJ-RIGHT: the bottom tiles' rewards. ``turn``
-    (default: the state's) is the turn the state takes on, in the same copy."""
+    (default: the state's) is the turn the state takes on."""
     col, row = action.column, action.row
     if col not in range(2) or row not in range(len(state.grid[col])) or state.grid[col][row] is None:
         raise IllegalAction("BF-PROJ", f"no Project tile at column {col}, row {row}")
@@ -99,8 +98,7 @@ def take_project(
 
 def additional_options(game: Tokens, state: BotFactoryState, seat: int) -> tuple[Any, ...]:
     """BF-PROJ-TRADE: the additional action's options, any number of times: none under two unfinished
-    Projects; else memoised on what they read, the hand's Projects and the Universal supply
-    (``Base._remember``)."""
+    Projects."""
     hand = state.hands[seat]
     if len(hand.projects) < 2:  # BF-PROJ-TRADE: two unfinished Projects are needed
         return ()
@@ -154,7 +152,7 @@ def exchange(game: Tokens, state: BotFactoryState, seat: int, action: Exchange) 
 
 def sandra(game: Tokens, state: BotFactoryState, **changes: Any) -> BotFactoryState:
     """BF-PROJ-SANDRA: the clear-out (``slide_projects``, the one-state form the mutation tests patch);
-    ``changes`` (fields it does not read) in the same copy."""
+    ``changes`` (fields it does not read) go into its state."""
     coverage.effect("BF-PROJ-SANDRA")
     state = slide_projects(game, state)
     return evolve(state, **changes) if changes else state

@@ -45,7 +45,7 @@ class Room(Protocol):
         ...
 
     def sandra(self, game: Tokens, state: BotFactoryState, **changes: Any) -> BotFactoryState:
-        """BF-SANDRA-ACT: Sandra's action on the board; ``changes`` (fields it does not read) in the same copy."""
+        """BF-SANDRA-ACT: Sandra's action on the board; ``changes`` (fields it does not read) go into its state."""
         ...
 
 

@@ -62,7 +62,7 @@ class RoundFlow(Tokens):
         return _BY_VALUE[phase._value_].options(self, state)
 
     def _chance_outcomes(self, state: BotFactoryState) -> tuple[tuple[Any, Fraction], ...]:
-        """BF-PILE: the next draw's outcomes with exact probabilities (:func:`bgrules.botfactory.draws.chance_outcomes`)."""
+        """BF-PILE: the next draw's outcomes with exact probabilities (``draws.chance_outcomes``)."""
         return draws.chance_outcomes(self, state)
 
     def apply(self, state: BotFactoryState, action: Any) -> BotFactoryState:

@@ -31,8 +31,7 @@ def end_trigger(game: Base, state: BotFactoryState) -> str | None:
 def contract_score(game: RoundFlow, state: BotFactoryState, seat: int) -> int:
     """BF-SCORE: the player assigns their bots to their reserved contracts at best (a bot to one
     contract; a contract may take two of them): a met contract scores its reservation value plus its
-    points, an unmet one loses its reservation value. 0 without a reservation; otherwise memoised on
-    what it reads (the reservations, the display, the player's bots; bounded: cleared past 20,000)."""
+    points, an unmet one loses its reservation value. 0 without a reservation."""
     if not any(seat in seats for seats in state.reserved):
         return 0
     done = state.hands[seat].done

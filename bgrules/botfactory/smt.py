@@ -1,7 +1,7 @@
 """z3 encodings of Bot Factory's token cap, hand limits and contract reservations, for ``proofs/botfactory.py``.
 
 Every rule is a named list of z3 constraints built from :mod:`bgrules.botfactory.arith`, the functions the
-game itself calls (``BotFactoryGame._gain``, ``_pay``, ``finance.reserve``, ``_check_limits``, ``_discard_options``),
+game itself calls (``BotFactoryGame._gain``, ``_pay``, ``finance.reserve``, ``limits.check``, ``limits.options``),
 so the proof reads the played arithmetic. A property is proved by refuting its negation: the solver is given
 the invariant before, one legal step, and the negated invariant after; ``unsat`` is ``holds`` for every state
 (inductive), ``sat`` is ``violated`` with the model decoded into the before-state and the step, and a timeout
@@ -347,14 +347,14 @@ def nonnegative(h: HandState) -> list[Any]:
 
 
 def over(h: HandState, fig: Figures, fault: Fault | None = None) -> Any:
-    """``BotFactoryGame._check_limits``: the player must discard."""
+    """``limits.check``: the player must discard."""
     if fault == "limit_ignores_completed":
         return arith.either(arith.parts_over(h.parts, fig.part_limit), h.unfinished > fig.project_limit)
     return arith.over_limits(h.parts, h.unfinished, h.completed, fig.part_limit, fig.project_limit)
 
 
 def discard_step(h: HandState, h2: HandState, which: Any, fig: Figures, fault: Fault | None = None) -> list[Any]:
-    """``BotFactoryGame._discard`` as ``_discard_options`` offers it: a part while over the part limit,
+    """``limits.act`` as ``limits.options`` offers it: a part while over the part limit,
     else an unfinished Project (``which`` 0: a part, 1: an unfinished Project, 2: a completed one, which
     only the broken rule ``discard_completed`` offers)."""
     parts_first = arith.parts_over(h.parts, fig.part_limit)
@@ -393,7 +393,7 @@ def discard_step(h: HandState, h2: HandState, which: Any, fig: Figures, fault: F
 def action_step(h: HandState, h2: HandState, which: Any, project_limit: Any = None) -> list[Any]:
     """One hand change of an action (``which`` indexes :data:`ACTION_STEPS`). With ``project_limit`` given,
     a Project taken over the limit is discarded at once, before any pending choice (BF-LIMIT-PROJECTS, as
-    ``BotFactoryGame._check_limits`` does): an unfinished one goes, so the unfinished count stays."""
+    ``limits.check`` does): an unfinished one goes, so the unfinished count stays."""
     p, u, d = h.parts, h.unfinished, h.completed
     p2, u2, d2 = h2.parts, h2.unfinished, h2.completed
     if project_limit is not None:

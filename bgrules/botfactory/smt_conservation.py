@@ -3,12 +3,12 @@ of each kind is in its pile, its discard, on the Wheel, on a spare space, on a b
 parts: their supply, a spare space, a bot or a hand), four of each colour part and two of each Universal.
 
 One step is one ``BotFactoryGame.apply``: the part moves of the rules in a fixed order, each moving any
-number of tiles: placing (``_place``), discarding (``_discard``, ``_additional`` Trade; ``_discard_part_tile``
+number of tiles: placing (``assembly.place``), discarding (``limits.act``, the Trade; ``_discard_part_tile``
 sends a Universal part back to its supply), swapping with a spare (Swap), taking a Wheel output, taking a
-Universal part (Exchange), drawing from a pile (``_resolve_draw``: onto the Wheel, a spare or a hand),
-Sandra clearing the spares (``_sandra_act``), maintenance clearing completed bots (``_maintenance``) and a
-pile taking its whole discard back when it is empty (``_normalise_draw``). The Speech tokens are proved
-separately, inductively (``proofs/botfactory.py``, ``BF-PROOF-TOKENS-*``).
+Universal part (Exchange), drawing from a pile (``draws.resolve``: onto the Wheel, a spare or a hand),
+Sandra clearing the spares (``maintenance.sandra_act``), maintenance clearing completed bots
+(``maintenance.maintenance``) and a pile taking its whole discard back when it is empty (``draws.normalise``).
+The Speech tokens are proved separately, inductively (``proofs/botfactory.py``, ``BF-PROOF-TOKENS-*``).
 
 :func:`conformance` plays seeded random games and asks the solver whether each apply's counts are a step.
 """

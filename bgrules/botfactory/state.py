@@ -33,8 +33,7 @@ class Phase(enum.Enum):
 
 
 SETUP, PICK, MOVE, ACTION, DISCARD, OVER = Phase.SETUP, Phase.PICK, Phase.MOVE, Phase.ACTION, Phase.DISCARD, Phase.OVER
-"""The phases by name, as the engine compares a state's phase with them (docs/speed.md, "Bot Factory's hot
-path")."""
+"""The phases by name, as the engine compares a state's phase with them."""
 
 
 @attrs.frozen(cache_hash=True)

@@ -112,10 +112,10 @@ def test_the_memos_hold_shared_values_and_untracked_keys() -> None:
     assert len(distinct[TakeProject]) <= 6 and len(distinct[PlacePart]) <= 24
     assert len(distinct.get(TakeTop, ())) <= 4 and len(distinct.get(Refill, ())) <= 8
     answers = {}
-    for key, (moves, spaces) in game._move_memo.items():
+    for key, (offered, spaces) in game._move_memo.items():
         assert not gc.is_tracked(key), key
-        assert answers.setdefault(tuple(sorted(spaces)), (moves, spaces)) == (moves, spaces)
-        assert tables["move_offers"][tuple(m.space for m in moves)] is game._move_memo[key]
+        assert answers.setdefault(tuple(sorted(spaces)), (offered, spaces)) == (offered, spaces)
+        assert tables["move_offers"][tuple(m.space for m in offered)] is game._move_memo[key]
     assert len(game._move_memo) > 2 * len(tables["move_offers"])
     pairs = {id(pair) for pair in tables["outcome_pairs"].values()}  # the table holds them: no id reused
     assert len(game._chance_memo) > 100

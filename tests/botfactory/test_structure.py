@@ -29,8 +29,8 @@ from bgrules.botfactory import (
     windows,
 )
 from bgrules.botfactory import round as round_flow
-from bgrules.botfactory.state import Phase
 from bgrules.botfactory.game import BotFactoryGame
+from bgrules.botfactory.state import Phase
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "rules" / "botfactory.md"

@@ -271,6 +271,7 @@ def test_effect_calls_stay_in_the_rule_rooms() -> None:
             f"{m}.py"
             for m in ("assembly", "production", "projects", "finance", "round", "scoring", "tokens", "draws", "limits")
         ),
+        *(f"{m}.py" for m in ("pick", "moves", "turns", "windows", "maintenance")),
         *(f"{m}.py" for m in ("shop", "turn", "blueprints", "dayend", "game", "base", "workday", "movement")),
         *(f"{m}.py" for m in ("fabricate", "factory", "board", "sandbox")),
     }

@@ -36,6 +36,7 @@ from bgrules.core.jobs import check_jobs, run_tasks
 from bgrules.core.limits import too_large
 from bgrules.integrations import ray_engine
 from bgrules.runners import coverage
+from bgrules.runners.campaign_cli import ENGINES
 from bgrules.runners.commands import verify as rv
 
 # On a pipe (a CI log) rich would wrap at 80 columns and split ids over lines: tables get room instead.
@@ -100,25 +101,8 @@ class _PathOption(click.Path):
 
 
 class _Command(click.Command):
-    """Every bgrules command: its path options refuse an empty path, and its whole-number options a figure
-    past their maximum (:mod:`bgrules.core.limits`), in one line and exit 2, before the command runs."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        for param in self.params:
-            if isinstance(param.type, click.Path) and not isinstance(param.type, _PathOption):
-                old = param.type
-                param.type = _PathOption(
-                    exists=old.exists,
-                    file_okay=old.file_okay,
-                    dir_okay=old.dir_okay,
-                    writable=old.writable,
-                    readable=old.readable,
-                    resolve_path=old.resolve_path,
-                    allow_dash=old.allow_dash,
-                    path_type=old.type,
-                    executable=getattr(old, "executable", False),
-                )
+    """Every bgrules command: its path options (:data:`_PATH`) refuse an empty path, and its whole-number options
+    a figure past their maximum (:mod:`bgrules.core.limits`), in one line and exit 2, before the command runs."""
 
     def invoke(self, ctx: click.Context) -> Any:
         for param in self.params:
@@ -304,26 +288,73 @@ def _emit(
         sys.exit(1)
 
 
-def _jobs_option(fn: Callable[..., None]) -> Callable[..., None]:
-    return click.option(
-        "--jobs",
-        "-j",
-        type=int,
-        default=None,
-        help="checks run side by side [default: every core]; the results are the same whatever N",
-    )(fn)
+_PATH = _PathOption(path_type=Path)
+"""Every path option and argument's type."""
+_ADDRESS = "--engine ray: the Ray cluster's address (host:port, ray://host:port or auto) [default: start a local Ray]"
+_CHECKERS = click.Choice(["sampled", "searched", "explored", "proved", "clarified"])
+_OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
+    "specs": (("--specs", "specs_dir"), {"type": _PATH, "help": _DIR_HELP["specs"]}),
+    "proofs": (("--proofs", "proofs_dir"), {"type": _PATH, "help": _DIR_HELP["proofs"]}),
+    "clarifications": (
+        ("--clarifications", "clarifications_dir"), {"type": _PATH, "help": _DIR_HELP["clarifications"]}
+    ),
+    "jobs": (("--jobs", "-j"), {"type": int, "help": "checks run side by side [default: every core]; the results "
+        "are the same whatever N"}),
+    "timeout": (("--timeout", "timeout_ms"), {"default": DEFAULT_TIMEOUT_MS, "show_default": True, "help": "wall "
+        "budget per proof obligation (ms): each solver check gets what is left; a sampled obligation stops sampling "
+        "when it is spent (docs/proofs.md)"}),
+    "quiet": (("--quiet", "-q"), {"is_flag": True, "help": "print only failures and the summary"}),
+    "json": (("--json", "as_json"), {"is_flag": True}),
+    "json-list": (("--json", "as_json"), {"is_flag": True, "help": "print a JSON list of results (progress goes to "
+        "stderr)"}),
+    "junit": (("--junit-xml",), {"type": _PATH}),
+    "only": (("--only",), {"help": "only ids containing this text"}),
+    "checker": (("--checker", "checkers"), {"multiple": True, "type": _CHECKERS}),
+    "address": (("--address",), {"metavar": "ADDR", "help": _ADDRESS}),
+    "game": (("--game", "game_name"), {"help": _GAME_HELP}),
+    "players": (("--players",), {"type": int}),
+    "option": (("--option", "-o", "options"), {"multiple": True, "help": "game option key=value"}),
+    "variant": (("--variant",), {"type": _PATH}),
+    "max-rounds": (("--max-rounds",), {"type": int}),
+    "agents": (("--agents", "agents_spec"), {}),
+    "html": (("--html", "html_path"), {"type": _PATH}),
+    "trace-dir": (("--trace-dir",), {"type": _PATH}),
+    # the campaigns' options (simulate, balance, coverage; docs/campaigns.md)
+    "engine": (("--engine",), {"type": click.Choice(ENGINES), "default": "local", "show_default": True, "help":
+        "where the games' shards run: local worker processes (--jobs) or Ray tasks (--address); the results are "
+        "the same either way (docs/campaigns.md)"}),
+    "shard-jobs": (("--jobs", "-j"), {"type": int, "help": "local worker processes for the shards [default: 1]; the "
+        "results are the same whatever N"}),
+    "results": (("--results",), {"type": _PATH, "metavar": "FILE", "help": "append each finished shard to FILE as "
+        "it finishes (JSON lines; a new file)"}),
+    "resume": (("--resume",), {"type": _PATH, "metavar": "FILE", "help": "continue the campaign of results file "
+        "FILE: only its missing shards run, appended to it"}),
+}  # fmt: skip
+"""The options the commands share, by name: their flags and click's keywords (a command may give others)."""
+CAMPAIGN = ("engine", "shard-jobs", "address", "results", "resume")
+"""``--engine``, ``--jobs``, ``--address``, ``--results``, ``--resume``: a campaign's (docs/campaigns.md)."""
+
+Decorator = Callable[[Callable[..., None]], Callable[..., None]]
 
 
-def _timeout_option(fn: Callable[..., None]) -> Callable[..., None]:
-    return click.option(
-        "--timeout",
-        "timeout_ms",
-        default=DEFAULT_TIMEOUT_MS,
-        show_default=True,
-        help="wall budget per proof obligation (ms): each solver check gets what is left; a sampled obligation "
-        "stops sampling when it is spent (docs/proofs.md)",
-    )(fn)
+def opt(name: str, *flags: str, **keywords: Any) -> Decorator:
+    """The option ``name`` of the table (with ``keywords`` over its own), or, with ``flags``, a new one."""
+    shared, own = _OPTIONS.get(name, ((), {}))
+    return click.option(*(flags or shared), **{**own, **keywords})
 
 
-def _quiet_option(fn: Callable[..., None]) -> Callable[..., None]:
-    return click.option("--quiet", "-q", is_flag=True, help="print only failures and the summary")(fn)
+def options(*chosen: str | Decorator) -> Decorator:
+    """The options, in the order given (names of the table, or options made by :func:`opt`)."""
+
+    def apply(fn: Callable[..., None]) -> Callable[..., None]:
+        for o in reversed(chosen):
+            fn = (opt(o) if isinstance(o, str) else o)(fn)
+        return fn
+
+    return apply
+
+
+def engine_options(fn: Callable[..., None]) -> Callable[..., None]:
+    """A campaign's options (:data:`CAMPAIGN`: parameters ``engine``, ``jobs``, ``address``, ``results``,
+    ``resume``)."""
+    return options(*CAMPAIGN)(fn)

@@ -8,20 +8,28 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import click
 from rich.progress import Progress
 from rich.table import Table
 
-from bgrules.cli.base import _BAR, _DIR_HELP, _GAME_HELP, _fail, _guard, _parse_options, console, err_console, main
-from bgrules.cli.campaign import engine_options
+from bgrules.cli.base import (
+    _BAR,
+    _GAME_HELP,
+    _PATH,
+    CAMPAIGN,
+    _guard,
+    _parse_options,
+    console,
+    err_console,
+    main,
+    opt,
+    options,
+)
 from bgrules.core.catalog import describe_all
-from bgrules.core.errors import InputError, MissingExtra
+from bgrules.core.errors import InputError
 from bgrules.core.figures import describe
-from bgrules.runners import campaign_cli
-from bgrules.runners.balance import check_plot_path
 from bgrules.runners.commands import balance as rb
 from bgrules.runners.commands import diff as rd
 from bgrules.runners.commands import explore as rx
@@ -30,77 +38,7 @@ from bgrules.runners.commands.games import lines
 from bgrules.runners.diff import find_difference
 from bgrules.runners.diff_report import render, to_json
 
-
-def _note_departures(found: list[dict[str, Any]]) -> None:
-    console.print(describe(found), highlight=False, soft_wrap=True)
-
-
-@main.command()
-@click.option("--game", "game_name", required=True, help=_GAME_HELP)
-@click.option("--variant", "variants", multiple=True, required=True, type=click.Path(path_type=Path))
-@click.option("--players", type=int, default=None)
-@click.option("--option", "-o", "options", multiple=True, help="game option key=value")
-@click.option("--depth", default=60, show_default=True, help="the longest action sequence searched")
-@click.option("--nodes", default=20_000, show_default=True, help="the most positions searched")
-@click.option(
-    "--max-rounds",
-    type=int,
-    default=None,
-    help="the runner's round cap for games that count rounds (default: the game's own, 40 for botfactory)",
-)
-@click.option("--json", "as_json", is_flag=True)
-@click.option(
-    "--trace-dir",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="write the difference's actions as two traces (A.json, B.json: one per variant) for bgrules replay",
-)
-@click.option(
-    "--html",
-    "html_path",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="write one page that steps through the difference, variant A beside variant B",
-)
-@_guard
-def diff(
-    game_name: str,
-    variants: tuple[Path, ...],
-    players: int | None,
-    options: tuple[str, ...],
-    depth: int,
-    nodes: int,
-    max_rounds: int | None,
-    as_json: bool,
-    trace_dir: Path | None,
-    html_path: Path | None,
-) -> None:
-    """Find the shortest action sequence whose outcome differs between two rulings (two --variant files)."""
-
-    if len(variants) != 2:
-        raise InputError("--variant", f"give exactly two variant files, not {len(variants)}")
-    with Progress(console=err_console, transient=True, disable=as_json) as progress:
-        progress.add_task(f"bgrules diff {game_name}: up to {nodes} positions, depth {depth}", total=None)
-        result = find_difference(
-            game_name,
-            str(variants[0]),
-            str(variants[1]),
-            players=players,
-            options=_parse_options(options),
-            max_depth=depth,
-            max_nodes=nodes,
-            max_rounds=max_rounds,
-        )
-
-    departed = rd.departures(game_name, variants, players, _parse_options(options))
-    if as_json:
-        click.echo(json.dumps({**to_json(result), "seed_departures": departed}, indent=2, default=str))
-    else:
-        click.echo(render(result))
-        for label, found in departed.items():
-            click.echo(f"{label}: {describe(found)}")
-    if trace_dir is not None or html_path is not None:
-        rd.write_files(result, game_name, variants, players, _parse_options(options), trace_dir, html_path, _say)
+_CAP = "the runner's round cap for games that count rounds"
 
 
 def _say(line: str) -> None:
@@ -108,163 +46,104 @@ def _say(line: str) -> None:
 
 
 @main.command()
-@click.option("--game", "game_name", required=True, help=_GAME_HELP)
-@click.option("--players", type=int, default=None)
-@click.option("--games", "n_games", default=100, show_default=True)
-@click.option("--seed", default=0, show_default=True)
-@click.option("--variant", type=click.Path(path_type=Path), default=None)
-@click.option("--option", "-o", "options", multiple=True, help="game option key=value, e.g. -o days=4")
-@click.option("--check/--no-check", default=True, show_default=True, help="check every invariant at every step")
-@click.option(
-    "--max-rounds",
-    type=int,
-    default=None,
-    help="the runner's round cap for games that count rounds: a game not over by then is truncated "
-    "(default: the game's own, 40 for botfactory)",
-)
-@click.option(
-    "--agents",
-    "agents_spec",
-    default=None,
-    help="who plays: one agent name for every seat or one per seat, comma-separated "
-    "(random, greedy, mcts; e.g. greedy,random or mcts:iterations=50) [default: random]",
-)
-@click.option("--specs", "specs_dir", type=click.Path(path_type=Path), default=None, help=_DIR_HELP["specs"])
-@click.option("--json", "as_json", is_flag=True)
-@engine_options
+@options(opt("game", required=True), opt("variant", "--variant", "variants", multiple=True, required=True, type=_PATH))
+@options("players", "option", opt("depth", "--depth", default=60, show_default=True, help="the longest action "
+    "sequence searched"))  # fmt: skip
+@options(opt("nodes", "--nodes", default=20_000, show_default=True, help="the most positions searched"))
+@options(opt("max-rounds", help=f"{_CAP} (default: the game's own, 40 for botfactory)"), "json")
+@options(opt("trace-dir", help="write the difference's actions as two traces (A.json, B.json: one per variant) for "
+    "bgrules replay"))  # fmt: skip
+@options(opt("html", help="write one page that steps through the difference, variant A beside variant B"))
 @_guard
-def simulate(
-    game_name: str,
-    players: int | None,
-    n_games: int,
-    seed: int,
-    variant: Path | None,
-    options: tuple[str, ...],
-    check: bool,
-    max_rounds: int | None,
-    agents_spec: str | None,
-    specs_dir: Path | None,
-    as_json: bool,
-    engine: str,
-    jobs: int | None,
-    address: str | None,
-    results: Path | None,
-    resume: Path | None,
-) -> None:
+def diff(**o: Any) -> None:
+    """Find the shortest action sequence whose outcome differs between two rulings (two --variant files)."""
+
+    name, variants, players, chosen = o["game_name"], o["variants"], o["players"], _parse_options(o["options"])
+    if len(variants) != 2:
+        raise InputError("--variant", f"give exactly two variant files, not {len(variants)}")
+    with Progress(console=err_console, transient=True, disable=o["as_json"]) as progress:
+        progress.add_task(f"bgrules diff {name}: up to {o['nodes']} positions, depth {o['depth']}", total=None)
+        result = find_difference(name, str(variants[0]), str(variants[1]), players=players, options=chosen,
+                                 max_depth=o["depth"], max_nodes=o["nodes"], max_rounds=o["max_rounds"])  # fmt: skip
+    departed = rd.departures(name, variants, players, chosen)
+    if o["as_json"]:
+        click.echo(json.dumps({**to_json(result), "seed_departures": departed}, indent=2, default=str))
+    else:
+        click.echo(render(result))
+        for label, found in departed.items():
+            click.echo(f"{label}: {describe(found)}")
+    if o["trace_dir"] is not None or o["html_path"] is not None:
+        rd.write_files(result, name, variants, players, chosen, o["trace_dir"], o["html_path"], _say)
+
+
+@main.command()
+@options(opt("game", required=True), "players", opt("games", "--games", "n_games", default=100, show_default=True))
+@options(opt("seed", "--seed", default=0, show_default=True), "variant", opt("option", help="game option key=value, "
+    "e.g. -o days=4"))  # fmt: skip
+@options(opt("check", "--check/--no-check", default=True, show_default=True, help="check every invariant at every "
+    "step"))  # fmt: skip
+@options(opt("max-rounds", help=f"{_CAP}: a game not over by then is truncated (default: the game's own, 40 for "
+    f"botfactory)"))  # fmt: skip
+@options(opt("agents", help="who plays: one agent name for every seat or one per seat, comma-separated (random, "
+    "greedy, mcts; e.g. greedy,random or mcts:iterations=50) [default: random]"))  # fmt: skip
+@options("specs", "json", *CAMPAIGN)
+@_guard
+def simulate(**o: Any) -> None:
     """Play legal games (random, or by ``--agents``), checking the game's invariants at every step, and
     summarise them. Games the runner cuts short (its step bound, or its round cap) count as ``truncated``:
     no one's win, so ``win_rate_by_seat`` is each seat's wins over the ``finished`` games (as balance
     counts them; null when none finished); ``ended_by`` counts the games each end trigger (a rule ID) ended."""
 
-    if n_games < 1:
-        raise InputError("--games", "play at least one game")
-    if check and specs_dir is None:
-        specs_dir = rs.own_specs(game_name)
-    if campaign_cli.wanted(engine, jobs, address, results, resume):  # the games as a campaign (docs/campaigns.md)
-        result = campaign_cli.simulate(
-            game=game_name, players=players, games=n_games, seed=seed, variant=variant, options=_parse_options(options),
-            check=check, max_rounds=max_rounds, agents=agents_spec, specs_dir=specs_dir, engine=engine, jobs=jobs,
-            address=address, results=results, resume=resume,
-        )  # fmt: skip
-    else:
+    @contextmanager
+    def progress() -> Iterator[Callable[[], None]]:
+        with Progress(*_BAR, console=err_console, transient=True, disable=as_json) as bar:
+            task = bar.add_task(f"{o['game_name']}", total=o["n_games"])
+            yield lambda: bar.advance(task)
 
-        @contextmanager
-        def progress() -> Iterator[Callable[[], None]]:
-            with Progress(*_BAR, console=err_console, transient=True, disable=as_json) as bar:
-                task = bar.add_task(f"{game_name}", total=n_games)
-                yield lambda: bar.advance(task)
-
-        result = rs.simulate(
-            game_name=game_name, players=players, n_games=n_games, seed=seed, variant=variant,
-            options=_parse_options(options), check=check, max_rounds=max_rounds, agents_spec=agents_spec,
-            specs_dir=specs_dir, used=None if as_json else _say, progress=progress,
-        )  # fmt: skip
+    as_json = o.pop("as_json")
+    result = rs.run(progress, None if as_json else _say, **{**o, "options": _parse_options(o["options"])})
     if as_json:
         click.echo(json.dumps(result, indent=2))
     else:
-        table = Table(title=f"bgrules simulate: {game_name}, {n_games} games from seed {seed}", show_header=False)
+        table = Table(title=f"bgrules simulate: {o['game_name']}, {o['n_games']} games from seed {o['seed']}",
+                      show_header=False)  # fmt: skip
         for key in rs.SHOWN:
             table.add_row(key, str(result[key]))
         console.print(table)
         console.print(rs.checked_line(result), highlight=False, soft_wrap=True)
         for v in result["violations"]:
             console.print(f"[red]{v['id']}[/] seed {v['seed']} step {v['step']}: {v['detail']}", highlight=False)
-        if variant is not None:
-            _note_departures(result.get("seed_departures", []))
+        if o["variant"] is not None:
+            console.print(describe(result.get("seed_departures", [])), highlight=False, soft_wrap=True)
     if result["invariant_violations"]:
         sys.exit(1)
 
 
 @main.command()
-@click.option("--game", "game_name", required=True, help=_GAME_HELP)
-@click.option("--players", type=int, default=None)
-@click.option(
-    "--agents",
-    "agents_spec",
-    default=None,
-    help="one agent for every seat (greedy) or one per seat (greedy,random,random,mcts); default: random",
-)
-@click.option("--games", "n_games", default=100, show_default=True)
-@click.option("--seed", default=0, show_default=True, help="game i is played from seed S + i")
-@click.option("--variant", type=click.Path(path_type=Path), default=None)
-@click.option("--option", "-o", "options", multiple=True, help="game option key=value")
-@click.option(
-    "--max-rounds",
-    type=int,
-    default=None,
-    help="the runner's round cap: a game not over by then is truncated, no one's win (default: the game's own)",
-)
-@click.option("--json", "as_json", is_flag=True, help="print the report as JSON (docs/balance.md)")
-@click.option("--plot", "plot_path", type=click.Path(path_type=Path), default=None, help="draw it to OUT.png or .svg")
-@engine_options
+@options(opt("game", required=True), "players", opt("agents", help="one agent for every seat (greedy) or one per "
+    "seat (greedy,random,random,mcts); default: random"))  # fmt: skip
+@options(opt("games", "--games", "n_games", default=100, show_default=True))
+@options(opt("seed", "--seed", default=0, show_default=True, help="game i is played from seed S + i"))
+@options("variant", "option", opt("max-rounds", help="the runner's round cap: a game not over by then is truncated, "
+    "no one's win (default: the game's own)"))  # fmt: skip
+@options(opt("json", help="print the report as JSON (docs/balance.md)"))
+@options(opt("plot", "--plot", "plot_path", type=_PATH, help="draw it to OUT.png or .svg"))
+@options(*CAMPAIGN)
 @_guard
-def balance(
-    game_name: str,
-    players: int | None,
-    agents_spec: str | None,
-    n_games: int,
-    seed: int,
-    variant: Path | None,
-    options: tuple[str, ...],
-    max_rounds: int | None,
-    as_json: bool,
-    plot_path: Path | None,
-    engine: str,
-    jobs: int | None,
-    address: str | None,
-    results: Path | None,
-    resume: Path | None,
-) -> None:
+def balance(**o: Any) -> None:
     """Win rate per seat with 95% Wilson intervals, scores, game length and end triggers (docs/balance.md).
     Shared wins count for each tied seat; games truncated by the runner's cap are no one's win."""
 
-    if n_games < 1:
-        raise InputError("--games", f"a whole number of games, at least 1, not {n_games}")
-    if plot_path is not None:
-        try:
-            check_plot_path(plot_path)
-        except MissingExtra as exc:
-            _fail(str(exc))  # the extra's name, bgrules[plot], is printed as text by _fail
-    if campaign_cli.wanted(engine, jobs, address, results, resume):  # the games as a campaign (docs/campaigns.md)
-        if plot_path is not None:
-            raise InputError("--plot", "draws each game's scores: run it without --engine/--jobs/--results/--resume")
-        result = campaign_cli.balance(
-            game=game_name, players=players, agents=agents_spec, games=n_games, seed=seed, variant=variant,
-            options=_parse_options(options), max_rounds=max_rounds, engine=engine, jobs=jobs, address=address,
-            results=results, resume=resume,
-        )  # fmt: skip
-    else:
-        with Progress(console=err_console, transient=True, disable=as_json) as progress:
-            task = progress.add_task(f"{game_name}", total=n_games)
-            result = rb.balance(
-                game_name=game_name, players=players, agents_spec=agents_spec, n_games=n_games, seed=seed,
-                variant=variant, options=_parse_options(options), max_rounds=max_rounds, plot_path=plot_path,
-                on_game=lambda _r: progress.advance(task),
-            )  # fmt: skip
+    as_json = o.pop("as_json")
+    with Progress(console=err_console, transient=True, disable=as_json) as progress:
+        task = progress.add_task(f"{o['game_name']}", total=o["n_games"])
+        result = rb.run(lambda _r: progress.advance(task), **{**o, "options": _parse_options(o["options"])})
     if as_json:
         click.echo(json.dumps(result, indent=2))
         return
-    table = Table(title=f"bgrules balance: {game_name}, {result['players']} players, {n_games} games from seed {seed}")
+    n_games = o["n_games"]
+    table = Table(title=f"bgrules balance: {o['game_name']}, {result['players']} players, {n_games} games from seed "
+        f"{o['seed']}")  # fmt: skip
     for column in rb.COLUMNS:
         table.add_column(column, justify="left" if column == "agent" else "right")
     for row in rb.seat_rows(result):
@@ -272,14 +151,14 @@ def balance(
     console.print(table)
     for line in rb.lines(result, n_games):
         console.print(line, highlight=False)
-    if variant is not None:
-        _note_departures(result["seed_departures"])
-    if plot_path is not None:
-        console.print(f"plot: {plot_path}", highlight=False)
+    if o["variant"] is not None:
+        console.print(describe(result["seed_departures"]), highlight=False, soft_wrap=True)
+    if o["plot_path"] is not None:
+        console.print(f"plot: {o['plot_path']}", highlight=False)
 
 
 @main.command()
-@click.option("--json", "as_json", is_flag=True, help="print a JSON list of games")
+@options(opt("json", help="print a JSON list of games"))
 @_guard
 def games(as_json: bool) -> None:
     """Every game: its player counts, the options of load_game (default, meaning) and the rulings of its
@@ -301,55 +180,28 @@ incomplete (stopped by max_states) instead of filling the machine's memory; `--m
 
 
 @main.command()
-@click.option("--game", "game_name", default=None, help=_GAME_HELP + " [default: the --from state file's]")
-@click.option("--players", type=int, default=None, help="[default: the game's, or the --from state file's]")
-@click.option("--option", "-o", "options", multiple=True, help="game option key=value")
-@click.option("--variant", type=click.Path(path_type=Path), default=None, help="a variant TOML file")
-@click.option("--depth", type=int, default=None, help="plies from the start to explore [default: no limit]")
-@click.option(
-    "--max-states",
-    type=int,
-    default=EXPLORE_MAX_STATES,
-    show_default=True,
-    help="the distinct states to keep at most (the memory bound: about 1-5 KB a state)",
-)
-@click.option("--seconds", type=float, default=None, help="wall time to explore for [default: no limit]")
-@click.option(
-    "--from",
-    "from_path",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="start from this state (a file of replay --state-out, or a bare bgrules.dumps state with --game)",
-)
-@click.option(
-    "--symmetry/--no-symmetry",
-    default=None,
-    help="count states up to the game's declared symmetries (--symmetry: required) [default: when declared]",
-)
-@click.option("--json", "as_json", is_flag=True, help="print the counts as JSON")
+@options(opt("game", help=_GAME_HELP + " [default: the --from state file's]"), opt("players", help="[default: the "
+    "game's, or the --from state file's]"))  # fmt: skip
+@options("option", opt("variant", help="a variant TOML file"), opt("depth", "--depth", type=int, help="plies from "
+    "the start to explore [default: no limit]"))  # fmt: skip
+@options(opt("max-states", "--max-states", type=int, default=EXPLORE_MAX_STATES, show_default=True, help="the "
+    "distinct states to keep at most (the memory bound: about 1-5 KB a state)"))  # fmt: skip
+@options(opt("seconds", "--seconds", type=float, help="wall time to explore for [default: no limit]"))
+@options(opt("from", "--from", "from_path", type=_PATH, help="start from this state (a file of replay --state-out, "
+    "or a bare bgrules.dumps state with --game)"))  # fmt: skip
+@options(opt("symmetry", "--symmetry/--no-symmetry", default=None, help="count states up to the game's declared "
+    "symmetries (--symmetry: required) [default: when declared]"))  # fmt: skip
+@options(opt("json", help="print the counts as JSON"))
 @_guard
-def explore(
-    game_name: str | None,
-    players: int | None,
-    options: tuple[str, ...],
-    variant: Path | None,
-    depth: int | None,
-    max_states: int | None,
-    seconds: float | None,
-    from_path: Path | None,
-    symmetry: bool | None,
-    as_json: bool,
-) -> None:
+def explore(**o: Any) -> None:
     """Every state reachable from the initial state (or --from STATE.json), breadth-first, each chance
     node expanded with every outcome: the distinct states first reached at each depth, and whether the
     exploration is complete (nothing was left unexplored)."""
 
-    name, game, found = rx.explore(
-        game_name=game_name, players=players, options=_parse_options(options), variant=variant, depth=depth,
-        max_states=max_states, seconds=seconds, from_path=from_path, symmetry=symmetry,
-    )  # fmt: skip
+    as_json = o.pop("as_json")
+    name, game, found = rx.explore(**{**o, "options": _parse_options(o["options"])})
     if as_json:
         click.echo(json.dumps(rx.as_json(name, game, found), indent=2))
         return
-    for line in rx.lines(name, game, found, from_path):
+    for line in rx.lines(name, game, found, o["from_path"]):
         click.echo(line)

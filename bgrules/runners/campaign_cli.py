@@ -1,5 +1,5 @@
 """The command-line side of campaigns (:mod:`bgrules.runners.campaign`) for ``simulate``, ``balance`` and
-``coverage`` (their click options: :func:`bgrules.cli.campaign.engine_options`): one function per command
+``coverage`` (their click options: :func:`bgrules.cli.base.engine_options`): one function per command
 that runs its games as a campaign and returns the command's JSON, the same as the command's serial run with
 the same seeds (timings apart), whatever the engine and the number of workers.
 

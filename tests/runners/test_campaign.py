@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from bgrules.cli import main
-from bgrules.cli.campaign import engine_options
+from bgrules.cli.base import engine_options
 from bgrules.core.errors import InputError, MissingExtra
 from bgrules.runners import campaign as cp
 from bgrules.runners import campaign_cli

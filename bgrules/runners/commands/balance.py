@@ -6,9 +6,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bgrules.core.errors import InputError
 from bgrules.core.figures import departures
 from bgrules.core.registry import load_game
-from bgrules.runners.balance import balance_json, plot_balance, resolve_agents, run_balance
+from bgrules.runners import campaign_cli
+from bgrules.runners.balance import balance_json, check_plot_path, plot_balance, resolve_agents, run_balance
 
 
 def balance(
@@ -63,3 +65,34 @@ def lines(result: dict[str, Any], n_games: int) -> list[str]:
     if length is not None:
         out.append(f"length (actions): {length['mean']} ± {length['sd']}, {length['min']}..{length['max']}")
     return out
+
+
+def run(
+    on_game: Callable[[Any], None],
+    *,
+    n_games: int,
+    plot_path: Path | None,
+    engine: str,
+    jobs: int | None,
+    address: str | None,
+    results: Path | None,
+    resume: Path | None,
+    **run: Any,
+) -> dict[str, Any]:
+    """``bgrules balance``: the options checked, then the games as a campaign when an engine option asks for
+    one (docs/campaigns.md), else serially (:func:`balance`, ``on_game`` told of each game); ``run``:
+    game_name, players, agents_spec, seed, variant, options, max_rounds."""
+
+    if n_games < 1:
+        raise InputError("--games", f"a whole number of games, at least 1, not {n_games}")
+    if plot_path is not None:
+        check_plot_path(plot_path)
+    if campaign_cli.wanted(engine, jobs, address, results, resume):
+        if plot_path is not None:
+            raise InputError("--plot", "draws each game's scores: run it without --engine/--jobs/--results/--resume")
+        return campaign_cli.balance(
+            game=run["game_name"], players=run["players"], agents=run["agents_spec"], games=n_games,
+            seed=run["seed"], variant=run["variant"], options=run["options"], max_rounds=run["max_rounds"],
+            engine=engine, jobs=jobs, address=address, results=results, resume=resume,
+        )  # fmt: skip
+    return balance(n_games=n_games, plot_path=plot_path, on_game=on_game, **run)

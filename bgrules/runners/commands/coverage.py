@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
-from bgrules.core.defaults import DEFAULT_TIMEOUT_MS
+from bgrules.core.defaults import DEFAULT_TIMEOUT_MS, default_dir
+from bgrules.core.errors import InputError
+from bgrules.runners import campaign_cli
 from bgrules.runners import coverage as cov
 from bgrules.runners.commands.verify import budget
 from bgrules.runners.verify import CHECKERS, plan
@@ -113,3 +116,56 @@ def fail_under(result: dict[str, Any], threshold: float) -> str | None:
     if pct < threshold:
         return f"rule coverage {pct:.1f}% is under --fail-under {threshold:g}%"
     return None
+
+
+Show = Callable[[str, int, int], None]
+
+
+def run(
+    run_plan: Callable[[list[Any]], list[dict[str, Any]]],
+    progress: Callable[[], AbstractContextManager[Show]],
+    *,
+    game_name: str | None,
+    agents_spec: str | None,
+    n_games: int | None,
+    players: int | None,
+    seed: int | None,
+    searched: bool,
+    specs_dir: Path | None,
+    proofs_dir: Path | None,
+    fail_under: float | None,
+    engine: str,
+    jobs: int | None,
+    address: str | None,
+    results: Path | None,
+    resume: Path | None,
+    **_printing: Any,
+) -> dict[str, Any]:
+    """``bgrules coverage``: the options checked, then the table of verify's own plan (run by
+    ``run_plan(tasks)``: :func:`of_verify`), or, with a sampling option, of sampled games (as a campaign
+    when an engine option asks for one; else serially, reporting to the ``progress()`` it enters)."""
+
+    sampling = any(x is not None for x in (n_games, agents_spec, players, seed, results, resume))
+    if n_games is not None and n_games < 1:
+        raise InputError("--games", f"play at least one game, not {n_games}")
+    cov.choice(game_name)  # an unknown game: one line, before anything runs
+    specs_dir = specs_dir or default_dir("specs")
+    proofs_dir = proofs_dir or default_dir("proofs")
+    if fail_under is not None and not 0 <= fail_under <= 100:
+        raise InputError("--fail-under", f"a percentage from 0 to 100, not {fail_under}")
+    n_games = 20 if n_games is None else n_games
+    seed = 0 if seed is None else seed
+    if not sampling:  # verify's checks
+        return of_verify(game_name, searched, specs_dir, proofs_dir, engine, run_plan)
+    if campaign_cli.wanted(engine, jobs, address, results, resume):  # the sampled games as a campaign
+        return campaign_cli.coverage(
+            game=game_name, agents=agents_spec, games=n_games, players=players, seed=seed, searched=searched,
+            specs_dir=specs_dir, proofs_dir=proofs_dir, engine=engine, jobs=jobs, address=address,
+            results=results, resume=resume,
+        )  # fmt: skip
+    with progress() as show:
+        return cov.run_coverage(
+            game_name, n_games=n_games, seed=seed, agents=agents_spec, players=players, specs_dir=specs_dir,
+            clarifications_dir=specs_dir / "clarifications", proofs_dir=proofs_dir, searched=searched,
+            progress=show,
+        )  # fmt: skip

@@ -3,6 +3,7 @@ state, and the trace's invariant at each step."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -11,10 +12,12 @@ from bgrules.core.codec import dumps
 from bgrules.core.defaults import default_dir
 from bgrules.core.errors import IllegalAction, InputError
 from bgrules.core.observe import shown
+from bgrules.core.registry import load_game
 from bgrules.pictures.narrate import describe
 from bgrules.runners import html
+from bgrules.runners.commands.state import state_file
 from bgrules.runners.specfile import find_spec, load_specs, resolve_predicate
-from bgrules.runners.trace import explain, initial_observed, initial_value, picture
+from bgrules.runners.trace import explain, initial_observed, initial_value, parse_actions, picture, read_trace
 
 Say = Callable[[str], None]
 """Where a note goes (stderr)."""
@@ -124,3 +127,43 @@ def write_page(
     last = html.refused(one)
     if last is not None:
         say(f"the last action was refused ({last.refused}: {last.invariant}); the page shows it")
+
+
+def run(
+    say: Say,
+    *,
+    actions_file: Path,
+    game_name: str | None,
+    players: int | None,
+    variant: Path | None,
+    options: dict[str, Any],
+    step: bool,
+    specs_dir: Path | None,
+    html_path: Path | None,
+    state_out: Path | None,
+) -> Iterator[str]:
+    """``bgrules replay``: the page written (``--html``), the trace replayed (``--step``: its lines, yielded as
+    they come), the final state written (``--state-out``); then, when neither --step nor --html, the final
+    state as JSON (yielded). ``say`` is told what was written."""
+
+    name, trace = read_trace(actions_file, game_name)
+    if name is None:
+        raise InputError("--game", f"{actions_file} is a list of actions: name its game (--game)")
+    chosen_options = {**(trace.get("options") or {}), **options}
+    chosen_variant: Any = str(variant) if variant else trace.get("variant")
+    if html_path is not None:
+        write_page(html_path, trace, str(actions_file), game_name=name, players=players, variant=variant,
+                   options=options, say=say)  # fmt: skip
+        if not step and state_out is None:
+            return
+    game = load_game(name, players=players or trace.get("players"), variant=chosen_variant, **chosen_options)
+    replayed = Replay(name, game, parse_actions(game, trace["actions"], str(actions_file)))
+    if step:
+        yield from replayed.lines(trace_invariant(trace, specs_dir, say))
+    else:
+        replayed.run()
+    if state_out is not None:
+        data = state_file(name, game, replayed.state, chosen_options, chosen_variant)
+        state_out.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    if not step and html_path is None:
+        yield dumps(replayed.state)

@@ -16,6 +16,7 @@ from bgrules.core.descriptor import find
 from bgrules.core.errors import InputError
 from bgrules.core.playout import round_cap
 from bgrules.core.registry import load_game
+from bgrules.runners import campaign_cli
 from bgrules.runners.campaign_merge import simulate_report
 from bgrules.runners.campaign_shards import simulate_games
 from bgrules.runners.specfile import default_invariants, load_specs
@@ -96,3 +97,37 @@ def checked_line(result: dict[str, Any]) -> str:
     ids = result["invariants_checked"]
     checked = f"{len(ids)} invariant(s) checked at every step" if ids else "no invariant checked (--no-check)"
     return f"{checked}: {', '.join(ids)}" if ids else checked
+
+
+def run(
+    progress: Callable[[], AbstractContextManager[Callable[[], None]]],
+    used: Callable[[str], None] | None,
+    *,
+    game_name: str,
+    n_games: int,
+    check: bool,
+    specs_dir: Path | None,
+    options: dict[str, Any],
+    engine: str,
+    jobs: int | None,
+    address: str | None,
+    results: Path | None,
+    resume: Path | None,
+    **run: Any,
+) -> dict[str, Any]:
+    """``bgrules simulate``: the options checked, then the games as a campaign when an engine option asks for
+    one (docs/campaigns.md), else serially (:func:`simulate`, reporting to ``progress`` and ``used``); ``run``:
+    players, seed, variant, max_rounds, agents_spec."""
+
+    if n_games < 1:
+        raise InputError("--games", "play at least one game")
+    if check and specs_dir is None:
+        specs_dir = own_specs(game_name)
+    if campaign_cli.wanted(engine, jobs, address, results, resume):
+        return campaign_cli.simulate(
+            game=game_name, players=run["players"], games=n_games, seed=run["seed"], variant=run["variant"],
+            options=options, check=check, max_rounds=run["max_rounds"], agents=run["agents_spec"],
+            specs_dir=specs_dir, engine=engine, jobs=jobs, address=address, results=results, resume=resume,
+        )  # fmt: skip
+    return simulate(game_name=game_name, n_games=n_games, check=check, specs_dir=specs_dir, options=options,
+                    used=used, progress=progress, **run)  # fmt: skip

@@ -4,19 +4,23 @@ the summary, the order of the rows and the budget (:mod:`bgrules.runners.verify`
 from __future__ import annotations
 
 import json
+import time
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from bgrules import __version__
-from bgrules.core.defaults import describe_dir
+from bgrules.core.defaults import default_dir, describe_dir, source_label
 from bgrules.core.errors import InputError
 from bgrules.integrations import ray_engine
-from bgrules.runners.report import by_spec
+from bgrules.runners import coverage as cov
+from bgrules.runners.report import by_spec, by_spec_lines
 from bgrules.runners.report_html import write_report
 from bgrules.runners.searched import DATABASE
 from bgrules.runners.specfile import Budget
 from bgrules.runners.trace import file_names, lines
+from bgrules.runners.verify import plan, plugins_only
 
 NOTHING = "nothing was checked (no spec, proof or clarification matched); that is not a pass"
 """Said (after the command's title) when a run has no check: no vacuous pass."""
@@ -199,3 +203,86 @@ def write_html(
         grouped=by_spec(rows, specs, chosen),
     )
     return index
+
+
+def run(
+    run_plan: Callable[[list[Any]], list[dict[str, Any]]],
+    *,
+    specs_dir: Path | None,
+    proofs_dir: Path | None,
+    clarifications_dir: Path | None,
+    games: int | None,
+    examples: int | None,
+    max_steps: int | None,
+    timeout_ms: int,
+    checkers: tuple[str, ...],
+    only: str | None,
+    thorough: bool,
+    jobs: int | None,
+    engine: str,
+    address: str | None,
+    no_database: bool,
+    coverage_json: Path | None,
+    html_dir: Path | None,
+    **_printing: Any,
+) -> dict[str, Any]:
+    """``bgrules verify``: the options checked, the plan made and run by ``run_plan(tasks)``, the coverage row,
+    the coverage file and the browsable report written. Returns the rows (``rows``), the coverage row when
+    the run was whole (``extra``), the lines for stderr (``notes``), the per-spec lines (``by_spec``) and
+    where the checks ran (``where``: None for local jobs)."""
+
+    check_only(only)
+    for value, option in ((games, "--games"), (examples, "--examples"), (max_steps, "--max-steps")):
+        positive(value, option)
+    positive(timeout_ms, "--timeout")
+    check_engine(engine, jobs, address)
+    given = {"specs": specs_dir is not None, "proofs": proofs_dir is not None}
+    given["clarifications"] = clarifications_dir is not None
+    specs_dir = specs_dir or default_dir("specs")
+    proofs_dir = proofs_dir or default_dir("proofs")
+    clarifications_dir = clarifications_dir or default_dir("clarifications")
+    used = dirs_used(given, specs=specs_dir, proofs=proofs_dir, clarifications=clarifications_dir)
+    if engine == "ray":  # the workers read the files at the paths the driver gives, on any node
+        specs_dir, proofs_dir, clarifications_dir = (d.resolve() for d in (specs_dir, proofs_dir, clarifications_dir))
+    chosen = checkers or ALL_CHECKERS
+    started = time.perf_counter()
+    labels = {"specs": source_label("specs", specs_dir, given["specs"])}
+    labels["proofs"] = source_label("proofs", proofs_dir, given["proofs"])
+    tasks, specs = plan(
+        specs_dir,
+        proofs_dir,
+        clarifications_dir,
+        budget(games, examples, max_steps, thorough, database=not no_database),
+        chosen,
+        only,
+        timeout_ms,
+        thorough,
+        labels=labels,
+    )
+    with cov.collecting() as collected:
+        values = run_plan(tasks)
+    rows, proof_rows = verify_rows(values, specs, chosen)
+    complete = only is None and set(chosen) == set(ALL_CHECKERS)
+    if specs and plugins_only(specs):  # the rule coverage is of docs/rules, which no plug-in game's spec reaches
+        complete = False
+    seconds = time.perf_counter() - started
+    covered = cov.verify_row(
+        collected, proof_rows, specs_dir=specs_dir, proofs_dir=proofs_dir, complete=complete, seconds=seconds
+    )
+    if coverage_json is not None:
+        coverage_json.write_text(json.dumps(covered["coverage"], indent=2) + "\n", encoding="utf-8")
+    notes = []
+    if html_dir is not None:
+        seconds = time.perf_counter() - started
+        index = write_html(
+            html_dir, rows, covered, complete=complete, seconds=seconds, specs=specs, chosen=chosen, only=only
+        )
+        notes.append(f"report: {index}")
+    notes.append(f"bgrules verify used {used}")
+    return {
+        "rows": rows,
+        "extra": [covered] if complete else None,
+        "notes": notes,
+        "by_spec": by_spec_lines(by_spec(rows, specs, chosen)),
+        "where": ray_where(address) if engine == "ray" else None,
+    }

@@ -217,6 +217,7 @@ OUTPUT_COLLIDES = lines("hole | UP0[/P] UP0[B/.] . . | truck")
 GIFT = lines("", "basic[B] | . GW0 . . | truck")
 SALES = lines("hole | . . . . | truck[B]", "basic[B] | . . . . | big[PD]")
 
+
 def sandbox_bound_one_cell_short(mp: pytest.MonkeyPatch) -> None:
     """The sandbox's bound broken (Termination, the sandbox, 4): it counts 11 floor cells, not 12."""
     from bgrules.mechanica import variant as mc_variant

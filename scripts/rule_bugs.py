@@ -163,8 +163,8 @@ BUGS: tuple[tuple[str, str, str, str, str, int], ...] = (
         "mc-lowest-wins",
         "MC-END-TIE: the lowest score wins",
         "mechanica/dayend.py",
-        "best = max(scores)",
-        "best = min(scores)",
+        "best = max(totals)",
+        "best = min(totals)",
         1,
     ),
     (

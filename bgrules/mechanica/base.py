@@ -2,7 +2,8 @@
 and the small helpers all rooms use.
 
 The whole game (``bgrules.mechanica.game.MechanicaGame``) is a house of rooms, one per part of the rules
-as docs/rules/mechanica.md orders them:
+as docs/rules/mechanica.md orders them, each a module of plain functions taking the game
+(:class:`MechanicaBase`) as their first argument:
 
 - :mod:`bgrules.mechanica.shop`: the Shop wheel, buying, installing or recycling the bought tile, the
   rotation, the Recycler, the draw and the double rotation (MC-SHOP-BUY to MC-SHOP-DOUBLE, MC-RECYCLE,
@@ -15,10 +16,7 @@ as docs/rules/mechanica.md orders them:
 - :mod:`bgrules.mechanica.dayend`: set-up steps, the day (runs, turns), the day's end, the end of the
   game and scoring (MC-DAY, MC-BP-DAYEND, MC-END, MC-SCORE, MC-END-TIE, MC-END-BOUND);
 - :mod:`bgrules.mechanica.game`: the constructor and the protocol's dispatch (``legal_actions``,
-  ``apply``, ``chance_outcomes``) to the rooms.
-
-Each room is a mixin over :class:`MechanicaBase`; the methods keep the names they had on the one class,
-so ``MechanicaGame._buy`` and the rest are where they always were for a caller.
+  ``apply``, ``chance_outcomes``) to the rooms through its tables of phases.
 """
 
 from __future__ import annotations
@@ -37,15 +35,11 @@ from bgrules.mechanica.state import (
     Draw,
     MechanicaState,
     Phase,
+    Recycle,
     Reveal,
     Seat,
 )
 from bgrules.mechanica.variant import Blueprint, MechanicaVariant
-
-# Enum members the functions below compare with, as module constants: under Python 3.11 each ``Phase.X``
-# is looked up through EnumType.__getattr__'s hook, about 0.2 us a time on a hot path (docs/speed.md).
-_Phase_GIFT = Phase.GIFT
-_Phase_OVER = Phase.OVER
 
 GAME_NAME = "mechanica"
 PILES = 2
@@ -61,11 +55,9 @@ _T = TypeVar("_T")
 
 
 def shared(pool: dict[Any, Any], value: _T) -> _T:
-    """The one instance of ``value`` kept in ``pool`` (``value`` itself when first seen): a memo that holds
-    the shared instance, not a fresh equal one per entry, holds fewer objects for the cyclic collector's
-    full passes to visit (docs/speed.md). Each pool belongs to one memo and is emptied with it (so it is
-    bounded as the memo is). Only for immutable values whose equality means the same answer: the actions and
-    lists of actions memoised for MC-SELL, MC-ANYTIME and MC-BP-COMPLETE."""
+    """The one instance of ``value`` kept in ``pool`` (``value`` itself when first seen). Each pool belongs
+    to one memo and is emptied with it. Only for immutable values whose equality means the same answer: the
+    actions and lists of actions memoised for MC-SELL, MC-ANYTIME and MC-BP-COMPLETE."""
     found = pool.get(value)
     if found is None:
         found = pool[value] = value
@@ -83,7 +75,7 @@ def add_at(counts: tuple[int, ...], i: int, n: int) -> tuple[int, ...]:
 
 
 _WITH_SEATS = copier(MechanicaState, "seats")
-"""``evolve(state, seats=...)`` by position (the hottest copy of a state: every action of a seat's own)."""
+"""``evolve(state, seats=...)`` by position (every action of a seat's own)."""
 with_phase = copier(MechanicaState, "phase")
 """``evolve(state, phase=...)`` by position (a step of the turn ends)."""
 with_board = copier(Seat, "factory")
@@ -112,6 +104,7 @@ class MechanicaBase(GameBase):
     _turn_end: bool
     """MC-ANYTIME (``anytime = "whole_turn"``): step (4) closes with a decision of the player's (phase
     TURN_END: the anytime actions, and ``Next`` passing the turn) before the next seat's turn."""
+    _players: int
     memos: Memos
     """Every memo of the game (:mod:`bgrules.core.memo`), emptied together by ``memos.clear()``."""
     _board_memo: dict[tuple[object, ...], tuple[int, int, int]]
@@ -119,11 +112,13 @@ class MechanicaBase(GameBase):
     _board_parts: list[tuple[Any, ...]]
     """The Fork, truck and demolition tuples of the layouts :attr:`_board_memo` holds (the trucks once)."""
     _last_board: tuple[object, BoardOptions] | None = None
-    """The last board layout :meth:`_board_options` was asked about, held, and its answer."""
+    """The last board layout :func:`~bgrules.mechanica.blueprints.board_options` was asked about, and its
+    answer."""
     _last_complete: tuple[object, object, object, tuple[Complete, ...]] | None = None
-    """The dock, piles' tops and completed cards :meth:`_complete_options` last read, held, and its answer."""
+    """The dock, piles' tops and completed cards :func:`~bgrules.mechanica.blueprints.complete_options` last
+    read, and its answer."""
     _last_sell: tuple[object, tuple[Any, ...]] | None = None
-    """The dock the selling step's options were last listed for, held, and those options."""
+    """The dock the selling step's options were last listed for and those options."""
     _dock_memo: dict[tuple[str, ...], int]
     """The place in :attr:`_board_parts` of the trucks a Loading Dock allows, with their prices, per truck
     kinds (MC-TRUCK-BUY)."""
@@ -131,7 +126,7 @@ class MechanicaBase(GameBase):
     """The fabricator tiles that may be demolished, per Start Zone kinds (MC-DEMOLISH)."""
     _sell_memo: dict[bytes, tuple[Any, ...]]
     """The sales a Loading Dock allows, then ``Next`` (MC-SELL, MC-TURN-ORDER), per the trucks' loads
-    (``loads_key``: bytes, which the collector does not track; the option lists shared)."""
+    (``loads_key``)."""
     _sell_shared: dict[Any, Any]
     """The one instance of each list of sales :attr:`_sell_memo` holds (:func:`shared`, emptied with it)."""
     _complete_shared: dict[Any, Any]
@@ -148,6 +143,10 @@ class MechanicaBase(GameBase):
     _reveal_memo: dict[tuple[int, ...], tuple[tuple[Reveal, Fraction], ...]]
     _reveal_pairs: dict[tuple[int, int], tuple[Reveal, Fraction]]
     """(card, cards in the pool) -> the (Reveal, probability) pair, shared by the memoised outcomes."""
+    _recycle_actions: dict[tuple[int, int], Recycle]
+    """One Recycle per (row, hole) of a Start Zone (MC-RECYCLE)."""
+    _fractions: dict[tuple[int, int], Fraction]
+    """Fraction(n, total) by (n, total): a draw's probabilities (MC-CHANCE)."""
 
     def state_type(self) -> type[MechanicaState]:
         return MechanicaState
@@ -156,27 +155,28 @@ class MechanicaBase(GameBase):
         """Nobody after the end (MC-END), chance in a chance phase (MC-CHANCE), the receiving player during a
         gift (MC-FAB-OVERACTIVE), otherwise the player whose turn or run it is (MC-DAY)."""
         phase = state.phase
-        if phase is _Phase_OVER:
+        if phase._value_ == "over":
             return None
         if phase in CHANCE_PHASES:
             return CHANCE
-        if phase is _Phase_GIFT:
+        if phase._value_ == "gift":
             return state.gifts[0][0]
         return state.current
 
     def is_terminal(self, state: MechanicaState) -> bool:
         """MC-END: the game is over."""
-        return state.phase is _Phase_OVER
+        return state.phase._value_ == "over"
 
-    def _seat(self, state: MechanicaState, seat: Seat, who: int | None = None, **changes: Any) -> MechanicaState:
-        """``state`` with seat ``who`` (default: the current player) replaced, and ``changes``."""
-        i = state.current if who is None else who
-        if not changes:
-            return _WITH_SEATS(state, replace_at(state.seats, i, seat))
-        return evolve(state, seats=replace_at(state.seats, i, seat), **changes)
 
-    @staticmethod
-    def _holes(factory: Factory) -> list[tuple[int, int]]:
-        """Every Start Zone hole (row, hole) of a board: where recycled and gifted bots may go (MC-RECYCLE,
-        MC-FAB-OVERACTIVE)."""
-        return [(r, h) for r, slot in enumerate(factory.start) for h in range(len(slot.holes))]
+def with_seat(state: MechanicaState, seat: Seat, who: int | None = None, **changes: Any) -> MechanicaState:
+    """``state`` with seat ``who`` (default: the current player) replaced, and ``changes``."""
+    i = state.current if who is None else who
+    if not changes:
+        return _WITH_SEATS(state, replace_at(state.seats, i, seat))
+    return evolve(state, seats=replace_at(state.seats, i, seat), **changes)
+
+
+def start_holes(factory: Factory) -> list[tuple[int, int]]:
+    """Every Start Zone hole (row, hole) of a board: where recycled and gifted bots may go (MC-RECYCLE,
+    MC-FAB-OVERACTIVE)."""
+    return [(r, h) for r, slot in enumerate(factory.start) for h in range(len(slot.holes))]

@@ -9,13 +9,16 @@ or demolish. At the day's end turned
 Blueprints go under their piles; the game ends when the deck and the Shop are empty.
 
 This module is the house: the constructor, the initial state and the protocol's dispatch to the rooms
-(see :mod:`bgrules.mechanica.base`): the Shop (:mod:`~bgrules.mechanica.shop`), the turn
-(:mod:`~bgrules.mechanica.turn`), Blueprints and trucks (:mod:`~bgrules.mechanica.blueprints`), the day
-and the end (:mod:`~bgrules.mechanica.dayend`).
+(see :mod:`bgrules.mechanica.base`), each a module of plain functions: the Shop
+(:mod:`~bgrules.mechanica.shop`), the turn (:mod:`~bgrules.mechanica.turn`), Blueprints and trucks
+(:mod:`~bgrules.mechanica.blueprints`), the day and the end (:mod:`~bgrules.mechanica.dayend`). A
+decision goes to its room through the tables of phases (``LEGAL``, ``ACTS``, ``OUTCOMES``: phase value ->
+the function answering it), and the automatic steps follow (``dayend.settle``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -25,10 +28,10 @@ from bgrules.core.errors import IllegalAction
 from bgrules.core.fastevolve import evolve
 from bgrules.core.memo import Memos
 from bgrules.core.protocol import GameInfo
-from bgrules.mechanica.base import CHANCE_PHASES, GAME_NAME, PILES, TURN_PHASES, shared
-from bgrules.mechanica.blueprints import BlueprintRoom, loads_key
+from bgrules.mechanica import blueprints, dayend, shop, turn
+from bgrules.mechanica.base import CHANCE_PHASES, GAME_NAME, PILES, TURN_PHASES, MechanicaBase, shared, start_holes
+from bgrules.mechanica.blueprints import loads_key
 from bgrules.mechanica.components import GRADES
-from bgrules.mechanica.dayend import DayRoom
 from bgrules.mechanica.fabricate import Fabricate, Sell, fabricate_options, sell_options
 from bgrules.mechanica.factory import check_install, starting_factory
 from bgrules.mechanica.run import RUN_DECISION_TYPES, Change, ChooseOutput, Discard, Fly, Route
@@ -50,26 +53,9 @@ from bgrules.mechanica.state import (
     Reveal,
     Seat,
 )
-from bgrules.mechanica.turn import TurnRoom
 from bgrules.mechanica.validate import problems
 from bgrules.mechanica.variant import MechanicaVariant, game_variant
 from bgrules.mechanica.workday import decide, decisions
-
-# Enum members the functions below compare with, as module constants: under Python 3.11 each ``Phase.X``
-# is looked up through EnumType.__getattr__'s hook, about 0.2 us a time on a hot path (docs/speed.md).
-_Phase_BUY = Phase.BUY
-_Phase_DRAW = Phase.DRAW
-_Phase_EXTRA = Phase.EXTRA
-_Phase_GIFT = Phase.GIFT
-_Phase_OVER = Phase.OVER
-_Phase_PLACE = Phase.PLACE
-_Phase_RECYCLE = Phase.RECYCLE
-_Phase_REVEAL = Phase.REVEAL
-_Phase_RUN = Phase.RUN
-_Phase_SELL = Phase.SELL
-_Phase_SETUP_DEAL = Phase.SETUP_DEAL
-_Phase_SETUP_EXTRAS = Phase.SETUP_EXTRAS
-_Phase_TURN_END = Phase.TURN_END
 
 ACTION_TYPES: tuple[type, ...] = (
     *RUN_DECISION_TYPES,
@@ -92,12 +78,234 @@ ACTION_TYPES: tuple[type, ...] = (
 )
 _NEXT = Next()
 ANYTIME_TYPES = (BuyFork, BuyTruck, Complete, Demolish, DemolishFabricator)
-RUN_TYPES = (Route, Fly, Discard, Change, ChooseOutput)
-"""A run's decisions (MC-RUN), a tuple: ``isinstance`` with ``A | B`` builds the union each call."""
 """MC-ANYTIME: the actions allowed at any time during one's own turn."""
+RUN_TYPES = (Route, Fly, Discard, Change, ChooseOutput)
+"""A run's decisions (MC-RUN)."""
 
 
-class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
+# --- legal actions, by phase --------------------------------------------------------------------------
+
+
+def _chance_options(game: MechanicaBase, state: MechanicaState) -> tuple[Any, ...]:
+    """MC-CHANCE: the outcomes of a chance phase."""
+    return tuple(a for a, _p in game.chance_outcomes(state))
+
+
+def _no_options(game: MechanicaBase, state: MechanicaState) -> tuple[Any, ...]:
+    """MC-END: nothing after the end."""
+    return ()
+
+
+def _run_options(game: MechanicaBase, state: MechanicaState) -> tuple[Any, ...]:
+    """MC-RUN: the decisions of the running factory's owner."""
+    assert state.run is not None
+    return decisions(state.run, game.variant)
+
+
+def _place_options(game: MechanicaBase, state: MechanicaState) -> tuple[Any, ...]:
+    """MC-SHOP-BUY: the bought tile installed or recycled; MC-ANYTIME: with the anytime actions when the
+    ruling offers them while a tile waits."""
+    seat = state.seats[state.current]
+    waiting: tuple[Any, ...] = tuple(shop.place_options(game, state, seat.factory))
+    return waiting + blueprints.anytime_options(game, state, seat) if game._anytime_waits else waiting
+
+
+def _recycle_options(game: MechanicaBase, state: MechanicaState) -> tuple[Any, ...]:
+    """MC-SHOP-RECYCLE: the fallen tile's bot placed; MC-ANYTIME: with the anytime actions when the ruling
+    offers them while a tile waits."""
+    seat = state.seats[state.current]
+    waiting = tuple(shop.recycle_options(game, seat.factory))
+    return waiting + blueprints.anytime_options(game, state, seat) if game._anytime_waits else waiting
+
+
+def _turn_end_options(game: MechanicaBase, state: MechanicaState) -> tuple[Any, ...]:
+    """MC-ANYTIME: the decision closing step (4): ``Next`` and the anytime actions."""
+    return (_NEXT, *blueprints.anytime_options(game, state, state.seats[state.current]))
+
+
+def _gift_options(game: MechanicaBase, state: MechanicaState) -> tuple[Any, ...]:
+    """MC-FAB-OVERACTIVE: a lower bot into any Start Zone hole of the receiving player's, or ``Decline``."""
+    player, declared = state.gifts[0]
+    factory = state.seats[player].factory
+    return (*(Gift(b, r, h) for b in GRADES if b < declared for r, h in start_holes(factory)), Decline())
+
+
+def _sell_options(game: MechanicaBase, state: MechanicaState) -> tuple[Any, ...]:
+    """MC-SELL: the sales the Loading Dock allows, then ``Next`` (MC-TURN-ORDER), and the anytime actions
+    (MC-ANYTIME)."""
+    seat = state.seats[state.current]
+    dock = seat.factory.dock
+    last = game._last_sell
+    first: tuple[Any, ...] | None
+    if last is not None and last[0] is dock:  # the very dock of last time
+        first = last[1]
+    else:
+        loads = loads_key(dock)  # MC-SELL reads only the loads
+        first = game._sell_memo.get(loads)
+        if first is None:
+            if len(game._sell_memo) > game.memos.bound("sell"):
+                game._sell_memo.clear()
+                game._sell_shared.clear()
+            options = (*sell_options(seat.factory), _NEXT)
+            first = game._sell_memo[loads] = shared(game._sell_shared, options)
+        game._last_sell = (dock, first)
+    return first + blueprints.anytime_options(game, state, seat)
+
+
+def _buy_options(game: MechanicaBase, state: MechanicaState) -> tuple[Any, ...]:
+    """MC-SHOP-BUY: each affordable Shop slot, then ``Next`` (MC-TURN-ORDER), and the anytime actions
+    (MC-ANYTIME)."""
+    seat = state.seats[state.current]
+    wallet, prices = seat.wallet, game.prices
+    buys = (game._buys[i] for i, kind in enumerate(state.wheel) if kind is not None and wallet >= prices[i])
+    return (*buys, _NEXT, *blueprints.anytime_options(game, state, seat))
+
+
+def _fabricate_options(game: MechanicaBase, state: MechanicaState) -> tuple[Any, ...]:
+    """MC-FAB: the ways to fabricate, and the anytime actions (MC-ANYTIME)."""
+    seat = state.seats[state.current]
+    start = seat.factory.start
+    first = game._fabricate_memo.get(start)
+    if first is None:
+        first = game.memos.put(game._fabricate_memo, start, tuple(fabricate_options(seat.factory, game.variant)))
+    return first + blueprints.anytime_options(game, state, seat)
+
+
+LEGAL: dict[str, Callable[[MechanicaBase, MechanicaState], tuple[Any, ...]]] = {
+    **dict.fromkeys((p.value for p in CHANCE_PHASES), _chance_options),
+    Phase.OVER.value: _no_options,
+    Phase.RUN.value: _run_options,
+    Phase.PLACE.value: _place_options,
+    Phase.RECYCLE.value: _recycle_options,
+    Phase.TURN_END.value: _turn_end_options,
+    Phase.GIFT.value: _gift_options,
+    Phase.SELL.value: _sell_options,
+    Phase.BUY.value: _buy_options,
+    Phase.FABRICATE.value: _fabricate_options,
+}
+"""The legal actions of each phase, by the phase's value."""
+
+
+# --- chance -------------------------------------------------------------------------------------------
+
+
+def _deck_draws(game: MechanicaBase, state: MechanicaState) -> tuple[tuple[Any, Fraction], ...]:
+    """MC-CHANCE: a tile drawn from the deck (MC-SETUP-EXTRAS, MC-SETUP-DEAL, MC-SHOP-DRAW)."""
+    return shop.draws(game, state.deck)
+
+
+def _extra_draws(game: MechanicaBase, state: MechanicaState) -> tuple[tuple[Any, Fraction], ...]:
+    """MC-CHANCE: a tile drawn from the extras (MC-SHOP-DOUBLE)."""
+    return shop.draws(game, state.extras)
+
+
+def _reveals(game: MechanicaBase, state: MechanicaState) -> tuple[tuple[Any, Fraction], ...]:
+    """MC-CHANCE: a Blueprint revealed (MC-BP-DAYEND)."""
+    return blueprints.reveals(game, state)
+
+
+OUTCOMES: dict[str, Callable[[MechanicaBase, MechanicaState], tuple[tuple[Any, Fraction], ...]]] = {
+    Phase.SETUP_EXTRAS.value: _deck_draws,
+    Phase.SETUP_DEAL.value: _deck_draws,
+    Phase.DRAW.value: _deck_draws,
+    Phase.EXTRA.value: _extra_draws,
+    Phase.REVEAL.value: _reveals,
+}
+"""The chance outcomes of each chance phase, by the phase's value (none in another phase)."""
+
+
+def resolve_chance(game: MechanicaBase, state: MechanicaState, action: Any) -> MechanicaState:
+    """MC-CHANCE: only a listed outcome; a Blueprint revealed (MC-BP-DAYEND) or a tile drawn (MC-SHOP-DRAW,
+    MC-SETUP-EXTRAS, MC-SETUP-DEAL, MC-SHOP-DOUBLE)."""
+    outcomes = game.chance_outcomes(state)
+    if not any(action is a for a, _p in outcomes) and not any(action == a for a, _p in outcomes):
+        raise IllegalAction("MC-CHANCE", f"{action!r} is not a possible chance outcome here")
+    coverage.effect("MC-CHANCE")
+    if isinstance(action, Reveal):
+        return blueprints.reveal(game, state, action)
+    assert isinstance(action, Draw)
+    return shop.draw(game, state, action)
+
+
+# --- apply, by phase ----------------------------------------------------------------------------------
+
+
+def _act_over(game: MechanicaBase, state: MechanicaState, action: Any) -> MechanicaState:
+    """MC-END: no action after the end."""
+    raise IllegalAction("MC-END", "the game is over; no action is legal")
+
+
+def _act_chance(game: MechanicaBase, state: MechanicaState, action: Any) -> MechanicaState:
+    """MC-CHANCE: a chance outcome, then the automatic steps."""
+    return dayend.settle(game, resolve_chance(game, state, action))
+
+
+def _act_run(game: MechanicaBase, state: MechanicaState, action: Any) -> MechanicaState:
+    """MC-RUN: a decision of the running factory's owner, then the automatic steps."""
+    if not isinstance(action, RUN_TYPES):
+        raise IllegalAction("MC-RUN", f"{action!r}: a workday run awaits its owner's decision")
+    assert state.run is not None
+    return dayend.settle(game, evolve(state, run=decide(state.run, game.variant, action)))
+
+
+def _act_place(game: MechanicaBase, state: MechanicaState, action: Any) -> MechanicaState:
+    """MC-SHOP-BUY: the bought tile installed or recycled (or, every step, MC-ANYTIME)."""
+    if game._anytime_waits and isinstance(action, ANYTIME_TYPES):  # MC-ANYTIME, every step
+        return blueprints.anytime(game, state, action)
+    return dayend.settle(game, shop.place(game, state, action))
+
+
+def _act_recycle(game: MechanicaBase, state: MechanicaState, action: Any) -> MechanicaState:
+    """MC-SHOP-RECYCLE: the fallen tile's bot placed (or, every step, MC-ANYTIME)."""
+    if game._anytime_waits and isinstance(action, ANYTIME_TYPES):  # MC-ANYTIME, every step
+        return blueprints.anytime(game, state, action)
+    return dayend.settle(game, shop.recycle_fallen(game, state, action))
+
+
+def _act_gift(game: MechanicaBase, state: MechanicaState, action: Any) -> MechanicaState:
+    """MC-FAB-OVERACTIVE: a gift taken or declined."""
+    return dayend.settle(game, turn.gift(game, state, action))
+
+
+def _act_turn_end(game: MechanicaBase, state: MechanicaState, action: Any) -> MechanicaState:
+    """MC-ANYTIME after the Shop's turn, or the turn's close (MC-TURN-ORDER)."""
+    if isinstance(action, ANYTIME_TYPES):  # MC-ANYTIME, after the Shop's turn
+        return blueprints.anytime(game, state, action)
+    return dayend.settle(game, turn.end_turn(game, state, action))
+
+
+def _act_step(game: MechanicaBase, state: MechanicaState, action: Any) -> MechanicaState:
+    """MC-TURN-ORDER: a step of the turn (selling, buying, fabricating), ``Next`` or an action of any time
+    (MC-ANYTIME)."""
+    if isinstance(action, Next):
+        return turn.next_step(game, state)
+    if isinstance(action, Sell):
+        return turn.sell_bot(game, state, action)
+    if isinstance(action, Buy):
+        return shop.buy(game, state, action)
+    if isinstance(action, Fabricate):
+        return dayend.settle(game, turn.fabricate_bots(game, state, action))
+    if isinstance(action, ANYTIME_TYPES):
+        return blueprints.anytime(game, state, action)
+    raise IllegalAction("MC-TURN-ORDER", f"{action!r} is not an action of this step ({state.phase.value})")
+
+
+ACTS: dict[str, Callable[[MechanicaBase, MechanicaState, Any], MechanicaState]] = {
+    **dict.fromkeys((p.value for p in CHANCE_PHASES), _act_chance),
+    Phase.OVER.value: _act_over,
+    Phase.RUN.value: _act_run,
+    Phase.PLACE.value: _act_place,
+    Phase.RECYCLE.value: _act_recycle,
+    Phase.GIFT.value: _act_gift,
+    Phase.TURN_END.value: _act_turn_end,
+    Phase.SELL.value: _act_step,
+    Phase.BUY.value: _act_step,
+    Phase.FABRICATE.value: _act_step,
+}
+"""The guard and effect of an action in each phase, by the phase's value."""
+
+
+class MechanicaGame(MechanicaBase):
     """Mechanica for 2-4 players through the Game protocol."""
 
     ACTIONS = ACTION_TYPES
@@ -121,8 +329,6 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
         self._turn_end = rulings.anytime == "whole_turn"
         self._guard = ActionGuard(ACTION_TYPES, "MC-TURN-ORDER")
         memos = self.memos = Memos()
-        """Every memo of the game (``bgrules.core.memo``): bounded, emptied together by ``memos.clear()``; a
-        memo and the pools its answers share are emptied together when it passes its bound."""
         self._board_memo = memos.memo("board", 50_000)
         self._board_parts = []
         self._dock_memo = memos.memo("dock", 50_000)  # emptied with the board memo
@@ -136,7 +342,9 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
         self._draw_pairs = memos.memo("draw pairs", 20_000)
         self._reveal_memo = memos.memo("reveal", 20_000)
         self._reveal_pairs = memos.memo("reveal pairs", 20_000)  # emptied with the reveal memo
-        self._truck_prices = self._price_table()
+        self._recycle_actions = memos.memo("recycle actions", 1_000)
+        self._fractions = memos.memo("fractions", 20_000)
+        self._truck_prices = blueprints.price_table(self)
         self._buys = tuple(Buy(i) for i in range(len(self.prices)))
         self._draw_actions = {k: Draw(k) for k in self.kinds}
         fork = self.variant.catalogue.tiles.get("fork")
@@ -146,7 +354,7 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
             min_players=2,
             max_players=4,
             has_chance=True,
-            max_length=self._max_length(),
+            max_length=dayend.max_length_bound(self),
             parameters=(("players", "4"),),
         )
 
@@ -181,9 +389,9 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
             bp_top=(None, None),
             bp_turned=(False, False),
             day=1,
-            phase=_Phase_SETUP_EXTRAS,
+            phase=Phase.SETUP_EXTRAS,
         )
-        return self._settle(state)
+        return dayend.settle(self, state)
 
     def validate(self, state: MechanicaState) -> list[str]:
         """Every way ``state`` breaks the shape of this game's reachable states ("<field path>: <reason>";
@@ -193,90 +401,20 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
 
         return problems(self, state)
 
-    # --- chance -------------------------------------------------------------------------------------
+    # --- the protocol's dispatch through the tables of phases --------------------------------------
 
     def _chance_outcomes(self, state: MechanicaState) -> tuple[tuple[Any, Fraction], ...]:
         """MC-CHANCE: tile draws from the deck or the extras (the Shop's room), Blueprint reveals (the
-        Blueprints' room); nothing outside a chance phase (``chance_outcomes`` memoises the last state)."""
-        phase = state.phase
-        if phase in (_Phase_SETUP_EXTRAS, _Phase_SETUP_DEAL, _Phase_DRAW):
-            return self._draws(state.deck)
-        if phase is _Phase_EXTRA:
-            return self._draws(state.extras)
-        if phase is _Phase_REVEAL:
-            return self._reveals(state)
-        return ()
-
-    def _chance(self, state: MechanicaState, action: Any) -> MechanicaState:
-        """MC-CHANCE: only a listed outcome; a Blueprint revealed (MC-BP-DAYEND) or a tile drawn (MC-SHOP-DRAW,
-        MC-SETUP-EXTRAS, MC-SETUP-DEAL, MC-SHOP-DOUBLE)."""
-        outcomes = self.chance_outcomes(state)
-        if not any(action is a for a, _p in outcomes) and not any(action == a for a, _p in outcomes):
-            raise IllegalAction("MC-CHANCE", f"{action!r} is not a possible chance outcome here")
-        coverage.effect("MC-CHANCE")
-        if isinstance(action, Reveal):
-            return self._reveal(state, action)
-        assert isinstance(action, Draw)
-        return self._draw(state, action)
-
-    # --- legal actions ------------------------------------------------------------------------------
+        Blueprints' room); nothing outside a chance phase (``chance_outcomes`` remembers the last state)."""
+        found = OUTCOMES.get(state.phase._value_)
+        return () if found is None else found(self, state)
 
     def _legal_actions(self, state: MechanicaState) -> tuple[Any, ...]:
-        """Every legal action, by phase: chance outcomes, run decisions (MC-RUN), the bought tile
+        """Every legal action, by phase (``LEGAL``): chance outcomes, run decisions (MC-RUN), the bought tile
         (MC-SHOP-BUY), the fallen tile (MC-SHOP-RECYCLE), the turn's close (``Next``, MC-ANYTIME), gifts
         (MC-FAB-OVERACTIVE), or a step of the turn (MC-TURN-ORDER) followed by the actions of any time in
         the turn (MC-ANYTIME)."""
-        phase = state.phase
-        if phase in CHANCE_PHASES:
-            return tuple(a for a, _p in self.chance_outcomes(state))
-        if phase is _Phase_OVER:
-            return ()
-        if phase is _Phase_RUN:
-            assert state.run is not None
-            return decisions(state.run, self.variant)
-        seat = state.seats[state.gifts[0][0] if phase is _Phase_GIFT else state.current]
-        if phase is _Phase_PLACE:
-            waiting: tuple[Any, ...] = tuple(self._place_options(state, seat.factory))
-            return waiting + self._anytime_options(state, seat) if self._anytime_waits else waiting
-        if phase is _Phase_RECYCLE:
-            waiting = tuple(self._recycle_options(seat.factory))
-            return waiting + self._anytime_options(state, seat) if self._anytime_waits else waiting
-        if phase is _Phase_TURN_END:  # MC-ANYTIME: the decision closing step (4)
-            return (_NEXT, *self._anytime_options(state, seat))
-        if phase is _Phase_GIFT:
-            _player, declared = state.gifts[0]
-            return (
-                *(Gift(b, r, h) for b in GRADES if b < declared for r, h in self._holes(seat.factory)),
-                Decline(),
-            )
-        first: tuple[Any, ...] | None
-        if phase is _Phase_SELL:
-            dock = seat.factory.dock
-            last = self._last_sell
-            if last is not None and last[0] is dock:  # the very dock of last time (held: no id reuse)
-                first = last[1]
-            else:
-                loads = loads_key(dock)  # MC-SELL reads only the loads: a key of bytes, untracked
-                first = self._sell_memo.get(loads)
-                if first is None:
-                    if len(self._sell_memo) > self.memos.bound("sell"):
-                        self._sell_memo.clear()
-                        self._sell_shared.clear()
-                    options = (*sell_options(seat.factory), _NEXT)
-                    first = self._sell_memo[loads] = shared(self._sell_shared, options)
-                self._last_sell = (dock, first)
-        elif phase is _Phase_BUY:
-            wallet, prices = seat.wallet, self.prices
-            buys = (self._buys[i] for i, kind in enumerate(state.wheel) if kind is not None and wallet >= prices[i])
-            first = (*buys, _NEXT)
-        else:
-            start = seat.factory.start
-            first = self._fabricate_memo.get(start)
-            if first is None:
-                first = self.memos.put(
-                    self._fabricate_memo, start, tuple(fabricate_options(seat.factory, self.variant))
-                )
-        return first + self._anytime_options(state, seat)
+        return LEGAL[state.phase._value_](self, state)
 
     # --- apply --------------------------------------------------------------------------------------
 
@@ -289,43 +427,24 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
         return self._guard.apply(self, state, action, self._apply)
 
     def _apply(self, state: MechanicaState, action: Any) -> MechanicaState:
-        """The dispatch of :meth:`apply` by phase: MC-END, MC-CHANCE, MC-RUN, MC-SHOP-BUY, MC-SHOP-RECYCLE,
-        MC-ANYTIME, MC-FAB-OVERACTIVE, MC-TURN-ORDER (and the turn's close after step (4), MC-ANYTIME)."""
-        phase = state.phase
-        if phase is _Phase_OVER:
-            raise IllegalAction("MC-END", "the game is over; no action is legal")
-        if phase in CHANCE_PHASES:
-            return self._settle(self._chance(state, action))
-        if phase is _Phase_RUN:
-            if not isinstance(action, RUN_TYPES):
-                raise IllegalAction("MC-RUN", f"{action!r}: a workday run awaits its owner's decision")
-            assert state.run is not None
-            return self._settle(evolve(state, run=decide(state.run, self.variant, action)))
-        if phase is _Phase_PLACE:
-            if self._anytime_waits and isinstance(action, ANYTIME_TYPES):  # MC-ANYTIME, every step
-                return self._anytime(state, action)
-            return self._settle(self._place(state, action))
-        if phase is _Phase_RECYCLE:
-            if self._anytime_waits and isinstance(action, ANYTIME_TYPES):  # MC-ANYTIME, every step
-                return self._anytime(state, action)
-            return self._settle(self._recycle_fallen(state, action))
-        if phase is _Phase_GIFT:
-            return self._settle(self._gift(state, action))
-        if phase is _Phase_TURN_END:
-            if isinstance(action, ANYTIME_TYPES):  # MC-ANYTIME, after the Shop's turn
-                return self._anytime(state, action)
-            return self._settle(self._end_turn(state, action))
-        if isinstance(action, Next):
-            return self._next(state)
-        if isinstance(action, Sell):
-            return self._sell(state, action)
-        if isinstance(action, Buy):
-            return self._buy(state, action)
-        if isinstance(action, Fabricate):
-            return self._settle(self._fabricate(state, action))
-        if isinstance(action, ANYTIME_TYPES):
-            return self._anytime(state, action)
-        raise IllegalAction("MC-TURN-ORDER", f"{action!r} is not an action of this step ({phase.value})")
+        """The dispatch of :meth:`apply` by phase (``ACTS``): MC-END, MC-CHANCE, MC-RUN, MC-SHOP-BUY,
+        MC-SHOP-RECYCLE, MC-ANYTIME, MC-FAB-OVERACTIVE, MC-TURN-ORDER (and the turn's close after step (4),
+        MC-ANYTIME)."""
+        return ACTS[state.phase._value_](self, state, action)
+
+    # --- the end and the score (:mod:`bgrules.mechanica.dayend`) -------------------------------------
+
+    def scores(self, state: MechanicaState) -> tuple[int, ...]:
+        """MC-SCORE: wallet + vault + the values of installed improvements."""
+        return dayend.scores(self, state)
+
+    def winners(self, state: MechanicaState) -> tuple[int, ...]:
+        """MC-END-TIE: the highest score wins; ties shared, or broken by money in hand (variant)."""
+        return dayend.winners(self, state)
+
+    def end_trigger(self, state: MechanicaState) -> str | None:
+        """MC-END: the rule that ended a terminal state; None while the game goes on."""
+        return dayend.end_trigger(self, state)
 
 
 __all__ = ["ACTION_TYPES", "GAME_NAME", "PILES", "TURN_PHASES", "MechanicaGame", "check_install"]

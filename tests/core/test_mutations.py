@@ -32,7 +32,13 @@ from bgrules.botfactory.state import Phase as BFPhase
 from bgrules.botfactory.state import PlacePart as BFPlacePart
 from bgrules.botfactory.state import Reserve as BFReserve
 from bgrules.core.errors import IllegalAction
+from bgrules.mechanica import blueprints as mc_blueprints
+from bgrules.mechanica import dayend as mc_dayend
+from bgrules.mechanica import game as mc_game
+from bgrules.mechanica import shop as mc_shop
+from bgrules.mechanica import turn as mc_turn
 from bgrules.mechanica import workday
+from bgrules.mechanica.base import with_seat
 from bgrules.mechanica.components import Bot, Effect
 from bgrules.mechanica.fabricate import Sell
 from bgrules.mechanica.factory import check_install_truck, install
@@ -210,6 +216,7 @@ UPGRADE = lines("", "basic[B] | . UP0 . . | truck")
 OUTPUT_COLLIDES = lines("hole | UP0[/P] UP0[B/.] . . | truck")
 GIFT = lines("", "basic[B] | . GW0 . . | truck")
 SALES = lines("hole | . . . . | truck[B]", "basic[B] | . . . . | big[PD]")
+
 
 def sandbox_bound_one_cell_short(mp: pytest.MonkeyPatch) -> None:
     """The sandbox's bound broken (Termination, the sandbox, 4): it counts 11 floor cells, not 12."""
@@ -431,12 +438,12 @@ def double_rotation_needs_three_slots(mp: pytest.MonkeyPatch) -> None:
     def doubles(self: MechanicaGame, wheel: tuple[str | None, ...]) -> bool:
         return self.double_rotation and wheel[0] is not None and all(w is None for w in wheel[1:]) and len(wheel) > 2
 
-    mp.setattr(MechanicaGame, "_doubles", doubles)
+    mp.setattr(mc_shop, "doubles", doubles)
 
 
 def fork_bought_free(mp: pytest.MonkeyPatch) -> None:
     """MC-FORK-BUY broken: a Fork is installed but its price is not deducted."""
-    orig = MechanicaGame._anytime
+    orig = mc_blueprints.anytime
 
     def mutated(self, state, action):
         after = orig(self, state, action)
@@ -444,57 +451,57 @@ def fork_bought_free(mp: pytest.MonkeyPatch) -> None:
             after = _with_seat(after, state.current, wallet=state.seats[state.current].wallet)
         return after
 
-    mp.setattr(MechanicaGame, "_anytime", mutated)
+    mp.setattr(mc_blueprints, "anytime", mutated)
 
 
 def shop_buy_charged_twice(mp: pytest.MonkeyPatch) -> None:
     """MC-SHOP-BUY broken: buying from the Shop takes the price twice."""
-    orig = MechanicaGame._buy
+    orig = mc_shop.buy
 
     def mutated(self, state, action):
         after = orig(self, state, action)
         seat = after.seats[state.current]
         return _with_seat(after, state.current, wallet=seat.wallet - self.prices[action.slot])
 
-    mp.setattr(MechanicaGame, "_buy", mutated)
+    mp.setattr(mc_shop, "buy", mutated)
 
 
 def shop_buy_not_charged(mp: pytest.MonkeyPatch) -> None:
     """MC-SHOP-BUY broken: a tile bought from the Shop costs nothing."""
-    orig = MechanicaGame._buy
+    orig = mc_shop.buy
 
     def mutated(self, state, action):
         return _with_seat(orig(self, state, action), state.current, wallet=state.seats[state.current].wallet)
 
-    mp.setattr(MechanicaGame, "_buy", mutated)
+    mp.setattr(mc_shop, "buy", mutated)
 
 
 def forks_beyond_the_wallet(mp: pytest.MonkeyPatch) -> None:
     """MC-FORK-BUY broken: a Fork may be bought whatever the wallet holds."""
-    orig_options = MechanicaGame._anytime_options
-    orig_anytime = MechanicaGame._anytime
+    orig_options = mc_blueprints.anytime_options
+    orig_anytime = mc_blueprints.anytime
 
     def options(self, state, seat):
         out = orig_options(self, state, seat)
         if seat.wallet < self.fork_price:
-            out = (*self._board_options(seat.factory)[0], *out)
+            out = (*mc_blueprints.board_options(self, seat.factory)[0], *out)
         return out
 
     def anytime(self, state, action):
         if isinstance(action, BuyFork):
             seat = state.seats[state.current]
             factory = install(seat.factory, self.variant, "fork", action.row, action.col, action.rotation)
-            return self._seat(state, attrs.evolve(seat, factory=factory, wallet=seat.wallet - self.fork_price))
+            return with_seat(state, attrs.evolve(seat, factory=factory, wallet=seat.wallet - self.fork_price))
         return orig_anytime(self, state, action)
 
-    mp.setattr(MechanicaGame, "_anytime_options", options)
-    mp.setattr(MechanicaGame, "_anytime", anytime)
+    mp.setattr(mc_blueprints, "anytime_options", options)
+    mp.setattr(mc_blueprints, "anytime", anytime)
 
 
 def shop_buys_beyond_the_wallet(mp: pytest.MonkeyPatch) -> None:
     """MC-SHOP-BUY broken: every Shop tile is offered and sold whatever the wallet holds."""
     orig_legal = MechanicaGame._legal_actions
-    orig_buy = MechanicaGame._buy
+    orig_buy = mc_shop.buy
 
     def legal(self, state):
         out = orig_legal(self, state)
@@ -510,7 +517,7 @@ def shop_buys_beyond_the_wallet(mp: pytest.MonkeyPatch) -> None:
         return _with_seat(after, state.current, wallet=seat.wallet - self.prices[action.slot])
 
     mp.setattr(MechanicaGame, "_legal_actions", legal)
-    mp.setattr(MechanicaGame, "_buy", buy)
+    mp.setattr(mc_shop, "buy", buy)
 
 
 def sale_paid_into_vault(mp: pytest.MonkeyPatch) -> None:
@@ -529,7 +536,7 @@ def sale_paid_into_vault(mp: pytest.MonkeyPatch) -> None:
 
 def blueprint_paid_into_wallet(mp: pytest.MonkeyPatch) -> None:
     """MC-BP-COMPLETE broken: a Blueprint's value goes into the wallet instead of the vault."""
-    orig = MechanicaGame._complete
+    orig = mc_blueprints.complete
 
     def mutated(self, state, seat, action):
         after = orig(self, state, seat, action)
@@ -537,17 +544,17 @@ def blueprint_paid_into_wallet(mp: pytest.MonkeyPatch) -> None:
         done = after.seats[state.current]
         return _with_seat(after, state.current, vault=done.vault - value, wallet=done.wallet + value)
 
-    mp.setattr(MechanicaGame, "_complete", mutated)
+    mp.setattr(mc_blueprints, "complete", mutated)
 
 
 def blueprint_bots_not_returned(mp: pytest.MonkeyPatch) -> None:
     """MC-BP-COMPLETE broken: the bots taken off the trucks are not returned to the stock."""
-    orig = MechanicaGame._complete
+    orig = mc_blueprints.complete
 
     def mutated(self, state, seat, action):
         return attrs.evolve(orig(self, state, seat, action), stock=state.stock)
 
-    mp.setattr(MechanicaGame, "_complete", mutated)
+    mp.setattr(mc_blueprints, "complete", mutated)
 
 
 def sold_bot_not_restocked(mp: pytest.MonkeyPatch) -> None:
@@ -563,8 +570,8 @@ def sold_bot_not_restocked(mp: pytest.MonkeyPatch) -> None:
 
 def blueprint_once_unchecked(mp: pytest.MonkeyPatch) -> None:
     """MC-BP-ONCE removed: a player may complete a Blueprint they have already completed."""
-    orig_options = MechanicaGame._complete_options
-    orig_complete = MechanicaGame._complete
+    orig_options = mc_blueprints.complete_options
+    orig_complete = mc_blueprints.complete
 
     def options(self, state, seat):
         return orig_options(self, state, attrs.evolve(seat, completed=()))
@@ -574,20 +581,20 @@ def blueprint_once_unchecked(mp: pytest.MonkeyPatch) -> None:
         done = after.seats[state.current]
         return _with_seat(after, state.current, completed=tuple(sorted((*seat.completed, *done.completed))))
 
-    mp.setattr(MechanicaGame, "_complete_options", options)
-    mp.setattr(MechanicaGame, "_complete", complete)
+    mp.setattr(mc_blueprints, "complete_options", options)
+    mp.setattr(mc_blueprints, "complete", complete)
 
 
 def fallen_tile_dropped(mp: pytest.MonkeyPatch) -> None:
     """MC-SHOP-ROTATE broken: the tile falling off the Shop vanishes instead of going to the Recycler."""
-    orig = MechanicaGame._rotate
+    orig = mc_shop.rotate
 
     def mutated(self, state):
         if state.wheel[-1] is None:
             return orig(self, state)
         return orig(self, attrs.evolve(state, wheel=(*state.wheel[:-1], None)))
 
-    mp.setattr(MechanicaGame, "_rotate", mutated)
+    mp.setattr(mc_shop, "rotate", mutated)
 
 
 def no_action_when_recycling(mp: pytest.MonkeyPatch) -> None:
@@ -602,7 +609,7 @@ def no_action_when_recycling(mp: pytest.MonkeyPatch) -> None:
 
 def end_never_fires(mp: pytest.MonkeyPatch) -> None:
     """MC-END broken: the game goes on with new days when the deck and the Shop are empty."""
-    orig = MechanicaGame._end_day
+    orig = mc_dayend.end_day
 
     def mutated(self, state):
         after = orig(self, state)
@@ -610,18 +617,18 @@ def end_never_fires(mp: pytest.MonkeyPatch) -> None:
             return attrs.evolve(after, phase=Phase.REVEAL, reveal=0, day=state.day + 1, current=0)
         return after
 
-    mp.setattr(MechanicaGame, "_end_day", mutated)
+    mp.setattr(mc_dayend, "end_day", mutated)
 
 
 def deck_never_shrinks(mp: pytest.MonkeyPatch) -> None:
     """MC-SHOP-DRAW broken: a tile drawn onto the Shop is not taken from the deck."""
-    orig = MechanicaGame._chance
+    orig = mc_game.resolve_chance
 
     def mutated(self, state, action):
         after = orig(self, state, action)
         return attrs.evolve(after, deck=state.deck) if state.phase is Phase.DRAW else after
 
-    mp.setattr(MechanicaGame, "_chance", mutated)
+    mp.setattr(mc_game, "resolve_chance", mutated)
 
 
 def big_truck_carries_three(mp: pytest.MonkeyPatch) -> None:
@@ -658,14 +665,14 @@ def start_money_nine(mp: pytest.MonkeyPatch) -> None:
 
 def shop_charges_the_next_slot(mp: pytest.MonkeyPatch) -> None:
     """MC-SHOP-BUY broken: a purchase pays the next slot's price (7 -> 5, ..., 2 -> 2)."""
-    orig = MechanicaGame._buy
+    orig = mc_shop.buy
 
     def mutated(self, state, action):
         after = orig(self, state, action)
         off = self.prices[action.slot] - self.prices[min(action.slot + 1, len(self.prices) - 1)]
         return _with_seat(after, state.current, wallet=after.seats[state.current].wallet + off)
 
-    mp.setattr(MechanicaGame, "_buy", mutated)
+    mp.setattr(mc_shop, "buy", mutated)
 
 
 def truck_upgrade_full_price(mp: pytest.MonkeyPatch) -> None:
@@ -678,12 +685,12 @@ def truck_upgrade_full_price(mp: pytest.MonkeyPatch) -> None:
             return None
         return self.variant.catalogue.tiles[key].price
 
-    mp.setattr(MechanicaGame, "_truck_price", price)
+    mp.setattr(mc_blueprints, "truck_price", price)
 
 
 def plus_bot_sells_for_two(mp: pytest.MonkeyPatch) -> None:
     """MC-SELL broken: a Plus bot sells for 2 coins (the seed: 4)."""
-    orig = MechanicaGame._sell
+    orig = mc_turn.sell_bot
 
     def mutated(self, state, action):
         after = orig(self, state, action)
@@ -691,12 +698,12 @@ def plus_bot_sells_for_two(mp: pytest.MonkeyPatch) -> None:
             after = _with_seat(after, state.current, wallet=after.seats[state.current].wallet - 2)
         return after
 
-    mp.setattr(MechanicaGame, "_sell", mutated)
+    mp.setattr(mc_turn, "sell_bot", mutated)
 
 
 def gifts_offered_backwards(mp: pytest.MonkeyPatch) -> None:
     """MC-FAB-OVERACTIVE broken: the gifts go round the table the other way (from the previous seat)."""
-    orig = MechanicaGame._fabricate
+    orig = mc_turn.fabricate_bots
 
     def mutated(self, state, action):
         after = orig(self, state, action)
@@ -704,79 +711,79 @@ def gifts_offered_backwards(mp: pytest.MonkeyPatch) -> None:
             after = attrs.evolve(after, gifts=tuple(reversed(after.gifts)))
         return after
 
-    mp.setattr(MechanicaGame, "_fabricate", mutated)
+    mp.setattr(mc_turn, "fabricate_bots", mutated)
 
 
 def shop_skips_a_slot(mp: pytest.MonkeyPatch) -> None:
     """MC-SHOP-ROTATE broken: the tiles on the two cheapest slots change places as the Shop turns."""
-    orig = MechanicaGame._rotate
+    orig = mc_shop.rotate
 
     def mutated(self, state):
         after = orig(self, state)
         wheel = after.wheel
         return attrs.evolve(after, wheel=(*wheel[:-2], wheel[-1], wheel[-2]))
 
-    mp.setattr(MechanicaGame, "_rotate", mutated)
+    mp.setattr(mc_shop, "rotate", mutated)
 
 
 def no_double_rotation(mp: pytest.MonkeyPatch) -> None:
     """MC-SHOP-DOUBLE removed: with 2-3 players a wheel left with the price-7 tile alone does not turn again."""
-    mp.setattr(MechanicaGame, "_doubles", lambda self, wheel: False)
+    mp.setattr(mc_shop, "doubles", lambda self, wheel: False)
 
 
 def selling_skips_buying(mp: pytest.MonkeyPatch) -> None:
     """MC-TURN-ORDER broken: Next() after selling goes straight to fabricating (no buying step)."""
-    orig = MechanicaGame._next
+    orig = mc_turn.next_step
 
     def mutated(self, state):
         after = orig(self, state)
         return attrs.evolve(after, phase=Phase.FABRICATE) if state.phase is Phase.SELL else after
 
-    mp.setattr(MechanicaGame, "_next", mutated)
+    mp.setattr(mc_turn, "next_step", mutated)
 
 
 def recycling_makes_no_bot(mp: pytest.MonkeyPatch) -> None:
     """MC-RECYCLE broken: a recycled tile goes into the Recycler but no bot is made."""
-    orig = MechanicaGame._recycle
+    orig = mc_shop.recycle
 
     def mutated(self, state, key, action, **changes):
         after = orig(self, state, key, action, **changes)
         seat = state.seats[state.current]
         return attrs.evolve(_with_seat(after, state.current, factory=seat.factory), stock=state.stock)
 
-    mp.setattr(MechanicaGame, "_recycle", mutated)
+    mp.setattr(mc_shop, "recycle", mutated)
 
 
 def demolished_tile_to_the_box(mp: pytest.MonkeyPatch) -> None:
     """MC-DEMOLISH broken: a demolished improvement goes back to the box instead of into the Recycler."""
-    orig = MechanicaGame._anytime
+    orig = mc_blueprints.anytime
 
     def mutated(self, state, action):
         after = orig(self, state, action)
         return attrs.evolve(after, recycler=state.recycler) if isinstance(action, Demolish) else after
 
-    mp.setattr(MechanicaGame, "_anytime", mutated)
+    mp.setattr(mc_blueprints, "anytime", mutated)
 
 
 def replace_ignored(mp: pytest.MonkeyPatch) -> None:
     """MC-FAB-REPLACE broken: an occupied making hole is never replaced (the fabricator makes nothing)."""
-    orig = MechanicaGame._fabricate
+    orig = mc_turn.fabricate_bots
 
     def mutated(self, state, action):
         return orig(self, state, attrs.evolve(action, replace=()))
 
-    mp.setattr(MechanicaGame, "_fabricate", mutated)
+    mp.setattr(mc_turn, "fabricate_bots", mutated)
 
 
 def turned_blueprints_stay(mp: pytest.MonkeyPatch) -> None:
     """MC-BP-DAYEND broken: the Blueprints turned sideways stay on top, turned, through the day's end."""
-    orig = MechanicaGame._end_day
+    orig = mc_dayend.end_day
 
     def mutated(self, state):
         after = orig(self, state)
         return attrs.evolve(after, bp_top=state.bp_top, bp_bottom=state.bp_bottom, bp_turned=state.bp_turned)
 
-    mp.setattr(MechanicaGame, "_end_day", mutated)
+    mp.setattr(mc_dayend, "end_day", mutated)
 
 
 # (spec id, mutation, variant TOML or None for the seed's figures): each row must turn the spec to violated
@@ -876,7 +883,7 @@ def _game_verdicts(spec_id: str, variant: str | None, tmp_path: Path) -> list[st
         spec = attrs.evolve(spec, variant=str(path))
     if spec.predicate.endswith(":bound_as_documented"):  # the bound itself is checked: it stays as it is
         return [r.verdict for r in run_spec(spec, Budget())]
-    with mock.patch.object(MechanicaGame, "_max_length", lambda self: GAME_LENGTH):
+    with mock.patch.object(mc_dayend, "max_length_bound", lambda game: GAME_LENGTH):
         return [r.verdict for r in run_spec(spec, Budget())]
 
 

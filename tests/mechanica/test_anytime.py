@@ -23,6 +23,7 @@ from support.mechanica_positions import (
     with_seat,
 )
 
+from bgrules.mechanica import blueprints
 from bgrules.mechanica.components import Bot
 from bgrules.mechanica.fabricate import Fabricate, Sell
 from bgrules.mechanica.sandbox import Demolish, DemolishFabricator
@@ -204,7 +205,7 @@ def test_in_random_games_the_waits_offer_anytime_actions_exactly_under_every_ste
             if s.phase in (Phase.PLACE, Phase.RECYCLE):
                 waits += 1
                 listed = [a for a in legal if isinstance(a, ANYTIME)]
-                assert listed == list(g._anytime_options(s, s.seats[s.current]))
+                assert listed == list(blueprints.anytime_options(g, s, s.seats[s.current]))
                 assert not any(isinstance(a, ANYTIME) for a in old.legal_actions(s))
                 for a in listed[:3]:
                     assert g.apply(s, a).phase is s.phase
@@ -245,7 +246,7 @@ def test_every_anytime_kind_is_offered_after_the_shop_has_turned_with_nothing_fa
     assert s.phase is Phase.TURN_END and g.to_move(s) == 0 and s.current == 0
     assert s.wheel == ("duplicator", "upgrader", "gift_wrapper", None, None)
     legal = g.legal_actions(s)
-    assert legal[0] == Next() and legal[1:] == g._anytime_options(s, s.seats[0])
+    assert legal[0] == Next() and legal[1:] == blueprints.anytime_options(g, s, s.seats[0])
     assert {type(a) for a in legal} == {Next, BuyFork, BuyTruck, Complete, Demolish}
     assert Complete(0, ((0, B), (2, B), (2, B))) in legal
     check_invariants(g, s)
@@ -341,7 +342,7 @@ def test_in_random_games_every_turn_closes_with_the_players_decision(players):
                 legal = g.legal_actions(s)
                 if s.phase is Phase.TURN_END:
                     assert closes and g.to_move(s) == s.current
-                    assert legal == (Next(), *g._anytime_options(s, s.seats[s.current]))
+                    assert legal == (Next(), *blueprints.anytime_options(g, s, s.seats[s.current]))
                     ends += 1
                     after = g.apply(s, Next())
                     if s.current < players - 1:  # the next seat's turn

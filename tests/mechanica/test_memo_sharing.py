@@ -25,6 +25,7 @@ from support.mechanica_rulings import ruled_game
 from support.walks import states
 
 from bgrules.core.protocol import CHANCE
+from bgrules.mechanica import blueprints
 from bgrules.mechanica.blueprints import loads_key
 from bgrules.mechanica.board import _ENTRIES, Truck
 from bgrules.mechanica.components import Bot
@@ -52,7 +53,7 @@ def _check_state(game: MechanicaGame, state: MechanicaState, counts: dict[str, i
         counts["reveal"] += 1
     if game.to_move(state) is not CHANCE and phase is not Phase.OVER and phase is not Phase.RUN:
         for seat in state.seats:
-            forks, trucks, demolitions = game._board_options(seat.factory)
+            forks, trucks, demolitions = blueprints.board_options(game, seat.factory)
             layout, parts = seat.factory.layout, game._board_parts
             known = game._board_memo[layout]
             assert parts[known[1]] is trucks and known[1] == game._dock_memo[layout[2]]  # trucks shared
@@ -61,12 +62,12 @@ def _check_state(game: MechanicaGame, state: MechanicaState, counts: dict[str, i
                 assert parts[known[0]] is forks and parts[known[2]] is demolitions
                 counts["kept"] += 1
             game._last_board = None
-            again = game._board_options(seat.factory)  # asked again: kept, the same answer
+            again = blueprints.board_options(game, seat.factory)  # asked again: kept, the same answer
             known = game._board_memo[layout]
             assert again == (forks, trucks, demolitions) and known[0] >= 0 and known[2] >= 0
             assert parts[known[0]] is again[0] and parts[known[2]] is again[2]
             if any(t.load for t in seat.factory.dock):
-                found = game._complete_options(state, seat)
+                found = blueprints.complete_options(game, state, seat)
                 assert game._complete_shared[found] is found
                 assert all(game._complete_shared[action] is action for action in found)
                 counts["complete"] += len(found)
@@ -152,17 +153,17 @@ def test_the_shared_pools_empty_with_their_memos() -> None:
     assert game._board_parts
     board = starting_factory()
     fresh = Factory(board.floor, board.start, board.dock)
-    want = game._board_options(fresh)  # the answer before the memo is filled to its bound
+    want = blueprints.board_options(game, fresh)  # the answer before the memo is filled to its bound
     for i in range(50_001):
         game._board_memo[("filler", i)] = game._board_memo[next(iter(game._board_memo))]
     game._last_board = None
     game._board_memo.pop(fresh.layout, None)  # a layout to work out afresh
-    found = game._board_options(fresh)
+    found = blueprints.board_options(game, fresh)
     assert len(game._board_memo) == 1 and len(game._board_parts) == 1  # the trucks; the rest not kept yet
     assert game._board_memo[fresh.layout][0] == game._board_memo[fresh.layout][2] == -1
     assert found == want
     game._last_board = None
-    assert game._board_options(fresh) == found and len(game._board_parts) == 3  # both kept: twice seen
+    assert blueprints.board_options(game, fresh) == found and len(game._board_parts) == 3  # both kept: twice seen
 
 
 def test_shared_memo_values_are_not_tracked_keys() -> None:

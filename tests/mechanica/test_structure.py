@@ -17,7 +17,9 @@ def _imports(path: Path) -> set[str]:
     """Every bgrules.mechanica module a file imports, at module level or inside a function."""
     out: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("bgrules.mechanica."):
+        if isinstance(node, ast.ImportFrom) and node.module == "bgrules.mechanica":
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("bgrules.mechanica."):
             out.add(node.module.rsplit(".", 1)[1])
         elif isinstance(node, ast.Import):
             out |= {a.name.rsplit(".", 1)[1] for a in node.names if a.name.startswith("bgrules.mechanica.")}
@@ -68,21 +70,26 @@ def test_no_import_circle_in_mechanica():
 
 
 def test_the_rooms_hold_the_rules_and_the_game_keeps_its_face():
-    assert issubclass(MechanicaGame, shop.ShopRoom)
-    assert issubclass(MechanicaGame, turn.TurnRoom)
-    assert issubclass(MechanicaGame, blueprints.BlueprintRoom)
-    assert issubclass(MechanicaGame, dayend.DayRoom)
-    # each rule lives in its room (a reader looking for the Shop reads shop.py)
-    assert MechanicaGame._buy is shop.ShopRoom._buy and MechanicaGame._rotate is shop.ShopRoom._rotate
-    assert MechanicaGame._fabricate is turn.TurnRoom._fabricate and MechanicaGame._gift is turn.TurnRoom._gift
-    assert MechanicaGame._complete is blueprints.BlueprintRoom._complete
-    assert MechanicaGame._anytime is blueprints.BlueprintRoom._anytime
-    assert MechanicaGame._end_day is dayend.DayRoom._end_day and MechanicaGame.scores is dayend.DayRoom.scores
+    assert issubclass(MechanicaGame, base.MechanicaBase)
+    # each rule lives in its room, a module of functions (a reader looking for the Shop reads shop.py)
+    assert callable(shop.buy) and callable(shop.rotate) and callable(shop.draw)
+    assert callable(turn.fabricate_bots) and callable(turn.gift) and callable(turn.sell_bot)
+    assert callable(blueprints.complete) and callable(blueprints.anytime)
+    assert callable(dayend.end_day) and callable(dayend.settle) and callable(dayend.scores)
+    assert not hasattr(MechanicaGame, "_buy") and not hasattr(MechanicaGame, "_settle")
+    # the protocol hands each phase to its room through the tables of phases
+    assert set(game.LEGAL) == set(game.ACTS) == {p.value for p in game.Phase}
+    assert set(game.OUTCOMES) == {p.value for p in base.CHANCE_PHASES}
     assert len(ACTION_TYPES) == 21 and bgrules.load_game("mechanica").__class__ is MechanicaGame
 
 
+def test_the_rooms_import_no_room_of_the_game():
+    for room in ("shop", "turn", "blueprints", "dayend", "base"):
+        assert "game" not in GRAPH[room], f"{room} imports the game"
+
+
 def test_every_room_cites_its_rules():
-    helpers = ("__init__", "state_type", "_seat", "replace_at", "add_at")  # no rule of their own
+    helpers = ("__init__", "state_type", "with_seat", "replace_at", "add_at")  # no rule of their own
     for module in (shop, turn, blueprints, dayend, game, base):
         text = Path(module.__file__ or "").read_text(encoding="utf-8")
         tree = ast.parse(text)

@@ -123,6 +123,7 @@ class MechanicaGame(TurnRoom, DayRoom, BlueprintRoom):
         memos = self.memos = Memos()
         """Every memo of the game (``bgrules.core.memo``): bounded, emptied together by ``memos.clear()``; a
         memo and the pools its answers share are emptied together when it passes its bound."""
+        memos.join(self.variant.catalogue.memos)  # the catalogue's memos, emptied with the game's
         self._board_memo = memos.memo("board", 50_000)
         self._board_parts = []
         self._dock_memo = memos.memo("dock", 50_000)  # emptied with the board memo

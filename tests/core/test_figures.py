@@ -96,7 +96,6 @@ def test_verify_holds_on_the_seed_figures() -> None:
 
 
 MEMOS = (
-    ("bgrules.mechanica.game_invariants", "_INSTALLED"),
     ("bgrules.mechanica.evaluate", "_MEMO"),
     ("bgrules.runners.sampled", "_AGENT_GAMES"),
 )

@@ -45,8 +45,9 @@ MEMOS = {
     "mechanica.shop": ("_RECYCLE_ACTIONS", "_FRACTIONS"),
     "core.playout": ("_CUMULATIVE", "_CUMULATIVE_OF", "_SUMS_TO_ONE", "_SUMS_TO_ONE_OF"),
 }
-"""The module-level memos and shared pools emptied at each round's start (as in a fresh process); a name a
-side does not have (an older commit), or a module it does not have, is skipped."""
+"""The module-level memos and shared pools emptied at each round's start (as in a fresh process), besides the
+game's own memos; a name a side does not have (a newer or an older commit), or a module it does not have, is
+skipped."""
 
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -108,13 +109,18 @@ def checked(walk: Any, preds: list[tuple[str, Any]]) -> Any:
 
 
 def fresh(walk: Any, load_game: Any, mods: list[ModuleType], players: int, game: str) -> tuple[Any, Any]:
-    """A new game object of one side, with that side's module-level memos emptied."""
+    """A new game object of one side, with its memos emptied (``game.memos.clear()``, the memos of the data
+    it shares with other games too) and, on an older side, that side's module-level memos."""
     for mod, names in zip(mods, MEMOS.values(), strict=True):
         for name in names:
             memo = getattr(mod, name, None) if mod is not None else None
             if memo is not None:
                 memo.clear()
-    return walk, load_game(game, players=players)
+    made = load_game(game, players=players)
+    memos = getattr(made, "memos", None)
+    if memos is not None:
+        memos.clear()
+    return walk, made
 
 
 def lockstep(games: dict[str, tuple[Any, Any]], seed: int, flip: bool) -> tuple[dict[str, int], dict[str, float]]:

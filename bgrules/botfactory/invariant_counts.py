@@ -85,9 +85,14 @@ class _Pack:
     @staticmethod
     def of(game: BotFactoryGame) -> _Pack:
         key = (game.colours, game.c.counts.projects_per_colour)
-        pack = _PACKS.get(key)
+        memos = game.memos
+        packs = memos.get(_PACKS)
+        if packs is None:
+            packs = memos.memo(_PACKS, 16)
+        pack: _Pack | None = packs.get(key)
         if pack is None:
-            pack = _PACKS[key] = _Pack(*key)
+            pack = _Pack(*key)
+            memos.put(packs, key, pack)
         return pack
 
     def grid(self, grid: tuple[tuple[str | None, ...], ...]) -> int:
@@ -147,7 +152,8 @@ class _Pack:
         return answer
 
 
-_PACKS: dict[tuple[tuple[str, ...], int], _Pack] = {}
+_PACKS = "invariants: project packs"
+"""The game's memo (``game.memos``) of :meth:`_Pack.of`: (colours, Projects per colour) -> the pack."""
 
 
 class _Fast:
@@ -213,7 +219,7 @@ class _Count:
             and len(names) == 15
         )
         if usual:
-            index = _INDEX[names]
+            index = _part_index(game)
             seen = [n for ci in range(4) for n in map(int.__add__, state.piles[ci], state.discards[ci])]
             seen.extend(state.universal)
             for group in (state.wheel, state.spares, *state.columns):
@@ -363,9 +369,7 @@ class _Plain:
     def parts_conserved(game: BotFactoryGame, state: BotFactoryState) -> str | None:
         c = game.c.counts
         names = _part_names(game)
-        index = _INDEX.get(names)
-        if index is None:
-            index = _INDEX[names] = {name: i for i, name in enumerate(names)}
+        index = _part_index(game)
         seen = [n for ci in range(4) for n in map(int.__add__, state.piles[ci], state.discards[ci])]
         seen.extend(state.universal)
         for group in (state.wheel, state.spares, *state.columns):
@@ -438,15 +442,32 @@ class _Plain:
 
 def _part_names(game: BotFactoryGame) -> tuple[str, ...]:
     """Every part name: the 12 colour parts (colour-major), then the 3 Universal parts."""
+    return _parts_of(game)[0]
+
+
+def _part_index(game: BotFactoryGame) -> dict[str, int]:
+    """Each part name's place in :func:`_part_names`."""
+    return _parts_of(game)[1]
+
+
+def _parts_of(game: BotFactoryGame) -> tuple[tuple[str, ...], dict[str, int]]:
+    """The part names and their places, memoised in the game's memos."""
     key = (game.colours, game.slots)
-    names = _NAMES.get(key)
-    if names is None:
-        names = _NAMES[key] = (
+    memos = game.memos
+    memo = memos.get(_NAMES)
+    if memo is None:
+        memo = memos.memo(_NAMES, 16)
+    found: tuple[tuple[str, ...], dict[str, int]] | None = memo.get(key)
+    if found is None:
+        names = (
             *(f"{colour}-{slot}" for colour in game.colours for slot in game.slots),
             *(f"any-{slot}" for slot in game.slots),
         )
-    return names
+        found = (names, {name: i for i, name in enumerate(names)})
+        memos.put(memo, key, found)
+    return found
 
 
-_NAMES: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[str, ...]] = {}
-_INDEX: dict[tuple[str, ...], dict[str, int]] = {}
+_NAMES = "invariants: part names"
+"""The game's memo (``game.memos``) of :func:`_parts_of`: (colours, slots) -> (the part names, each one's
+place)."""

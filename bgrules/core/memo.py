@@ -5,7 +5,9 @@ A game makes each memo through its :class:`Memos` (``memos.memo(name, bound)``; 
 made): a plain ``dict`` (a hit is a dict's own ``get``, the fastest there is), registered by name with its
 bound. ``memos.put(memo, key, value)`` stores a value, emptying the memo first once it holds more than its
 bound (the answers are recomputed, never changed), and ``memos.clear()`` empties every memo together: a
-memo lives and dies with its game, and no caller ever has to empty a module's cache.
+memo lives and dies with its game, and no caller ever has to empty a module's cache. Data shared by many
+games (a catalogue) owns its own memos, which each game's memos :meth:`~Memos.join`: ``clear()`` empties
+those too.
 
 Game-agnostic: this module imports nothing of bgrules.
 """
@@ -25,12 +27,24 @@ class Memos(dict[str, dict[Any, Any]]):
     with a bound (:meth:`put`), all emptied by :meth:`clear`, which keeps them (a memo, once made, stays the
     same object for the life of its owner)."""
 
-    __slots__ = ("_bounds",)
+    __slots__ = ("_bounds", "_joined")
 
     def __init__(self) -> None:
         super().__init__()
         self._bounds: dict[int, int] = {}
         """Each memo's bound, by the memo's id (the memos are held here: no id is reused)."""
+        self._joined: list[Memos] = []
+        """Other memos emptied with these (:meth:`join`)."""
+
+    def __reduce__(self) -> tuple[type[Memos], tuple[()]]:
+        """A copy or a pickle of memos is empty memos (their answers are recomputed)."""
+        return (Memos, ())
+
+    def join(self, other: Memos) -> None:
+        """Empty ``other`` whenever these are emptied (:meth:`clear`): the memos of the data a game plays
+        with (e.g. its catalogue's), shared by every game of that data."""
+        if other is not self and all(m is not other for m in self._joined):
+            self._joined.append(other)
 
     def memo(self, name: str, bound: int) -> dict[Any, Any]:
         """The memo ``name``, made (empty, with ``bound``) on the first call; a later call with another
@@ -63,3 +77,5 @@ class Memos(dict[str, dict[Any, Any]]):
         """Empty every memo (each stays, empty: the owner answers as before, computing afresh)."""
         for m in self.values():
             m.clear()
+        for other in self._joined:
+            other.clear()

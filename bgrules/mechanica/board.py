@@ -255,22 +255,24 @@ def restock(stock: tuple[int, int, int], bots: Iterable[Bot]) -> tuple[int, int,
 
 def installed_value(factory: Factory, cat: Catalogue) -> int:
     """MC-SCORE: the values of the tiles installed on the floor and in the Start Zone (printed ones are 0);
-    memoised per catalogue and the tiles of the floor and the Start Zone."""
+    memoised in the catalogue's memos on the tiles of the floor and the Start Zone."""
     layout = factory.layout
-    key = (id(cat), layout[0], layout[1])
-    found = _INSTALLED_VALUE.get(key)
-    if found is not None and found[0] is cat:
-        return found[1]
+    memos = cat.memos
+    values = memos.get(INSTALLED_VALUE)
+    if values is None:
+        values = memos.memo(INSTALLED_VALUE, 50_000)
+    found: int | None = values.get(layout)
+    if found is not None:
+        return found
     value = sum(cat.tile(p.kind).value for p in factory.floor if p is not None)
     value += sum(cat.tile(s.kind).value for s in factory.start if not cat.tile(s.kind).printed)
-    if len(_INSTALLED_VALUE) > 50_000:
-        _INSTALLED_VALUE.clear()
-    _INSTALLED_VALUE[key] = (cat, value)
+    memos.put(values, layout, value)
     return value
 
 
-_INSTALLED_VALUE: dict[tuple[object, ...], tuple[Catalogue, int]] = {}
-"""(catalogue id, floor tiles, Start Zone kinds) -> (the catalogue, held: ids are reused; the value)."""
+INSTALLED_VALUE = "installed value"
+"""The catalogue's memo (``Catalogue.memos``) of :func:`installed_value`: (floor tiles, Start Zone kinds)
+-> the value."""
 
 
 def printed_start(row: int) -> StartSlot:

@@ -15,6 +15,7 @@ import attrs
 
 from bgrules.core.codec import lenient, read_package_toml, register_named_enum, structure
 from bgrules.core.errors import InputError
+from bgrules.core.memo import Memos
 
 PROVENANCES = ("seed", "official", "assumed")
 
@@ -179,6 +180,9 @@ class Catalogue:
     _edges: dict[tuple[str, int], tuple[Edge, Edge, Edge, Edge]] = attrs.field(
         factory=dict, eq=False, repr=False, alias="_edges"
     )
+    memos: Memos = attrs.field(factory=Memos, eq=False, repr=False, init=False)
+    """The memos of the rules computed from this catalogue (placements, options tables, routes, tile
+    values), shared by every game of it; each game's memos join them (``bgrules.core.memo``)."""
 
     def world_edges(self, key: str, rotation: int) -> tuple[Edge, Edge, Edge, Edge]:
         """The edges a tile shows on its N, E, S, W sides when turned ``rotation`` (memoised)."""

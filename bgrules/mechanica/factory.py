@@ -125,13 +125,11 @@ _NEIGHBOURS = tuple(
 )
 
 
-_PLACEMENTS: dict[
-    tuple[int, int], tuple[Catalogue, object, dict[tuple[object, str], tuple[tuple[int, int, int], ...]]]
-] = {}
-"""(catalogue id, rulings id) -> (the catalogue and the rulings, held: ids are reused; {(floor layout, tile
-key): placements}).
-The inner keys and values hold only strings and numbers, so the collector stops tracking them: a memo of
-many boards adds nothing to the cost of its full collections."""
+Placements = tuple[tuple[int, int, int], ...]
+
+_PLACEMENTS = "placements"
+"""The catalogue's memo (``Catalogue.memos``) of :func:`legal_placements`: rulings id -> (the rulings,
+held: ids are reused; {(floor layout, tile key): placements})."""
 
 
 def legal_placements(factory: Factory, variant: MechanicaVariant, key: str) -> tuple[tuple[int, int, int], ...]:
@@ -139,13 +137,15 @@ def legal_placements(factory: Factory, variant: MechanicaVariant, key: str) -> t
     verdicts, computed from memoised edges (a test holds the two equal on random factories) and memoised
     per floor layout."""
     layout = factory.layout[0]
-    cat, rulings = variant.catalogue, variant.rulings
-    bucket = _PLACEMENTS.get((id(cat), id(rulings)))
-    if bucket is None or bucket[0] is not cat or bucket[1] is not rulings:
-        if len(_PLACEMENTS) > 100:
-            _PLACEMENTS.clear()
-        bucket = _PLACEMENTS[(id(cat), id(rulings))] = (cat, rulings, {})
-    memo = bucket[2]
+    rulings = variant.rulings
+    memos = variant.catalogue.memos
+    buckets = memos.get(_PLACEMENTS)
+    if buckets is None:
+        buckets = memos.memo(_PLACEMENTS, 100)
+    bucket = buckets.get(id(rulings))
+    if bucket is None or bucket[0] is not rulings:
+        bucket = memos.put(buckets, id(rulings), (rulings, {}))
+    memo: dict[tuple[object, str], Placements] = bucket[1]
     found = memo.get((layout, key))
     if found is not None:
         return found
@@ -159,17 +159,16 @@ def legal_placements(factory: Factory, variant: MechanicaVariant, key: str) -> t
     return result
 
 
-_ROTATIONS: dict[tuple[int, bool, str], tuple[object, dict[tuple[Edge | None, ...], tuple[int, ...]]]] = {}
-"""(catalogue id, strict, kind) -> (catalogue, {the edges touching a cell's four sides: rotations that fit})."""
+_ROTATIONS = "rotations"
+"""The catalogue's memo of the rotations that fit: (strict, kind) -> {the edges touching a cell's four
+sides: rotations that fit}."""
 
 _AROUND = tuple(operator.itemgetter(i, *(nr * COLS + nc for _d, nr, nc in _NEIGHBOURS[i])) for i in range(CELLS))
 """Per cell, the getter of its own layout entry and those of the cells touching it (a tuple)."""
 
-Placements = tuple[tuple[int, int, int], ...]
-
-_CELL_PLACEMENTS: dict[tuple[int, bool, bool, str], tuple[object, list[dict[tuple[object, ...], Placements]]]] = {}
-"""(catalogue id, strict, forbid off-floor exits, kind) -> (catalogue, per cell {the layout entries of the
-cell and of the cells touching it: that cell's placements})."""
+_CELL_PLACEMENTS = "cell placements"
+"""The catalogue's memo of each cell's placements: (strict, forbid off-floor exits, kind) -> per cell {the
+layout entries of the cell and of the cells touching it: that cell's placements}."""
 
 
 def _placements_by_cell(
@@ -185,13 +184,15 @@ def _placements_by_cell(
         return ()
     strict = variant.rulings.jigsaw == "strict"
     forbid_off = variant.rulings.off_floor == "forbid"
-    bucket = _CELL_PLACEMENTS.get((id(cat), strict, forbid_off, key))
-    if bucket is None or bucket[0] is not cat:
-        if len(_CELL_PLACEMENTS) > 1_000:
-            _CELL_PLACEMENTS.clear()
-        bucket = _CELL_PLACEMENTS[(id(cat), strict, forbid_off, key)] = (cat, [{} for _ in range(CELLS)])
+    memos = cat.memos
+    buckets = memos.get(_CELL_PLACEMENTS)
+    if buckets is None:
+        buckets = memos.memo(_CELL_PLACEMENTS, 1_000)
+    bucket: list[dict[tuple[object, ...], Placements]] | None = buckets.get((strict, forbid_off, key))
+    if bucket is None:
+        bucket = memos.put(buckets, (strict, forbid_off, key), [{} for _ in range(CELLS)])
     out: list[tuple[int, int, int]] = []
-    for i, memo in enumerate(bucket[1]):
+    for i, memo in enumerate(bucket):
         if cells[i] is not None:
             continue
         around = _AROUND[i](cells)
@@ -241,7 +242,9 @@ def _legal_placements(factory: Factory, variant: MechanicaVariant, key: str) -> 
     forbid_loop = variant.rulings.loop == "forbid"
     out = []
     floor = factory.floor
-    memo = _ROTATIONS.setdefault((id(cat), strict, key), (cat, {}))[1]
+    memo: dict[tuple[Edge | None, ...], tuple[int, ...]] = cat.memos.memo(_ROTATIONS, 1_000).setdefault(
+        (strict, key), {}
+    )
     for i in range(CELLS):
         if floor[i] is not None:
             continue

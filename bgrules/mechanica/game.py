@@ -329,6 +329,7 @@ class MechanicaGame(MechanicaBase):
         self._turn_end = rulings.anytime == "whole_turn"
         self._guard = ActionGuard(ACTION_TYPES, "MC-TURN-ORDER")
         memos = self.memos = Memos()
+        memos.join(self.variant.catalogue.memos)  # the catalogue's memos, emptied with the game's
         self._board_memo = memos.memo("board", 50_000)
         self._board_parts = []
         self._dock_memo = memos.memo("dock", 50_000)  # emptied with the board memo

@@ -45,17 +45,21 @@ def money_never_negative(game: MechanicaGame, state: MechanicaState) -> str | No
 def _installed(game: MechanicaGame, factory: Factory) -> int:
     """How many of the 27 improvements stand on this board (Forks and printed tiles are not counted)."""
     floor, start, _dock = factory.layout
-    key = (game.kinds, floor, start)
-    found = _INSTALLED.get(key)
+    memos = game.memos
+    memo = memos.get(_INSTALLED)
+    if memo is None:
+        memo = memos.memo(_INSTALLED, 100_000)
+    key = (floor, start)
+    found: int | None = memo.get(key)
     if found is None:
-        if len(_INSTALLED) > 100_000:
-            _INSTALLED.clear()
         kinds = [cell[0] for cell in floor if cell is not None] + list(start)
-        found = _INSTALLED[key] = sum(1 for k in kinds if k in game.kind_index)
+        found = sum(1 for k in kinds if k in game.kind_index)
+        memos.put(memo, key, found)
     return found
 
 
-_INSTALLED: dict[tuple[object, ...], int] = {}
+_INSTALLED = "invariants: installed improvements"
+"""The game's memo (``game.memos``) of :func:`_installed`: (floor layout, Start Zone kinds) -> the count."""
 
 
 class _Memo:

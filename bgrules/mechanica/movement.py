@@ -156,21 +156,22 @@ def options(factory: Factory, variant: MechanicaVariant, node: Node) -> tuple[St
     return tuple(steps)
 
 
-_TABLES: dict[tuple[object, ...], tuple[object, dict[Node, tuple[Step, ...]]]] = {}
+TABLES = "options tables"
+"""The catalogue's memo (``Catalogue.memos``) of :func:`options_table`: (rulings, floor layout) -> table."""
 
 
 def options_table(factory: Factory, variant: MechanicaVariant) -> dict[Node, tuple[Step, ...]]:
     """A memo of :func:`options` for one floor layout (tiles and rotations; bots do not matter), filled
-    lazily by the caller. Keyed on the layout, the rulings and the catalogue's identity."""
-    key = (id(variant.catalogue), variant.rulings, factory.layout[0])
-    found = _TABLES.get(key)
-    if found is not None and found[0] is variant.catalogue:
-        return found[1]
-    if len(_TABLES) > 4096:
-        _TABLES.clear()
-    table: dict[Node, tuple[Step, ...]] = {}
-    _TABLES[key] = (variant.catalogue, table)
-    return table
+    lazily by the caller. Kept in the catalogue's memos, keyed on the rulings and the layout."""
+    memos = variant.catalogue.memos
+    tables = memos.get(TABLES)
+    if tables is None:
+        tables = memos.memo(TABLES, 4096)
+    key = (variant.rulings, factory.layout[0])
+    found: dict[Node, tuple[Step, ...]] | None = tables.get(key)
+    if found is not None:
+        return found
+    return memos.put(tables, key, {})
 
 
 _SHARED_STEPS: dict[object, object] = {}

@@ -18,6 +18,7 @@ import attrs
 from bgrules.core import coverage
 from bgrules.core.codec import ActionGuard
 from bgrules.core.errors import IllegalAction, InputError
+from bgrules.core.memo import Memos
 from bgrules.core.protocol import GameBase, GameInfo, Mover
 from bgrules.mechanica.components import Zone
 from bgrules.mechanica.fabricate import Fabricate as Fabricate
@@ -175,6 +176,9 @@ class FactoryGame(GameBase):
         days: int = 6,
     ) -> None:
         self.variant = sandbox_variant(players, days, variant)
+        self.memos = Memos()
+        """The game's memos (``bgrules.core.memo``): the catalogue's, emptied by ``memos.clear()``."""
+        self.memos.join(self.variant.catalogue.memos)
         if factory is None:
             board = starting_factory()
         elif isinstance(factory, str):

@@ -180,20 +180,24 @@ _Route = tuple[tuple[str, ...], int, int, tuple[int, ...], int | None, Node | No
 where the bot ends: the bin it arrives in (or None: destroyed), or the node and visited set where it
 faces a decision (None, ... when it stopped)."""
 
-_ROUTES: dict[int, tuple[dict[Node, tuple[Step, ...]], dict[tuple[Node, int], _Route]]] = {}
+ROUTES = "routes"
+"""The catalogue's memo (``Catalogue.memos``) of :func:`_routes`: id of an options table -> (the table,
+held: ids are reused; its routes)."""
 
 
 def _routes(factory: Factory, variant: MechanicaVariant) -> dict[tuple[Node, int], _Route]:
     """The memo of :func:`_route` for the floor layout of ``factory``: one per options table (the same key,
-    :func:`options_table`), kept with the table it belongs to (compared by ``is``: ids are reused)."""
+    :func:`options_table`), kept with the table it belongs to (compared by ``is``)."""
     table = options_table(factory, variant)
-    found = _ROUTES.get(id(table))
+    memos = variant.catalogue.memos
+    all_routes = memos.get(ROUTES)
+    if all_routes is None:
+        all_routes = memos.memo(ROUTES, 4096)
+    found = all_routes.get(id(table))
     if found is not None and found[0] is table:
-        return found[1]
-    if len(_ROUTES) > 4096:
-        _ROUTES.clear()
+        return found[1]  # type: ignore[no-any-return]
     routes: dict[tuple[Node, int], _Route] = {}
-    _ROUTES[id(table)] = (table, routes)
+    memos.put(all_routes, id(table), (table, routes))
     return routes
 
 

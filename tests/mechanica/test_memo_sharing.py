@@ -32,7 +32,7 @@ from bgrules.mechanica.components import Bot
 from bgrules.mechanica.fabricate import sell_options
 from bgrules.mechanica.factory import Factory, starting_factory
 from bgrules.mechanica.game import MechanicaGame
-from bgrules.mechanica.movement import _SHARED_STEPS, options_table
+from bgrules.mechanica.movement import _SHARED_STEPS, TABLES, options_table
 from bgrules.mechanica.state import MechanicaState, Phase
 
 
@@ -121,7 +121,9 @@ def test_the_memos_hold_shared_objects_after_long_play() -> None:
             pass
     assert game._sell_memo and all(type(key) is bytes for key in game._sell_memo)
     assert len({id(v) for v in game._sell_memo.values()}) == len(set(game._sell_memo.values()))
-    steps = [step for _cat, table in _tables() for value in table.values() for step in value]
+    steps = [
+        step for table in game.variant.catalogue.memos[TABLES].values() for value in table.values() for step in value
+    ]
     assert len(steps) > 100 and len({id(s) for s in steps}) == len(set(steps))
     completions = [c for found in game._complete_memo.values() for c in found]
     assert completions and len({id(c) for c in completions}) == len(set(completions))
@@ -137,12 +139,6 @@ def test_the_memos_hold_shared_objects_after_long_play() -> None:
     gc.collect()  # a tuple is untracked once its items are: one pass may meet a layout before its parts
     assert not any(gc.is_tracked(known) for known in game._board_memo.values())
     assert not any(gc.is_tracked(layout) for layout in game._board_memo)  # layouts of shared entries
-
-
-def _tables() -> list[tuple[object, dict[object, tuple[object, ...]]]]:
-    from bgrules.mechanica import movement
-
-    return list(movement._TABLES.values())  # type: ignore[arg-type]
 
 
 def test_the_shared_pools_empty_with_their_memos() -> None:

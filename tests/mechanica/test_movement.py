@@ -4,7 +4,6 @@ movement options, and the Flight Tester's landing places."""
 
 from __future__ import annotations
 
-from bgrules.mechanica import movement
 from bgrules.mechanica.components import Bot, Dir
 from bgrules.mechanica.factory import COLS, ROWS, Factory
 from bgrules.mechanica.movement import (
@@ -89,7 +88,7 @@ def test_a_start_zone_hole_leaves_by_its_tiles_side() -> None:
 def test_the_options_memo_is_shared_by_boards_of_one_layout() -> None:
     """options_table: one memo per floor layout, rulings and catalogue; the bots do not matter, so every
     board with the same tiles reads the same memo (the workday runs depend on it for speed)."""
-    movement._TABLES.clear()  # the memo is emptied when full: start from empty so it is not emptied here
+    V.catalogue.memos.clear()  # the memo is emptied when full: start from empty so it is not emptied here
     a = F("hole | . GW0 . . | truck\nbasic[B] | . . . . | truck\nhole | . . . . | truck\n")
     b = F("hole[P] | . GW0 . . | big[BB]\nbasic | . . . . | truck\nhole | . . . . | truck\n")
     table = options_table(a, V)
@@ -102,7 +101,7 @@ def test_the_options_memo_is_shared_by_boards_of_one_layout() -> None:
 def test_the_options_memo_is_per_catalogue_and_rulings() -> None:
     """options_table: another catalogue or other rulings get their own memo, and each keeps it when the
     calls interleave."""
-    movement._TABLES.clear()  # as above
+    V.catalogue.memos.clear()  # as above
     f = F("hole | . GW0 . . | truck\nbasic[B] | . . . . | truck\nhole | . . . . | truck\n")
     v2 = load_variant({"tiles": {"gift_wrapper": {"value": 9}}})
     v3 = MechanicaVariant(catalogue=V.catalogue, rulings=Rulings(flight="both_ways"))

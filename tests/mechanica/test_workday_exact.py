@@ -345,10 +345,18 @@ def test_a_bot_reaches_its_decision_with_the_nodes_it_left() -> None:
     assert two.moving == (Moving(B, (1, 2, E), 1 << node_code((1, 0, E)) | 1 << node_code((1, 1, E))),)
 
 
-def test_routes_are_memoised_per_floor_layout(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def fresh_memos() -> Any:
+    """The catalogue's memos emptied before the test and after it (the test puts made-up entries there)."""
+    V.catalogue.memos.clear()
+    yield V.catalogue.memos
+    V.catalogue.memos.clear()
+
+
+@pytest.mark.usefixtures("fresh_memos")
+def test_routes_are_memoised_per_floor_layout() -> None:
     """A bot's forced steps are read from the memo of its floor layout (workday._routes): the same memo for
     an equal layout, another for another layout; a route put there is the one the run follows."""
-    monkeypatch.setattr(workday, "_ROUTES", {})
     text = board(r1="basic[B] | . . . . | truck")
     f = F(text)
     routes = workday._routes(f, V)
@@ -361,12 +369,11 @@ def test_routes_are_memoised_per_floor_layout(monkeypatch: pytest.MonkeyPatch) -
     assert [t.load for t in start_run(f, FULL, V).factory.dock] == [(), (), (B,)]
 
 
-def test_routes_read_the_options_memo(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.usefixtures("fresh_memos")
+def test_routes_read_the_options_memo() -> None:
     """A route is made of the options memoised for its layout (movement.options_table), and adds up what
     its forced steps pay: here made-up forced throws that jump (none of the real options is one: a throw
     that jumps has two landing places or more, a decision) and a gift."""
-    monkeypatch.setattr(movement, "_TABLES", {})
-    monkeypatch.setattr(workday, "_ROUTES", {})
     f = F(board(r1="basic[B] | . . . . | truck"))
     table = movement.options_table(f, V)
     table[(1, 0, E)] = (Step(then=(1, 2, LAND), jump=1, gift=1, rule="MC-FLIGHT"),)

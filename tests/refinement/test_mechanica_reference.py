@@ -199,7 +199,7 @@ def test_the_reference_offers_what_callers_read_on_the_fast_game(players: int) -
     sandbox = load_game("mechanica-factory", players=1)
     ref_sandbox = load_game("mechanica-factory", players=1, reference=True)
     for name in dir(sandbox):
-        if not name.startswith("_") and name != "ACTIONS":
+        if not name.startswith("_") and name not in ("ACTIONS", "memos"):
             assert hasattr(ref_sandbox, name), name
             if not callable(getattr(sandbox, name)):
                 assert getattr(ref_sandbox, name) == getattr(sandbox, name), name

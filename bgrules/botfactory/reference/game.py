@@ -42,6 +42,7 @@ from bgrules.botfactory.state import BotFactoryState, Job, Phase, Turn
 from bgrules.botfactory.validate import problems
 from bgrules.botfactory.variant import RUNNER_ROUNDS, BotFactoryVariant, game_variant, max_length
 from bgrules.core.errors import IllegalAction
+from bgrules.core.memo import Memos
 from bgrules.core.protocol import CHANCE, GameBase, GameInfo, Mover
 
 RULE_OF: dict[type, str] = {
@@ -74,7 +75,7 @@ ACTION_TYPES: tuple[type, ...] = tuple(RULE_OF)
 
 
 class ReferenceBotFactoryGame(GameBase):
-    """Bot Factory through the Game protocol, written plainly from the rules (no memos, no interning)."""
+    """Bot Factory through the Game protocol, written plainly from the rules (no memo in its rules, no interning)."""
 
     ACTIONS = ACTION_TYPES
     REFUSAL_RULES_DIFFER = (
@@ -102,6 +103,9 @@ class ReferenceBotFactoryGame(GameBase):
         self.end_count = ending.bots_in_play(self.variant, players)
         self.last_assembly_space = max(i for i, sp in enumerate(self.spaces) if sp[0] == BOARD_ASSEMBLY)
         """BF-ASM-LAST: the Assembly board's last space."""
+        self.memos = Memos()
+        """The memos the checks keep on this game (the invariants' tables, bgrules.botfactory.invariant_counts);
+        the rules here keep none."""
         bound = max_length(self.variant, players, max_rounds)  # Termination 4, one formula for every engine
         self._info = GameInfo("botfactory", 2, 4, True, bound, (("players", "4"), ("max_rounds", "none")))
 
